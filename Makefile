@@ -1,0 +1,49 @@
+# Thin convenience wrapper around CMake; users may call cmake/ctest directly.
+# `make test` and `make run` install missing Debian packages first (scripts/install-deps.sh).
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+ifeq ($(CI),true)
+  CMAKE_FLAGS += -DRFDSE_WERROR=ON
+endif
+# Open MPI refuses to run as root unless told; set it only when we are root.
+ifeq ($(shell id -u),0)
+  export OMPI_ALLOW_RUN_AS_ROOT := 1
+  export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+endif
+
+.PHONY: all deps build test test-asan run bench figures clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(NPROC)
+
+# In CI the suite runs twice: the release build and an ASan+UBSan build.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(NPROC)
+ifeq ($(CI),true)
+	@$(MAKE) --no-print-directory test-asan
+endif
+
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRFDSE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(NPROC)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(NPROC) -LE slow
+
+run: build
+	@scripts/run-default.sh $(BUILD)
+
+bench: build
+	@cmake --build $(BUILD) --target bench
+
+figures: build
+	@scripts/make-figures.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

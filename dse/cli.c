@@ -1,0 +1,32 @@
+/* The subcommand table and helpers shared by the subcommands. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "dse_cli.h"
+
+/* Only commands that exist are listed: adding one is adding a row and a cmd_*.c file. */
+static const dse_command commands[] = {
+    { "validate", "check a sweep file and print it fully resolved", dse_cmd_validate },
+    { NULL, NULL, NULL },
+};
+
+const dse_command *dse_cli_commands(void) { return commands; }
+
+int dse_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "rfdse %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see rfdse %s --help)\n", cmd);
+    return DSE_EXIT_USAGE;
+}
+
+int dse_cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+    return 0;
+}

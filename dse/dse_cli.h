@@ -1,0 +1,32 @@
+/* dse_cli.h - the `rfdse` command line: one table of subcommands, each in its own file. */
+#ifndef RFDSE_DSE_CLI_H
+#define RFDSE_DSE_CLI_H
+
+#include <stdio.h>
+
+/* Exit statuses shared by every subcommand. */
+enum {
+    DSE_EXIT_OK = 0,
+    DSE_EXIT_FAILURE = 1, /* the run failed (I/O, MPI, a model error)          */
+    DSE_EXIT_USAGE = 2    /* the user's input is wrong (options, sweep file)   */
+};
+
+typedef struct dse_command {
+    const char *name;
+    const char *summary;
+    int (*main)(int argc, char **argv); /* argv[0] is the subcommand name */
+} dse_command;
+
+/* The subcommands, NULL-name terminated. */
+const dse_command *dse_cli_commands(void);
+
+/* Subcommands. */
+int dse_cmd_validate(int argc, char **argv);
+
+/* Shared helpers: print "rfdse CMD: message" to stderr, return DSE_EXIT_USAGE. */
+int dse_cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/* True if argv holds -h or --help. */
+int dse_cli_wants_help(int argc, char **argv);
+
+#endif

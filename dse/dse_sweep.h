@@ -1,0 +1,89 @@
+/* dse_sweep.h - the fully resolved description of one sweep.
+ *
+ * The sweep loader (sweep_load.c) is the only code in rfdse that reads libconfig.  It
+ * returns one dse_sweep with every knob resolved (defaults filled, presets expanded,
+ * ranges checked); the rest of the program reads it through a const pointer and never
+ * changes it.  dse_sweep_write() prints it back as libconfig text that loads again to
+ * an identical description (the round trip `rfdse validate` relies on).
+ */
+#ifndef RFDSE_DSE_SWEEP_H
+#define RFDSE_DSE_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sm_params.h"
+#include "var_params.h"
+
+#define DSE_NAME_MAX 32
+#define DSE_PATH_MAX 1024
+#define DSE_MAX_TECHNIQUES 64
+#define DSE_MAX_WORKLOADS 64
+#define DSE_MAX_TRACE_CHIPS 16
+
+/* One technique: a named, composable option set (model.md section 5).  `ideal` is the
+ * technique whose freq.variation is false. */
+typedef struct dse_technique {
+    char name[DSE_NAME_MAX];
+    var_technique freq; /* frequency side: classification, BRO, NBTI reorganisation */
+    sm_technique ipc;   /* IPC side: scheduler, FBA-RM, hybrid, NBTI renaming        */
+} dse_technique;
+
+typedef struct dse_chips {
+    int count;     /* Monte Carlo chips                 100 */
+    uint64_t seed; /* root of every random stream       1   */
+} dse_chips;
+
+typedef struct dse_output {
+    char file[DSE_PATH_MAX];                 /* results file, "results/<sweep>.h5" */
+    int n_trace_chips;                       /* chips whose sub-banks are traced   */
+    int trace_chips[DSE_MAX_TRACE_CHIPS];    /* default: chip 0                    */
+    bool compress;                           /* deflate the result datasets        */
+} dse_output;
+
+typedef struct dse_sweep {
+    char name[DSE_NAME_MAX];   /* sweep name (file stem unless set)     */
+    char source[DSE_PATH_MAX]; /* file it was loaded from, for messages */
+    dse_chips chips;
+    var_params var;            /* floorplan, variation, timing, aging   */
+    sm_config sm;
+    int n_techniques;
+    dse_technique techniques[DSE_MAX_TECHNIQUES];
+    int n_workloads;
+    sm_profile workloads[DSE_MAX_WORKLOADS];
+    dse_output output;
+} dse_sweep;
+
+/* Loads and resolves a sweep file.  On a user error, writes one line
+ * "FILE:LINE: key 'K': message" to `err` (if not NULL), returns NULL. */
+dse_sweep *dse_sweep_load_file(const char *path, FILE *err);
+
+/* Same from text in memory; `name` is used for messages and as the default sweep name. */
+dse_sweep *dse_sweep_load_string(const char *text, const char *name, FILE *err);
+
+/* The embedded default sweep (sweeps/default.cfg compiled into the binary). */
+dse_sweep *dse_sweep_load_default(FILE *err);
+
+void dse_sweep_free(dse_sweep *s);
+
+/* Prints the resolved sweep as libconfig text that loads back to an identical sweep. */
+int dse_sweep_write(const dse_sweep *s, FILE *out);
+
+/* Returns the resolved sweep as a malloc'ed string (for the results file). */
+char *dse_sweep_to_string(const dse_sweep *s);
+
+/* True when two sweeps describe the same computation (ignores name and source). */
+bool dse_sweep_equal(const dse_sweep *a, const dse_sweep *b);
+
+/* Index of a technique / workload by name, or -1. */
+int dse_sweep_technique_index(const dse_sweep *s, const char *name);
+int dse_sweep_workload_index(const dse_sweep *s, const char *name);
+
+/* The preset technique `name` (baseline, ideal, vl_rf, ... pv_opt_nbti_opt) into *t;
+ * returns false for an unknown name.  dse_technique_preset_names() lists them,
+ * NULL-terminated. */
+bool dse_technique_preset(const char *name, dse_technique *t);
+const char *const *dse_technique_preset_names(void);
+
+#endif

@@ -1,0 +1,587 @@
+/* The sweep loader: libconfig text -> one resolved, range-checked dse_sweep.
+ *
+ * The only code in rfdse that reads libconfig.  Every user mistake ends in one line
+ * "FILE:LINE: key 'K': what is wrong (accepted: RANGE)" and a NULL return. */
+#include <libconfig.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse_embedded.h"
+#include "dse_sweep.h"
+#include "sweep_schema.h"
+
+typedef struct loader {
+    const char *file; /* for messages */
+    FILE *err;
+} loader;
+
+static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
+                ...)
+{
+    if (!ld->err)
+        return -1;
+    va_list ap;
+    fprintf(ld->err, "%s:%d: ", ld->file, s ? config_setting_source_line(s) : 0);
+    if (key)
+        fprintf(ld->err, "key '%s': ", key);
+    va_start(ap, fmt);
+    vfprintf(ld->err, fmt, ap);
+    va_end(ap);
+    fputc('\n', ld->err);
+    return -1;
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case CONFIG_TYPE_GROUP: return "a group";
+    case CONFIG_TYPE_INT: return "an integer";
+    case CONFIG_TYPE_INT64: return "a 64-bit integer";
+    case CONFIG_TYPE_FLOAT: return "a number";
+    case CONFIG_TYPE_STRING: return "a string";
+    case CONFIG_TYPE_BOOL: return "a boolean";
+    case CONFIG_TYPE_ARRAY: return "an array";
+    case CONFIG_TYPE_LIST: return "a list";
+    default: return "nothing";
+    }
+}
+
+static bool in_range(const dse__key *k, double v)
+{
+    if (isnan(v))
+        return false;
+    return (k->min_open ? v > k->min : v >= k->min) && v <= k->max;
+}
+
+static int bad_range(const loader *ld, const config_setting_t *s, const char *path,
+                     const dse__key *k, const char *got)
+{
+    char range[256];
+    dse__key_range(k, range, sizeof range);
+    return fail(ld, s, path, "got %s, accepted: %s", got, range);
+}
+
+static int read_number(const loader *ld, const config_setting_t *s, const char *path,
+                       const dse__key *k, double *v)
+{
+    int t = config_setting_type(s);
+    bool integer_key = k->type == DSE__INT || k->type == DSE__INT64 || k->type == DSE__INT_LIST;
+    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
+        *v = (double)config_setting_get_int64(s);
+    else if (t == CONFIG_TYPE_FLOAT && !integer_key)
+        *v = config_setting_get_float(s);
+    else
+        return fail(ld, s, path, "expected %s, got %s", integer_key ? "an integer" : "a number",
+                    type_name(t));
+    if (!in_range(k, *v)) {
+        char got[64];
+        snprintf(got, sizeof got, "%.17g", *v);
+        return bad_range(ld, s, path, k, got);
+    }
+    return 0;
+}
+
+static int read_list(const loader *ld, const config_setting_t *s, const char *path,
+                     const dse__key *k, void *dst)
+{
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
+        return fail(ld, s, path, "expected an array like [0, 1], got %s", type_name(t));
+    int n = config_setting_length(s);
+    if (n < 1 || n > k->len)
+        return fail(ld, s, path, "expected 1 to %d elements, got %d", k->len, n);
+    for (int i = 0; i < n; i++) {
+        double v;
+        if (read_number(ld, config_setting_get_elem(s, (unsigned)i), path, k, &v))
+            return -1;
+        if (k->type == DSE__INT_LIST)
+            ((int *)((char *)dst + k->offset))[i] = (int)v;
+        else
+            ((double *)((char *)dst + k->offset))[i] = v;
+    }
+    *(int *)((char *)dst + k->count_offset) = n;
+    return 0;
+}
+
+static int read_enum(const loader *ld, const config_setting_t *s, const char *path,
+                     const dse__key *k, int *v)
+{
+    const char *str = config_setting_get_string(s);
+    if (!str)
+        return fail(ld, s, path, "expected a string, got %s", type_name(config_setting_type(s)));
+    for (int i = 0; k->enum_names[i]; i++)
+        if (!strcmp(k->enum_names[i], str)) {
+            *v = i;
+            return 0;
+        }
+    char got[96];
+    snprintf(got, sizeof got, "\"%.80s\"", str);
+    return bad_range(ld, s, path, k, got);
+}
+
+/* Reads one setting into field k of the struct at dst. */
+static int read_key(const loader *ld, const config_setting_t *s, const char *path,
+                    const dse__key *k, void *dst)
+{
+    void *field = (char *)dst + k->offset;
+    double v;
+    switch (k->type) {
+    case DSE__INT:
+        if (read_number(ld, s, path, k, &v)) return -1;
+        *(int *)field = (int)v;
+        return 0;
+    case DSE__INT64:
+        if (config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_INT64)
+            return fail(ld, s, path, "expected an integer, got %s",
+                        type_name(config_setting_type(s)));
+        if (config_setting_get_int64(s) < 0)
+            return bad_range(ld, s, path, k, "a negative value");
+        *(int64_t *)field = config_setting_get_int64(s);
+        return 0;
+    case DSE__DOUBLE:
+        if (read_number(ld, s, path, k, &v)) return -1;
+        *(double *)field = v;
+        return 0;
+    case DSE__BOOL:
+        if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+            return fail(ld, s, path, "expected true or false, got %s",
+                        type_name(config_setting_type(s)));
+        *(bool *)field = config_setting_get_bool(s);
+        return 0;
+    case DSE__ENUM:
+        return read_enum(ld, s, path, k, (int *)field);
+    case DSE__STRING: {
+        const char *str = config_setting_get_string(s);
+        if (!str)
+            return fail(ld, s, path, "expected a string, got %s",
+                        type_name(config_setting_type(s)));
+        if ((int)strlen(str) >= k->len || !*str)
+            return fail(ld, s, path, "expected 1 to %d characters, got %zu", k->len - 1,
+                        strlen(str));
+        snprintf((char *)field, (size_t)k->len, "%s", str);
+        return 0;
+    }
+    case DSE__DOUBLE_LIST:
+    case DSE__INT_LIST:
+        return read_list(ld, s, path, k, dst);
+    }
+    return -1;
+}
+
+static const dse__key *find_key(const dse__key *keys, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(keys[i].name, name))
+            return &keys[i];
+    return NULL;
+}
+
+/* Reads every member of a group; members named in `skip` are the caller's. */
+static int read_group(const loader *ld, const config_setting_t *g, const char *prefix,
+                      const dse__key *keys, size_t n, void *dst, const char *const *skip)
+{
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return fail(ld, g, prefix, "expected a group { ... }, got %s",
+                    type_name(config_setting_type(g)));
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        const char *name = config_setting_name(s);
+        char path[160];
+        snprintf(path, sizeof path, "%s.%s", prefix, name);
+        bool skipped = false;
+        for (int j = 0; skip && skip[j]; j++)
+            skipped |= !strcmp(skip[j], name);
+        if (skipped)
+            continue;
+        const dse__key *k = find_key(keys, n, name);
+        if (!k)
+            return fail(ld, s, path, "unknown key (see docs/sweep-format.md)");
+        if (read_key(ld, s, path, k, dst))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- techniques ----------------------------------------------------------------------- */
+
+/* Applies preset `name` on top of *t: the options in which the preset differs from the
+ * baseline are set, everything else is left alone, so presets compose. */
+static bool compose_preset(dse_technique *t, const char *name)
+{
+    dse_technique base, p;
+    if (!dse_technique_preset(name, &p))
+        return false;
+    dse_technique_preset("baseline", &base);
+    for (size_t i = 0; i < dse__n_technique_keys; i++)
+        if (!dse__key_equal(&dse__technique_keys[i], &p, &base))
+            dse__key_copy(&dse__technique_keys[i], t, &p);
+    return true;
+}
+
+static int unknown_preset(const loader *ld, const config_setting_t *s, const char *path,
+                          const char *name)
+{
+    char list[512] = "";
+    size_t used = 0;
+    for (const char *const *p = dse_technique_preset_names(); *p && used < sizeof list; p++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *p);
+    return fail(ld, s, path, "unknown technique \"%.64s\", accepted: %s", name, list);
+}
+
+static int read_technique_base(const loader *ld, const config_setting_t *b, const char *path,
+                               dse_technique *t)
+{
+    if (config_setting_type(b) == CONFIG_TYPE_STRING) {
+        if (!compose_preset(t, config_setting_get_string(b)))
+            return unknown_preset(ld, b, path, config_setting_get_string(b));
+        return 0;
+    }
+    if (config_setting_type(b) != CONFIG_TYPE_ARRAY && config_setting_type(b) != CONFIG_TYPE_LIST)
+        return fail(ld, b, path, "expected a technique name or an array of names");
+    for (int i = 0; i < config_setting_length(b); i++) {
+        const config_setting_t *e = config_setting_get_elem(b, (unsigned)i);
+        const char *name = config_setting_get_string(e);
+        if (!name)
+            return fail(ld, e, path, "expected a technique name, got %s",
+                        type_name(config_setting_type(e)));
+        if (!compose_preset(t, name))
+            return unknown_preset(ld, e, path, name);
+    }
+    return 0;
+}
+
+static int read_name(const loader *ld, const config_setting_t *g, const char *path, char *dst,
+                     size_t n)
+{
+    const config_setting_t *s = config_setting_get_member(g, "name");
+    if (!s)
+        return fail(ld, g, path, "a group here needs a name = \"...\"");
+    const char *str = config_setting_get_string(s);
+    if (!str || !*str || strlen(str) >= n)
+        return fail(ld, s, path, "name must be a string of 1 to %zu characters", n - 1);
+    for (const char *c = str; *c; c++)
+        if (!(*c == '_' || *c == '-' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+              (*c >= 'A' && *c <= 'Z')))
+            return fail(ld, s, path, "name \"%s\" may use only letters, digits, '_' and '-'",
+                        str);
+    snprintf(dst, n, "%s", str);
+    return 0;
+}
+
+static int check_technique(const loader *ld, const config_setting_t *s, const char *path,
+                           const dse_technique *t)
+{
+    const sm_technique *i = &t->ipc;
+    bool needs_bro = i->fba_rm || i->hybrid || i->nbti_rename || t->freq.nbti_reorg ||
+                     i->scheduler == SM_SCHED_FWAS || i->scheduler == SM_SCHED_TWO_LEVEL;
+    if (t->freq.bro && t->freq.granularity != VAR_GRAN_SUB_BANK)
+        return fail(ld, s, path, "bro = true needs granularity = \"sub_bank\"");
+    if (needs_bro && !t->freq.bro)
+        return fail(ld, s, path,
+                    "fba_rm, hybrid, fwas, two_level and nbti options need bro = true "
+                    "(compose with base = \"rf_bro\")");
+    return 0;
+}
+
+static int read_technique(const loader *ld, const config_setting_t *e, int idx, dse_technique *t)
+{
+    char path[64];
+    snprintf(path, sizeof path, "techniques[%d]", idx);
+    if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+        if (!dse_technique_preset(config_setting_get_string(e), t))
+            return unknown_preset(ld, e, path, config_setting_get_string(e));
+        return 0;
+    }
+    if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+        return fail(ld, e, path, "expected a technique name or a group { name = ...; }");
+    dse_technique_preset("baseline", t);
+    if (read_name(ld, e, path, t->name, sizeof t->name))
+        return -1;
+    const config_setting_t *b = config_setting_get_member(e, "base");
+    if (b && read_technique_base(ld, b, path, t))
+        return -1;
+    static const char *const skip[] = { "name", "base", NULL };
+    if (read_group(ld, e, path, dse__technique_keys, dse__n_technique_keys, t, skip))
+        return -1;
+    return check_technique(ld, e, path, t);
+}
+
+/* ---- workloads ------------------------------------------------------------------------ */
+
+static int read_workload(const loader *ld, const config_setting_t *e, int idx, sm_profile *w);
+
+/* Loads an embedded profile (sweeps/workloads/NAME.cfg compiled in) by name. */
+static int builtin_profile(const loader *ld, const config_setting_t *at, const char *path,
+                           const char *name, sm_profile *w)
+{
+    const char *text = dse_embedded_find_workload(name);
+    if (!text) {
+        char list[768] = "";
+        size_t used = 0;
+        for (const char *const *p = dse_embedded_workload_names(); *p && used < sizeof list; p++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *p);
+        return fail(ld, at, path, "unknown workload \"%.64s\", accepted: %s", name, list);
+    }
+    config_t cfg;
+    config_init(&cfg);
+    int rc = -1;
+    char file[96];
+    snprintf(file, sizeof file, "<built-in sweeps/workloads/%s.cfg>", name);
+    loader inner = { file, ld->err };
+    if (config_read_string(&cfg, text) != CONFIG_TRUE)
+        fail(&inner, NULL, NULL, "line %d: %s", config_error_line(&cfg), config_error_text(&cfg));
+    else if (!config_lookup(&cfg, "workload"))
+        fail(&inner, NULL, NULL, "no `workload` group");
+    else
+        rc = read_workload(&inner, config_lookup(&cfg, "workload"), 0, w);
+    config_destroy(&cfg);
+    return rc;
+}
+
+static int read_workload(const loader *ld, const config_setting_t *e, int idx, sm_profile *w)
+{
+    char path[64];
+    snprintf(path, sizeof path, "workloads[%d]", idx);
+    sm_profile_default(w);
+    if (config_setting_type(e) == CONFIG_TYPE_STRING)
+        return builtin_profile(ld, e, path, config_setting_get_string(e), w);
+    if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+        return fail(ld, e, path, "expected a workload name or a group { name = ...; }");
+    const config_setting_t *b = config_setting_get_member(e, "base");
+    if (b) {
+        if (!config_setting_get_string(b))
+            return fail(ld, b, path, "base must be a workload name");
+        if (builtin_profile(ld, b, path, config_setting_get_string(b), w))
+            return -1;
+    }
+    if (read_name(ld, e, path, w->name, sizeof w->name))
+        return -1;
+    static const char *const skip[] = { "name", "base", NULL };
+    return read_group(ld, e, path, dse__workload_keys, dse__n_workload_keys, w, skip);
+}
+
+/* ---- top level ------------------------------------------------------------------------ */
+
+static int read_list_of(const loader *ld, const config_setting_t *s, const char *what, int max,
+                        int *count)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_LIST && config_setting_type(s) != CONFIG_TYPE_ARRAY)
+        return fail(ld, s, what, "expected a list ( ... ), got %s",
+                    type_name(config_setting_type(s)));
+    int n = config_setting_length(s);
+    if (n < 1 || n > max)
+        return fail(ld, s, what, "expected 1 to %d entries, got %d", max, n);
+    *count = n;
+    return 0;
+}
+
+static int check_unique(const loader *ld, const config_setting_t *s, const char *what,
+                        const char *name, int idx, const char *(*name_of)(const dse_sweep *, int),
+                        const dse_sweep *sw)
+{
+    for (int j = 0; j < idx; j++)
+        if (!strcmp(name_of(sw, j), name))
+            return fail(ld, s, what, "duplicate name \"%s\"", name);
+    return 0;
+}
+
+static const char *technique_name(const dse_sweep *s, int i) { return s->techniques[i].name; }
+static const char *workload_name(const dse_sweep *s, int i) { return s->workloads[i].name; }
+
+static int read_techniques(const loader *ld, const config_setting_t *l, dse_sweep *sw)
+{
+    if (read_list_of(ld, l, "techniques", DSE_MAX_TECHNIQUES, &sw->n_techniques))
+        return -1;
+    for (int i = 0; i < sw->n_techniques; i++) {
+        const config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
+        if (read_technique(ld, e, i, &sw->techniques[i]) ||
+            check_unique(ld, e, "techniques", sw->techniques[i].name, i, technique_name, sw))
+            return -1;
+    }
+    return 0;
+}
+
+static int read_workloads(const loader *ld, const config_setting_t *l, dse_sweep *sw)
+{
+    if (read_list_of(ld, l, "workloads", DSE_MAX_WORKLOADS, &sw->n_workloads))
+        return -1;
+    for (int i = 0; i < sw->n_workloads; i++) {
+        const config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
+        char key[64], msg[256], path[96];
+        if (read_workload(ld, e, i, &sw->workloads[i]) ||
+            check_unique(ld, e, "workloads", sw->workloads[i].name, i, workload_name, sw))
+            return -1;
+        if (sm_profile_check(&sw->workloads[i], &sw->sm, key, sizeof key, msg, sizeof msg)) {
+            snprintf(path, sizeof path, "workloads[%d].%s", i, key);
+            return fail(ld, e, path, "%s", msg);
+        }
+    }
+    return 0;
+}
+
+static void sweep_defaults(dse_sweep *sw, const char *name)
+{
+    memset(sw, 0, sizeof *sw);
+    snprintf(sw->name, sizeof sw->name, "%s", name);
+    sw->chips = (dse_chips){ .count = 100, .seed = 1 };
+    var_params_default(&sw->var);
+    sm_config_default(&sw->sm);
+    sw->output = (dse_output){ .n_trace_chips = 1, .trace_chips = { 0 }, .compress = false };
+}
+
+static int read_sections(const loader *ld, const config_setting_t *root, dse_sweep *sw)
+{
+    for (int i = 0; i < config_setting_length(root); i++) {
+        const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
+        const char *name = config_setting_name(s);
+        const dse__section *sec = NULL;
+        for (size_t j = 0; j < dse__n_sections; j++)
+            if (!strcmp(dse__sections[j].name, name))
+                sec = &dse__sections[j];
+        int rc;
+        if (sec)
+            rc = read_group(ld, s, name, sec->keys, sec->n_keys, (char *)sw + sec->offset, NULL);
+        else if (!strcmp(name, "name")) {
+            const char *str = config_setting_get_string(s);
+            rc = (!str || !*str || strlen(str) >= sizeof sw->name)
+                     ? fail(ld, s, "name", "expected a string of 1 to %zu characters",
+                            sizeof sw->name - 1)
+                     : (snprintf(sw->name, sizeof sw->name, "%s", str), 0);
+        } else if (!strcmp(name, "techniques"))
+            rc = read_techniques(ld, s, sw);
+        else if (!strcmp(name, "workloads"))
+            rc = 0; /* after `sm`, whose knobs the profile checks need */
+        else
+            rc = fail(ld, s, name, "unknown key (see docs/sweep-format.md)");
+        if (rc)
+            return -1;
+    }
+    const config_setting_t *w = config_setting_get_member(root, "workloads");
+    return w ? read_workloads(ld, w, sw) : 0;
+}
+
+/* The setting a cross-check names, or the closest enclosing group, for its line. */
+static const config_setting_t *setting_for(const config_t *cfg, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (;;) {
+        const config_setting_t *s = config_lookup(cfg, buf);
+        if (s)
+            return s;
+        char *dot = strrchr(buf, '.');
+        if (!dot)
+            return NULL;
+        *dot = '\0';
+    }
+}
+
+static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
+{
+    char key[64], msg[256];
+    if (var_params_check(&sw->var, key, sizeof key, msg, sizeof msg))
+        return fail(ld, setting_for(cfg, key), key, "%s", msg);
+    if (sm_config_check(&sw->sm, key, sizeof key, msg, sizeof msg)) {
+        char path[96];
+        snprintf(path, sizeof path, "sm.%s", key);
+        return fail(ld, setting_for(cfg, path), path, "%s", msg);
+    }
+    for (int i = 0; i < sw->output.n_trace_chips; i++)
+        if (sw->output.trace_chips[i] >= sw->chips.count)
+            return fail(ld, setting_for(cfg, "output.trace_chips"), "output.trace_chips",
+                        "chip %d does not exist (chips.count = %d)", sw->output.trace_chips[i],
+                        sw->chips.count);
+    return 0;
+}
+
+static void fill_derived_defaults(dse_sweep *sw)
+{
+    static const char *const techniques[] = { "ideal", "baseline", "vl_rf", "vl_sb", "rf_bro", "pv_opt" };
+    if (!sw->n_techniques)
+        for (size_t i = 0; i < sizeof techniques / sizeof *techniques; i++)
+            dse_technique_preset(techniques[i], &sw->techniques[sw->n_techniques++]);
+    if (!sw->output.file[0])
+        snprintf(sw->output.file, sizeof sw->output.file, "results/%s.h5", sw->name);
+}
+
+/* Without a `workloads` key a sweep runs every shipped profile. */
+static int all_builtin_workloads(const loader *ld, const config_setting_t *root, dse_sweep *sw)
+{
+    for (const char *const *p = dse_embedded_workload_names(); *p; p++) {
+        if (sw->n_workloads == DSE_MAX_WORKLOADS)
+            return fail(ld, root, "workloads", "too many built-in workloads");
+        sm_profile *w = &sw->workloads[sw->n_workloads++];
+        sm_profile_default(w);
+        if (builtin_profile(ld, root, "workloads", *p, w))
+            return -1;
+    }
+    return 0;
+}
+
+static dse_sweep *load_config(config_t *cfg, const loader *ld, const char *name)
+{
+    dse_sweep *sw = calloc(1, sizeof *sw);
+    if (!sw)
+        return NULL;
+    sweep_defaults(sw, name);
+    snprintf(sw->source, sizeof sw->source, "%s", ld->file);
+    if (read_sections(ld, config_root_setting(cfg), sw))
+        goto fail;
+    fill_derived_defaults(sw);
+    if (!sw->n_workloads && all_builtin_workloads(ld, config_root_setting(cfg), sw))
+        goto fail;
+    if (check_sweep(ld, cfg, sw))
+        goto fail;
+    return sw;
+fail:
+    free(sw);
+    return NULL;
+}
+
+/* The default sweep name: the file's stem. */
+static void stem(const char *path, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, n, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+static dse_sweep *load(const char *text, const char *path, FILE *err)
+{
+    config_t cfg;
+    config_init(&cfg);
+    loader ld = { path, err };
+    char name[DSE_NAME_MAX];
+    stem(path, name, sizeof name);
+    dse_sweep *sw = NULL;
+    int ok = text ? config_read_string(&cfg, text) : config_read_file(&cfg, path);
+    if (ok != CONFIG_TRUE) {
+        if (err && config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            fprintf(err, "%s:0: cannot read the sweep file\n", path);
+        else if (err)
+            fprintf(err, "%s:%d: syntax error: %s\n", path, config_error_line(&cfg),
+                    config_error_text(&cfg));
+    } else
+        sw = load_config(&cfg, &ld, name);
+    config_destroy(&cfg);
+    return sw;
+}
+
+dse_sweep *dse_sweep_load_file(const char *path, FILE *err) { return load(NULL, path, err); }
+
+dse_sweep *dse_sweep_load_string(const char *text, const char *name, FILE *err)
+{
+    return load(text, name, err);
+}
+
+dse_sweep *dse_sweep_load_default(FILE *err)
+{
+    return load(dse_embedded_default_sweep(), "default.cfg", err);
+}
+
+void dse_sweep_free(dse_sweep *s) { free(s); }

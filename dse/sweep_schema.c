@@ -1,0 +1,244 @@
+/* The table of every sweep-file key: name, type, where it lives, accepted range, doc. */
+#include "sweep_schema.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dse_sweep.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define BIG 1e300
+
+static const char *const domain_names[] = { "sm", "chip", NULL };
+static const char *const method_names[] = { "circulant", "cholesky", NULL };
+static const char *const cell_names[] = { "read_path", NULL };
+static const char *const duty_names[] = { "access", "occupancy", NULL };
+static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
+static const char *const sched_names[] = { "lrr", "gto", "two_level", "fwas", NULL };
+static const char *const hybrid_names[] = { "auto", "fixed", NULL };
+
+/* Key constructors: S is the owning struct type. */
+#define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
+#define K_I64(S, f, lo, hi, d) { #f, DSE__INT64, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
+#define K_DBL(S, f, lo, hi, d) { #f, DSE__DOUBLE, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
+#define K_DBLO(S, f, lo, hi, d) { #f, DSE__DOUBLE, offsetof(S, f), 0, lo, hi, true, NULL, 0, d }
+#define K_BOOL(S, f, d) { #f, DSE__BOOL, offsetof(S, f), 0, 0, 1, false, NULL, 0, d }
+#define K_ENUM(S, f, names, d) { #f, DSE__ENUM, offsetof(S, f), 0, 0, 0, false, names, 0, d }
+#define K_STR(S, f, d) { #f, DSE__STRING, offsetof(S, f), 0, 0, 0, false, NULL, \
+                         (int)sizeof(((S *)0)->f), d }
+#define K_DLIST(S, f, cnt, lo, hi, d) { #f, DSE__DOUBLE_LIST, offsetof(S, f), offsetof(S, cnt), \
+                         lo, hi, false, NULL, (int)NELEM(((S *)0)->f), d }
+#define K_ILIST(S, f, cnt, lo, hi, d) { #f, DSE__INT_LIST, offsetof(S, f), offsetof(S, cnt), \
+                         lo, hi, false, NULL, (int)NELEM(((S *)0)->f), d }
+
+static const dse__key chips_keys[] = {
+    K_INT(dse_chips, count, 1, 1000000, "Monte Carlo chips in the population"),
+    K_I64(dse_chips, seed, 0, 9.2e18, "root seed of every random stream"),
+};
+
+static const dse__key floorplan_keys[] = {
+    K_INT(var_floorplan, n_sms, 1, 1024, "SMs per chip"),
+    K_INT(var_floorplan, sm_cols, 1, 1024, "SM tile grid: columns"),
+    K_INT(var_floorplan, sm_rows, 1, 1024, "SM tile grid: rows"),
+    K_INT(var_floorplan, n_banks, 1, 64, "register-file banks per SM"),
+    K_INT(var_floorplan, bank_cols, 1, 64, "banks side by side in the RF region"),
+    K_INT(var_floorplan, entries_per_bank, 1, 4096, "register vectors per bank"),
+    K_INT(var_floorplan, bits_per_entry, 32, 4096, "bits per register vector (32 x 32-bit)"),
+    K_INT(var_floorplan, sub_banks, 1, 32, "sub-banks per bank (vertical split)"),
+    K_DBLO(var_floorplan, die_width_mm, 0, 1000, "die width in mm"),
+    K_DBLO(var_floorplan, rf_fraction, 0, 1, "fraction of the SM tile area taken by the RF"),
+    K_DBLO(var_floorplan, cell_aspect, 0, 100, "bit-cell width / height"),
+};
+
+static const dse__key variation_keys[] = {
+    K_ENUM(var_variation, domain, domain_names, "variation domain: one field per SM RF or per die"),
+    K_DBLO(var_variation, phi, 0, 100, "correlation range, fraction of the domain width"),
+    K_DBL(var_variation, vth_sigma, 0, 1, "total sigma/mu of Vth"),
+    K_DBL(var_variation, leff_sigma, 0, 1, "total sigma/mu of Leff"),
+    K_DBL(var_variation, sigma_ratio, 0, 1000, "sigma_rand / sigma_sys (1:4 is 0.25)"),
+    K_INT(var_variation, grid_cols, 2, 4096, "systematic-field grid points across the domain"),
+    K_ENUM(var_variation, method, method_names, "field sampler: circulant (FFT) or cholesky"),
+};
+
+static const dse__key timing_keys[] = {
+    K_DBLO(var_timing, vdd, 0, 5, "supply voltage in V"),
+    K_DBLO(var_timing, vth0, 0, 5, "nominal threshold voltage in V"),
+    K_DBLO(var_timing, alpha, 0, 3, "alpha-power-law exponent"),
+    K_ENUM(var_timing, cell, cell_names, "SRAM cell delay model"),
+};
+
+static const dse__key aging_keys[] = {
+    K_DLIST(var_aging, years, n_years, 0, 100, "aging time points in years, from 0, increasing"),
+    K_DBL(var_aging, kv, 0, 1, "NBTI prefactor Kv (docs/nbti.md)"),
+    K_DBLO(var_aging, temperature, 0, 1000, "temperature in K"),
+    K_DBL(var_aging, eta, 0, 1, "NBTI recovery constant"),
+    K_DBLO(var_aging, time_exponent, 0, 1, "NBTI time exponent n"),
+    K_ENUM(var_aging, duty, duty_names, "stress duty from accesses or from occupancy"),
+};
+
+static const dse__key sm_keys[] = {
+    K_INT(sm_config, max_warps, 1, 64, "resident warps per SM"),
+    K_INT(sm_config, max_threads, 32, 4096, "resident threads per SM"),
+    K_INT(sm_config, max_blocks, 1, 32, "resident blocks per SM"),
+    K_INT(sm_config, n_registers, 1024, 1048576, "32-bit registers per SM"),
+    K_INT(sm_config, n_schedulers, 1, 4, "warp schedulers"),
+    K_ENUM(sm_config, base_policy, sched_names, "base scheduling policy"),
+    K_INT(sm_config, group_size, 1, 64, "two-level scheduling group size"),
+    K_INT(sm_config, oc_sp, 1, 64, "operand collector units for SP"),
+    K_INT(sm_config, oc_sfu, 1, 64, "operand collector units for SFU"),
+    K_INT(sm_config, oc_mem, 1, 64, "operand collector units for LD/ST"),
+    K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
+    K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
+    K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),
+    K_INT(sm_config, lat_int, 1, 10000, "integer add/mul latency, cycles"),
+    K_INT(sm_config, lat_int_mad, 1, 10000, "integer mad latency, cycles"),
+    K_INT(sm_config, lat_fp, 1, 10000, "float add/mul latency, cycles"),
+    K_INT(sm_config, lat_fp_mad, 1, 10000, "float mad latency, cycles"),
+    K_INT(sm_config, lat_fp_div, 1, 10000, "float divide latency, cycles"),
+    K_INT(sm_config, lat_int_div, 1, 10000, "integer divide latency, cycles"),
+    K_INT(sm_config, lat_sfu, 1, 10000, "SFU latency, cycles"),
+    K_INT(sm_config, lat_l1_hit, 1, 10000, "L1 hit latency, cycles"),
+    K_INT(sm_config, lat_shared, 1, 10000, "shared-memory latency, cycles"),
+    K_INT(sm_config, lat_miss, 1, 100000, "L1 miss latency (L2 + DRAM), cycles"),
+    K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
+    K_I64(sm_config, max_cycles, 1000, 1e15, "watchdog: cycle limit of one SM run"),
+};
+
+static const dse__key output_keys[] = {
+    K_STR(dse_output, file, "results file (HDF5)"),
+    K_ILIST(dse_output, trace_chips, n_trace_chips, 0, 1e6, "chips whose sub-banks are traced"),
+    K_BOOL(dse_output, compress, "deflate-compress the result datasets"),
+};
+
+#define SECTION(n, member, keys, doc) { n, offsetof(dse_sweep, member), keys, NELEM(keys), doc }
+const dse__section dse__sections[] = {
+    SECTION("chips", chips, chips_keys, "the Monte Carlo chip population"),
+    SECTION("floorplan", var.floorplan, floorplan_keys, "die, SM and register-file geometry"),
+    SECTION("variation", var.variation, variation_keys, "VARIUS-style process variation"),
+    SECTION("timing", var.timing, timing_keys, "device and cell timing"),
+    SECTION("aging", var.aging, aging_keys, "NBTI aging schedule"),
+    SECTION("sm", sm, sm_keys, "SM pipeline and memory"),
+    SECTION("output", output, output_keys, "results file"),
+};
+const size_t dse__n_sections = NELEM(dse__sections);
+
+#define T_OFF(member) offsetof(dse_technique, member)
+const dse__key dse__technique_keys[] = {
+    { "variation", DSE__BOOL, T_OFF(freq.variation), 0, 0, 1, false, NULL, 0,
+      "false: no process variation and no aging (the `ideal` normaliser)" },
+    { "granularity", DSE__ENUM, T_OFF(freq.granularity), 0, 0, 0, false, gran_names, 0,
+      "fast/slow classification unit" },
+    { "fast_percent", DSE__DOUBLE, T_OFF(freq.fast_percent), 0, 0, 100, true, NULL, 0,
+      "share of storage classified fast, percent" },
+    { "bro", DSE__BOOL, T_OFF(freq.bro), 0, 0, 1, false, NULL, 0,
+      "rf_bro: virtual banks of same-speed sub-banks, fastest first" },
+    { "nbti_reorg", DSE__BOOL, T_OFF(freq.nbti_reorg), 0, 0, 1, false, NULL, 0,
+      "nbti_opt: re-pair sub-banks by current delay at kernel launch" },
+    { "scheduler", DSE__ENUM, T_OFF(ipc.scheduler), 0, 0, 0, false, sched_names, 0,
+      "warp scheduler" },
+    { "fba_rm", DSE__BOOL, T_OFF(ipc.fba_rm), 0, 0, 1, false, NULL, 0,
+      "fast-bank-aware register mapping" },
+    { "hybrid", DSE__BOOL, T_OFF(ipc.hybrid), 0, 0, 1, false, NULL, 0,
+      "hybrid banks for fixed-lane register vectors" },
+    { "hybrid_policy", DSE__ENUM, T_OFF(ipc.hybrid_policy), 0, 0, 0, false, hybrid_names, 0,
+      "hybrid-bank count: chosen per kernel or fixed" },
+    { "hybrid_banks", DSE__INT, T_OFF(ipc.hybrid_banks), 0, 0, 64, false, NULL, 0,
+      "hybrid banks with hybrid_policy = \"fixed\"" },
+    { "nbti_rename", DSE__BOOL, T_OFF(ipc.nbti_rename), 0, 0, 1, false, NULL, 0,
+      "nbti_opt: block-level bank renaming" },
+};
+const size_t dse__n_technique_keys = NELEM(dse__technique_keys);
+
+const dse__key dse__workload_keys[] = {
+    K_INT(sm_profile, grid_blocks, 1, 10000000, "CTAs in the kernel"),
+    K_INT(sm_profile, block_threads, 1, 1024, "threads per CTA"),
+    K_INT(sm_profile, regs_per_thread, 1, 255, "registers per thread"),
+    K_INT(sm_profile, insts_per_warp, 1, 100000000, "dynamic instructions per warp"),
+    K_DBL(sm_profile, frac_sfu, 0, 1, "share of SFU instructions"),
+    K_DBL(sm_profile, frac_mem, 0, 1, "share of global-memory instructions"),
+    K_DBL(sm_profile, frac_shared, 0, 1, "share of shared-memory instructions"),
+    K_DBL(sm_profile, frac_fp, 0, 1, "share of ALU instructions in floating point"),
+    K_DBL(sm_profile, frac_mad, 0, 1, "share of ALU instructions that are mad"),
+    K_DBL(sm_profile, frac_div, 0, 1, "share of ALU instructions that are divides"),
+    K_DBL(sm_profile, src_operands, 0, 3, "mean source register operands per instruction"),
+    K_DBL(sm_profile, reg_skew, 0, 100, "register-ID skew: P(r) ~ exp(-reg_skew r)"),
+    K_DBL(sm_profile, dep_distance, 1, 10000, "mean distance to the producing instruction"),
+    K_DBL(sm_profile, l1_hit_rate, 0, 1, "L1 hit rate of global loads"),
+    K_INT(sm_profile, miss_latency, 0, 100000, "miss latency, cycles (0: the sm value)"),
+    K_DBL(sm_profile, partial_warps, 0, 1, "share of warps with a fixed partial lane mask"),
+    K_INT(sm_profile, partial_lanes, 1, 32, "active lanes of a partial warp"),
+    K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
+    K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
+    K_I64(sm_profile, seed, 0, 9.2e18, "seed of the synthetic instruction stream"),
+};
+const size_t dse__n_workload_keys = NELEM(dse__workload_keys);
+
+void dse__key_range(const dse__key *k, char *buf, size_t n)
+{
+    switch (k->type) {
+    case DSE__BOOL:
+        snprintf(buf, n, "true or false");
+        return;
+    case DSE__STRING:
+        snprintf(buf, n, "a string of at most %d characters", k->len - 1);
+        return;
+    case DSE__ENUM: {
+        size_t used = (size_t)snprintf(buf, n, "one of:");
+        for (int i = 0; k->enum_names[i] && used < n; i++)
+            used += (size_t)snprintf(buf + used, n - used, " %s", k->enum_names[i]);
+        return;
+    }
+    default:
+        break;
+    }
+    const char *what = (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
+                           ? "a list of values in " : "";
+    if (k->max >= 9e18)
+        snprintf(buf, n, "%s%s%g, ...]", what, k->min_open ? "(" : "[", k->min);
+    else
+        snprintf(buf, n, "%s%s%g, %g]", what, k->min_open ? "(" : "[", k->min, k->max);
+}
+
+static size_t key_size(const dse__key *k)
+{
+    switch (k->type) {
+    case DSE__INT:
+    case DSE__ENUM:
+        return sizeof(int);
+    case DSE__INT64:
+        return sizeof(int64_t);
+    case DSE__DOUBLE:
+        return sizeof(double);
+    case DSE__BOOL:
+        return sizeof(bool);
+    case DSE__STRING:
+        return (size_t)k->len;
+    case DSE__DOUBLE_LIST:
+        return (size_t)k->len * sizeof(double);
+    case DSE__INT_LIST:
+        return (size_t)k->len * sizeof(int);
+    }
+    return 0;
+}
+
+bool dse__key_equal(const dse__key *k, const void *a, const void *b)
+{
+    const char *pa = (const char *)a + k->offset, *pb = (const char *)b + k->offset;
+    if (k->type == DSE__STRING)
+        return strncmp(pa, pb, (size_t)k->len) == 0;
+    if (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST) {
+        int na = *(const int *)((const char *)a + k->count_offset);
+        int nb = *(const int *)((const char *)b + k->count_offset);
+        size_t el = k->type == DSE__INT_LIST ? sizeof(int) : sizeof(double);
+        return na == nb && memcmp(pa, pb, (size_t)na * el) == 0;
+    }
+    return memcmp(pa, pb, key_size(k)) == 0;
+}
+
+void dse__key_copy(const dse__key *k, void *dst, const void *src)
+{
+    memcpy((char *)dst + k->offset, (const char *)src + k->offset, key_size(k));
+    if (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
+        memcpy((char *)dst + k->count_offset, (const char *)src + k->count_offset, sizeof(int));
+}

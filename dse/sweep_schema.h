@@ -1,0 +1,64 @@
+/* sweep_schema.h - internal: the one table of every sweep-file key.
+ *
+ * The loader, the writer (`rfdse validate`), the equality check and the reference in
+ * docs/sweep-format.md all come from these tables, so they cannot drift apart.
+ * Defaults are not in the table: they come from the modules' *_default() functions.
+ */
+#ifndef RFDSE_DSE_SWEEP_SCHEMA_H
+#define RFDSE_DSE_SWEEP_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    DSE__INT,         /* int                                  */
+    DSE__INT64,       /* int64_t / uint64_t (non-negative)    */
+    DSE__DOUBLE,      /* double; integers accepted            */
+    DSE__BOOL,        /* bool                                 */
+    DSE__ENUM,        /* int-valued enum written as a string  */
+    DSE__STRING,      /* char[len]                            */
+    DSE__DOUBLE_LIST, /* double[len] with an int count        */
+    DSE__INT_LIST     /* int[len] with an int count           */
+} dse__key_type;
+
+typedef struct dse__key {
+    const char *name;
+    dse__key_type type;
+    size_t offset;       /* of the value inside the section's struct */
+    size_t count_offset; /* lists: of the int element count          */
+    double min, max;     /* accepted range (numbers, list elements)   */
+    bool min_open;       /* range is (min, max] rather than [min, max] */
+    const char *const *enum_names; /* DSE__ENUM: names by value, NULL-terminated */
+    int len;             /* strings: buffer size; lists: capacity      */
+    const char *doc;
+} dse__key;
+
+typedef struct dse__section {
+    const char *name;     /* group name in the sweep file      */
+    size_t offset;        /* of the section struct in dse_sweep */
+    const dse__key *keys;
+    size_t n_keys;
+    const char *doc;
+} dse__section;
+
+/* Groups at the top level of a sweep file, in the order they are written. */
+extern const dse__section dse__sections[];
+extern const size_t dse__n_sections;
+
+/* Keys of a technique group (offsets into dse_technique) and a workload group
+ * (offsets into sm_profile); `name` and `base` are handled by the loader. */
+extern const dse__key dse__technique_keys[];
+extern const size_t dse__n_technique_keys;
+extern const dse__key dse__workload_keys[];
+extern const size_t dse__n_workload_keys;
+
+/* The accepted range of a key as text, e.g. "(0, 100]" or "one of: sm, chip". */
+void dse__key_range(const dse__key *k, char *buf, size_t n);
+
+/* True when field k of structs a and b holds the same value. */
+bool dse__key_equal(const dse__key *k, const void *a, const void *b);
+
+/* Copies field k from src to dst. */
+void dse__key_copy(const dse__key *k, void *dst, const void *src);
+
+#endif

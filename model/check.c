@@ -1,0 +1,50 @@
+/* Cross-knob checks of the SM configuration and workload profiles. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "sm_params.h"
+
+static int reject(char *key, size_t key_len, const char *k, char *msg, size_t msg_len,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    snprintf(key, key_len, "%s", k);
+    va_start(ap, fmt);
+    vsnprintf(msg, msg_len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sm_config_check(const sm_config *c, char *key, size_t kl, char *msg, size_t ml)
+{
+    if (c->max_warps * 32 < c->max_threads)
+        return reject(key, kl, "max_threads", msg, ml,
+                      "must be at most 32 x max_warps (%d), got %d", c->max_warps * 32,
+                      c->max_threads);
+    if (c->max_warps % c->n_schedulers)
+        return reject(key, kl, "n_schedulers", msg, ml, "must divide max_warps (%d), got %d",
+                      c->max_warps, c->n_schedulers);
+    return 0;
+}
+
+int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t kl, char *msg,
+                     size_t ml)
+{
+    if (p->block_threads > c->max_threads)
+        return reject(key, kl, "block_threads", msg, ml,
+                      "a block of %d threads does not fit an SM of %d threads", p->block_threads,
+                      c->max_threads);
+    int warps = (p->block_threads + 31) / 32;
+    if ((long)warps * 32 * p->regs_per_thread > c->n_registers)
+        return reject(key, kl, "regs_per_thread", msg, ml,
+                      "a block needs %ld registers, the SM has %d",
+                      (long)warps * 32 * p->regs_per_thread, c->n_registers);
+    if (p->frac_sfu + p->frac_mem + p->frac_shared > 1.0)
+        return reject(key, kl, "frac_mem", msg, ml,
+                      "frac_sfu + frac_mem + frac_shared must be at most 1, got %g",
+                      p->frac_sfu + p->frac_mem + p->frac_shared);
+    if (p->frac_mad + p->frac_div > 1.0)
+        return reject(key, kl, "frac_div", msg, ml, "frac_mad + frac_div must be at most 1, got %g",
+                      p->frac_mad + p->frac_div);
+    return 0;
+}

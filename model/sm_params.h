@@ -1,0 +1,105 @@
+/* sm_params.h - the knobs of the SM model: pipeline configuration, workload profile
+ * and the IPC side of a technique, as plain structs with documented defaults.
+ *
+ * Filled by the sweep loader (dse/); model/ never parses configuration files.
+ * Defaults live in sm_config_default(), sm_profile_default() and
+ * sm_technique_default() and nowhere else.
+ * Reference numbers: GPGPU-Sim's GTX480 configuration (model.md section 6).
+ */
+#ifndef RFDSE_SM_PARAMS_H
+#define RFDSE_SM_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SM_NAME_MAX 32
+
+typedef enum {
+    SM_SCHED_LRR = 0,       /* loose round-robin (base policy)            */
+    SM_SCHED_GTO = 1,       /* greedy-then-oldest                         */
+    SM_SCHED_TWO_LEVEL = 2, /* two-level, groups of sm_config.group_size  */
+    SM_SCHED_FWAS = 3       /* fast-warp-aware on top of the base policy  */
+} sm_sched_policy;
+
+typedef enum {
+    SM_HYBRID_AUTO = 0,  /* choose the hybrid-bank count per kernel at launch */
+    SM_HYBRID_FIXED = 1  /* use sm_technique.hybrid_banks                      */
+} sm_hybrid_policy;
+
+/* Pipeline and memory knobs of one SM. */
+typedef struct sm_config {
+    int max_warps;          /* resident warps                        48    */
+    int max_threads;        /* resident threads                      1536  */
+    int max_blocks;         /* resident blocks                       8     */
+    int n_registers;        /* 32-bit registers per SM               32768 */
+    int n_schedulers;       /* warp schedulers (even/odd warps)      2     */
+    sm_sched_policy base_policy; /* policy under two-level / fwas    lrr   */
+    int group_size;         /* two-level scheduling group            8     */
+    int oc_sp;              /* operand collector units for SP        6     */
+    int oc_sfu;             /*                          for SFU      8     */
+    int oc_mem;             /*                          for LD/ST    2     */
+    int n_sp;               /* SP pipelines                          2     */
+    int n_sfu;              /* SFU pipelines                         1     */
+    int n_ldst;             /* LD/ST pipelines                       1     */
+    int lat_int;            /* integer add/mul                       4     */
+    int lat_int_mad;        /* integer mad                           5     */
+    int lat_fp;             /* float add/mul                         4     */
+    int lat_fp_mad;         /* float mad                             5     */
+    int lat_fp_div;         /* float div                             39    */
+    int lat_int_div;        /* integer div                           145   */
+    int lat_sfu;            /* SFU transcendental                    20    */
+    int lat_l1_hit;         /* L1 hit                                35    */
+    int lat_shared;         /* shared memory                         26    */
+    int lat_miss;           /* L1 miss to L2/DRAM, unloaded          450   */
+    int max_misses;         /* outstanding misses per SM (MSHRs)     32    */
+    int64_t max_cycles;     /* watchdog: give up after this many     50M   */
+} sm_config;
+
+/* A synthetic kernel profile (model.md section 6, docs/workloads.md). */
+typedef struct sm_profile {
+    char name[SM_NAME_MAX];
+    int grid_blocks;        /* CTAs in the kernel                              */
+    int block_threads;      /* threads per CTA                                 */
+    int regs_per_thread;    /* registers per thread                            */
+    int insts_per_warp;     /* dynamic warp instructions per warp              */
+    double frac_sfu;        /* share of SFU instructions                       */
+    double frac_mem;        /* share of global-memory instructions             */
+    double frac_shared;     /* share of shared-memory instructions             */
+    double frac_fp;         /* share of ALU instructions that are floating point */
+    double frac_mad;        /* share of ALU instructions that are mad          */
+    double frac_div;        /* share of ALU instructions that are divides      */
+    double src_operands;    /* mean source register operands per instruction   */
+    double reg_skew;        /* register-ID skew: P(r) ~ exp(-reg_skew * r)     */
+    double dep_distance;    /* mean distance (instructions) to the producer    */
+    double l1_hit_rate;     /* global loads that hit in L1                     */
+    int miss_latency;       /* miss latency for this kernel, 0 = sm_config     */
+    double partial_warps;   /* share of warps with a fixed partial lane mask   */
+    int partial_lanes;      /* active lanes of a partial warp                  */
+    double tid_divergence;  /* share of instructions under thread-ID branches  */
+    double weight;          /* weight in the sweep's workload mix (aging duty) */
+    uint64_t seed;          /* seed of the synthetic instruction stream        */
+} sm_profile;
+
+/* The IPC side of a technique (model.md sections 5 and 7). */
+typedef struct sm_technique {
+    sm_sched_policy scheduler;  /* lrr, gto, two_level or fwas                  */
+    bool fba_rm;                /* fast-bank-aware register mapping             */
+    bool hybrid;                /* hybrid banks for fixed-lane register vectors */
+    sm_hybrid_policy hybrid_policy;
+    int hybrid_banks;           /* with hybrid_policy fixed                     */
+    bool nbti_rename;           /* nbti_opt (a): block-level bank renaming      */
+} sm_technique;
+
+void sm_config_default(sm_config *c);
+
+/* Checks relations between knobs that single-key ranges cannot express (a block must fit
+ * the SM, instruction shares add up to at most 1, ...).  Returns 0, or -1 with the
+ * offending field's name in `key` and the reason in `msg`. */
+int sm_config_check(const sm_config *c, char *key, size_t key_len, char *msg, size_t msg_len);
+int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t key_len,
+                     char *msg, size_t msg_len);
+void sm_profile_default(sm_profile *p);
+void sm_technique_default(sm_technique *t);
+
+#endif
