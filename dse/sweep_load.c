@@ -77,7 +77,7 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
                     type_name(t));
     if (!in_range(k, *v)) {
         char got[64];
-        snprintf(got, sizeof got, "%.17g", *v);
+        snprintf(got, sizeof got, "%.15g", *v);
         return bad_range(ld, s, path, k, got);
     }
     return 0;
@@ -414,8 +414,10 @@ static int read_workloads(const loader *ld, const config_setting_t *l, dse_sweep
             check_unique(ld, e, "workloads", sw->workloads[i].name, i, workload_name, sw))
             return -1;
         if (sm_profile_check(&sw->workloads[i], &sw->sm, key, sizeof key, msg, sizeof msg)) {
+            const config_setting_t *at = config_setting_type(e) == CONFIG_TYPE_GROUP
+                                             ? config_setting_get_member(e, key) : NULL;
             snprintf(path, sizeof path, "workloads[%d].%s", i, key);
-            return fail(ld, e, path, "%s", msg);
+            return fail(ld, at ? at : e, path, "%s", msg);
         }
     }
     return 0;
@@ -564,8 +566,7 @@ static dse_sweep *load(const char *text, const char *path, FILE *err)
         if (err && config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
             fprintf(err, "%s:0: cannot read the sweep file\n", path);
         else if (err)
-            fprintf(err, "%s:%d: syntax error: %s\n", path, config_error_line(&cfg),
-                    config_error_text(&cfg));
+            fprintf(err, "%s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
     } else
         sw = load_config(&cfg, &ld, name);
     config_destroy(&cfg);
