@@ -39,7 +39,6 @@ typedef struct dse_output {
     char file[DSE_PATH_MAX];                 /* results file, "results/<sweep>.h5" */
     int n_trace_chips;                       /* chips whose sub-banks are traced   */
     int trace_chips[DSE_MAX_TRACE_CHIPS];    /* default: chip 0                    */
-    bool compress;                           /* deflate the result datasets        */
 } dse_output;
 
 typedef struct dse_sweep {

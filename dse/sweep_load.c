@@ -430,7 +430,7 @@ static void sweep_defaults(dse_sweep *sw, const char *name)
     sw->chips = (dse_chips){ .count = 100, .seed = 1 };
     var_params_default(&sw->var);
     sm_config_default(&sw->sm);
-    sw->output = (dse_output){ .n_trace_chips = 1, .trace_chips = { 0 }, .compress = false };
+    sw->output = (dse_output){ .n_trace_chips = 1, .trace_chips = { 0 } };
 }
 
 static int read_sections(const loader *ld, const config_setting_t *root, dse_sweep *sw)

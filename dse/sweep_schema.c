@@ -108,7 +108,6 @@ static const dse__key sm_keys[] = {
 static const dse__key output_keys[] = {
     K_STR(dse_output, file, "results file (HDF5)"),
     K_ILIST(dse_output, trace_chips, n_trace_chips, 0, 1e6, "chips whose sub-banks are traced"),
-    K_BOOL(dse_output, compress, "deflate-compress the result datasets"),
 };
 
 #define SECTION(n, member, keys, doc) { n, offsetof(dse_sweep, member), keys, NELEM(keys), doc }

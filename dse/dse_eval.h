@@ -1,0 +1,31 @@
+/* dse_eval.h - evaluation of one chip: its map, then every requested technique over
+ * every workload.  This is where variation/ (chip maps, register timing, the frequency
+ * side of techniques) meets model/ (SM runs, the IPC side).
+ */
+#ifndef RFDSE_DSE_EVAL_H
+#define RFDSE_DSE_EVAL_H
+
+#include "dse_results.h"
+#include "dse_sweep.h"
+
+typedef struct dse_eval dse_eval;
+
+/* Per-rank workspace: chip maps, an SM simulator, the run cache. NULL on failure. */
+dse_eval *dse_eval_alloc(const dse_sweep *s, char *err, size_t err_len);
+void dse_eval_free(dse_eval *e);
+
+/* Called between SM runs so rank 0 keeps answering the other ranks. */
+typedef void (*dse_poll_fn)(void *arg);
+
+/* Computes chip `chip` for the techniques with want[t] != 0.  units[] receives one
+ * filled unit per wanted technique, in technique order (their arrays must be allocated
+ * by the caller, sized by dse_dims); info receives the chip's per-SM data.
+ * Returns the number of units, or -1 with err set. */
+int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
+                  dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err,
+                  size_t err_len);
+
+/* Reused and simulated SM runs so far. */
+void dse_eval_counts(const dse_eval *e, long *reused, long *simulated);
+
+#endif

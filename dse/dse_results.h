@@ -1,0 +1,67 @@
+/* dse_results.h - the results file (HDF5 layout of interface.md, docs/results-format.md).
+ *
+ * Written with parallel HDF5 by every rank of the run.  Crash safety rests on one
+ * property: every dataset is created up front, contiguous, with early allocation and
+ * its fill value (NaN, or 0 for /progress/done), and the file is flushed before
+ * anything is computed.  After that, writing results changes raw data only, never
+ * metadata, so a process killed at any moment leaves a file whose metadata is intact;
+ * /progress/done is written (and flushed) only after the results it vouches for.
+ */
+#ifndef RFDSE_DSE_RESULTS_H
+#define RFDSE_DSE_RESULTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "dse_sweep.h"
+
+typedef struct dse_results dse_results;
+
+typedef struct dse_dims {
+    int n_chips, n_techniques, n_benchmarks, n_years, n_sms;
+} dse_dims;
+
+void dse_dims_of(const dse_sweep *s, dse_dims *d);
+
+/* The results of one (chip, technique) unit: arrays laid out as in the file. */
+typedef struct dse_unit {
+    int chip, technique;
+    double *frequency;     /* [n_years]      */
+    double *frequency_min; /* [n_years]      */
+    double *ipc;           /* [n_benchmarks] */
+    double *performance;   /* [n_benchmarks] */
+    double *guardband;     /* [n_benchmarks] */
+    double *guardband_raw; /* [n_benchmarks] */
+} dse_unit;
+
+/* Per-chip data independent of the technique. */
+typedef struct dse_chip_info {
+    int chip;
+    double *sm_frequency;    /* [n_sms] */
+    double *within_sm_ratio; /* [n_sms] */
+    double sm_to_sm_ratio;
+} dse_chip_info;
+
+/* Creates a new results file at `path` (collective).  The file is built under a
+ * temporary name and renamed into place only when complete, so a crash leaves no
+ * half-made results file.  Fails if `path` exists and !force.  On error returns NULL
+ * with one line in err. */
+dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
+                                char *err, size_t err_len);
+
+/* Opens an interrupted results file to resume it (collective): checks that it is an
+ * rfdse results file of the same sweep and seed; reads /progress/done into
+ * done[chip * n_techniques + technique]. */
+dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
+                                uint8_t *done, char *err, size_t err_len);
+
+/* Writes this rank's finished units and chips (collective: every rank calls it, with
+ * n = 0 when it has nothing), flushes, then marks the units done and flushes again.
+ * Units and chips need not be sorted.  Returns 0 or -1 with err set. */
+int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
+                      int n_chips, char *err, size_t err_len);
+
+/* Closes the file (collective); NULL is ignored. */
+void dse_results_close(dse_results *r);
+
+#endif

@@ -1,0 +1,382 @@
+/* Creating and re-opening the results file; the dataset table. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dse_version.h"
+#include "h5util.h"
+#include "results_internal.h"
+
+const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
+    [DSE__DS_FREQUENCY] = { "/results/frequency", DSE__SHAPE_CTY, false, "normalised_to",
+        "the same chip without variation (1.0)",
+        "chip frequency (mean of SM frequencies) per chip, technique and aging year" },
+    [DSE__DS_FREQUENCY_MIN] = { "/results/frequency_min", DSE__SHAPE_CTY, false, "normalised_to",
+        "the same chip without variation (1.0)",
+        "slowest SM's frequency per chip, technique and aging year" },
+    [DSE__DS_IPC] = { "/results/ipc", DSE__SHAPE_CTB, false, "normalised_to",
+        "the ideal technique (no variation, all accesses 1 cycle)",
+        "chip IPC (mean over SMs) per chip, technique and benchmark" },
+    [DSE__DS_PERFORMANCE] = { "/results/performance", DSE__SHAPE_CTB, false, "normalised_to",
+        "the ideal technique",
+        "IPC x frequency (time zero) per chip, technique and benchmark" },
+    [DSE__DS_GUARDBAND] = { "/results/guardband", DSE__SHAPE_CTB, false, "normalised_to",
+        "the baseline technique's guardband on the same chip and benchmark",
+        "NBTI guardband per chip, technique and benchmark; NaN without aging" },
+    [DSE__DS_GUARDBAND_RAW] = { "/results/guardband_raw", DSE__SHAPE_CTB, false, "units",
+        "fraction of the time-zero frequency",
+        "frequency lost by the end of the aging schedule; NaN without aging" },
+    [DSE__DS_SM_FREQUENCY] = { "/chips/sm_frequency", DSE__SHAPE_CS, false, "normalised_to",
+        "an SM without variation (1.0)",
+        "per-SM frequency with every register counted (baseline), time zero" },
+    [DSE__DS_WITHIN_SM] = { "/chips/within_sm_ratio", DSE__SHAPE_CS, false, "units",
+        "ratio (fastest / slowest register delay)",
+        "spread of register delays inside each SM, time zero" },
+    [DSE__DS_SM_TO_SM] = { "/chips/sm_to_sm_ratio", DSE__SHAPE_C, false, "units",
+        "ratio (fastest / slowest SM frequency)", "spread of SM frequencies on each chip" },
+    [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
+        "flag (1 = computed and written)",
+        "finished (chip, technique) units: what --resume skips" },
+};
+
+void dse_dims_of(const dse_sweep *s, dse_dims *d)
+{
+    *d = (dse_dims){ .n_chips = s->chips.count, .n_techniques = s->n_techniques,
+                     .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
+                     .n_sms = s->var.floorplan.n_sms };
+}
+
+int dse__shape_inner(const dse_dims *d, dse__shape shape)
+{
+    switch (shape) {
+    case DSE__SHAPE_CTY: return d->n_years;
+    case DSE__SHAPE_CTB: return d->n_benchmarks;
+    case DSE__SHAPE_CS: return d->n_sms;
+    default: return 1;
+    }
+}
+
+static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+{
+    dims[0] = (hsize_t)d->n_chips;
+    switch (shape) {
+    case DSE__SHAPE_C: return 1;
+    case DSE__SHAPE_CS: dims[1] = (hsize_t)d->n_sms; return 2;
+    case DSE__SHAPE_CT: dims[1] = (hsize_t)d->n_techniques; return 2;
+    default:
+        dims[1] = (hsize_t)d->n_techniques;
+        dims[2] = (hsize_t)dse__shape_inner(d, shape);
+        return 3;
+    }
+}
+
+static dse_results *results_new(MPI_Comm comm, const dse_dims *d)
+{
+    dse_results *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->comm = comm;
+    MPI_Comm_rank(comm, &r->rank);
+    r->file = H5I_INVALID_HID;
+    r->dxpl = dse__h5_dxpl_collective();
+    for (int i = 0; i < DSE__DS_COUNT; i++)
+        r->dset[i] = H5I_INVALID_HID;
+    r->dims = *d;
+    return r;
+}
+
+void dse_results_close(dse_results *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < DSE__DS_COUNT; i++)
+        if (r->dset[i] >= 0)
+            H5Dclose(r->dset[i]);
+    if (r->dxpl >= 0)
+        H5Pclose(r->dxpl);
+    if (r->file >= 0)
+        H5Fclose(r->file);
+    free(r);
+}
+
+/* ---- creation ------------------------------------------------------------------------ */
+
+static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims *d)
+{
+    hsize_t dims[3];
+    int rank = shape_dims(d, spec->shape, dims);
+    hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dset = H5I_INVALID_HID;
+    hid_t type = spec->is_flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_DOUBLE;
+    double nan_fill = NAN;
+    uint8_t zero = 0;
+    H5Pset_create_intermediate_group(lcpl, 1);
+    /* Early allocation + fill: later writes touch raw data only (crash safety). */
+    H5Pset_layout(dcpl, H5D_CONTIGUOUS);
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
+    H5Pset_fill_value(dcpl, type, spec->is_flag ? (const void *)&zero : (const void *)&nan_fill);
+    dset = H5Dcreate2(file, spec->path, spec->is_flag ? H5T_STD_U8LE : H5T_IEEE_F64LE, space,
+                      lcpl, dcpl, H5P_DEFAULT);
+    if (dset >= 0 && (dse__h5_attr_str(dset, "description", spec->description) ||
+                      dse__h5_attr_str(dset, spec->norm_attr, spec->norm_value))) {
+        H5Dclose(dset);
+        dset = H5I_INVALID_HID;
+    }
+    H5Pclose(lcpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return dset;
+}
+
+/* Writes a 1-D axis dataset; rank 0 writes, the others join with an empty selection. */
+static int write_axis(dse_results *r, const char *path, hid_t file_type, hid_t mem_type,
+                      const void *data, int n, const char *attr, const char *attr_value,
+                      const char *desc)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5Screate_simple(1, &dim, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t dset = H5Dcreate2(r->file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t mem = H5Scopy(space);
+    if (r->rank != 0) {
+        H5Sselect_none(space);
+        H5Sselect_none(mem);
+    }
+    int rc = (dset < 0 || H5Dwrite(dset, mem_type, mem, space, r->dxpl, data) < 0 ||
+              dse__h5_attr_str(dset, "description", desc) ||
+              dse__h5_attr_str(dset, attr, attr_value)) ? -1 : 0;
+    if (dset >= 0)
+        H5Dclose(dset);
+    H5Sclose(mem);
+    H5Sclose(space);
+    H5Pclose(lcpl);
+    return rc;
+}
+
+static int write_axes(dse_results *r, const dse_sweep *s)
+{
+    const dse_dims *d = &r->dims;
+    int *chips = malloc(sizeof(int) * (size_t)d->n_chips);
+    char(*tech)[DSE__H5_STR_LEN] = calloc((size_t)d->n_techniques, DSE__H5_STR_LEN);
+    char(*bench)[DSE__H5_STR_LEN] = calloc((size_t)d->n_benchmarks, DSE__H5_STR_LEN);
+    hid_t str = dse__h5_str_type();
+    int rc = -1;
+    if (!chips || !tech || !bench)
+        goto done;
+    for (int i = 0; i < d->n_chips; i++)
+        chips[i] = i;
+    for (int i = 0; i < d->n_techniques; i++)
+        snprintf(tech[i], DSE__H5_STR_LEN, "%s", s->techniques[i].name);
+    for (int i = 0; i < d->n_benchmarks; i++)
+        snprintf(bench[i], DSE__H5_STR_LEN, "%s", s->workloads[i].name);
+    rc = write_axis(r, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips, "units",
+                    "chip index", "Monte Carlo chip index (chip k is the same for any run)") ||
+         write_axis(r, "/axes/technique", str, str, tech, d->n_techniques, "units", "name",
+                    "register-file technique (resolved options in the sweep_config attribute)") ||
+         write_axis(r, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
+                    "workload profile") ||
+         write_axis(r, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
+                    d->n_years, "units", "years", "aging time points");
+done:
+    H5Tclose(str);
+    free(chips);
+    free(tech);
+    free(bench);
+    return rc;
+}
+
+static int write_root_attributes(hid_t file, const dse_sweep *s)
+{
+    char created[32];
+    time_t now = time(NULL);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    char *config = dse_sweep_to_string(s);
+    int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
+              dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
+              dse__h5_attr_str(file, "created", created) ||
+              dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
+              dse__h5_attr_int(file, "n_chips", s->chips.count) ||
+              dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              dse__h5_attr_str(file, "sweep_config", config)) ? -1 : 0;
+    free(config);
+    return rc;
+}
+
+/* Rank 0 decides about the file system; everyone learns the verdict. */
+static int check_target(const char *path, bool force, MPI_Comm comm, char *err, size_t n)
+{
+    int rank, verdict = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        if (!force && access(path, F_OK) == 0)
+            verdict = 1;
+    }
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
+    if (verdict == 1)
+        snprintf(err, n, "%s exists: use --resume to continue it or --force to replace it", path);
+    return verdict;
+}
+
+static int build_file(dse_results *r, const char *tmp, const dse_sweep *s)
+{
+    hid_t fapl = dse__h5_fapl_mpio(r->comm);
+    r->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    if (r->file < 0 || write_root_attributes(r->file, s) || write_axes(r, s))
+        return -1;
+    for (int i = 0; i < DSE__DS_COUNT; i++)
+        if ((r->dset[i] = create_dataset(r->file, &dse__ds_specs[i], &r->dims)) < 0)
+            return -1;
+    return H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : 0;
+}
+
+static void close_handles(dse_results *r)
+{
+    for (int i = 0; i < DSE__DS_COUNT; i++)
+        if (r->dset[i] >= 0) {
+            H5Dclose(r->dset[i]);
+            r->dset[i] = H5I_INVALID_HID;
+        }
+    if (r->file >= 0)
+        H5Fclose(r->file);
+    r->file = H5I_INVALID_HID;
+}
+
+static int open_file(dse_results *r, const char *path, char *err, size_t n);
+static int open_datasets(dse_results *r, const char *path, char *err, size_t n);
+
+dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
+                                char *err, size_t n)
+{
+    dse_dims d;
+    dse_dims_of(s, &d);
+    if (check_target(path, force, comm, err, n))
+        return NULL;
+    dse_results *r = results_new(comm, &d);
+    char tmp[DSE_PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.partial", path);
+    int ok = r && build_file(r, tmp, s) == 0;
+    if (r)
+        close_handles(r);
+    int all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    if (all_ok && r->rank == 0 && rename(tmp, path) != 0)
+        all_ok = 0;
+    MPI_Bcast(&all_ok, 1, MPI_INT, 0, comm);
+    if (!all_ok) {
+        if (r && r->rank == 0)
+            unlink(tmp);
+        snprintf(err, n, "cannot create %s: %s", path,
+                 errno ? strerror(errno) : "HDF5 error (is the directory writable?)");
+        dse_results_close(r);
+        return NULL;
+    }
+    if (open_file(r, path, err, n) || open_datasets(r, path, err, n)) {
+        dse_results_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- re-opening ---------------------------------------------------------------------- */
+
+static int open_file(dse_results *r, const char *path, char *err, size_t n)
+{
+    hid_t fapl = dse__h5_fapl_mpio(r->comm);
+    r->file = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    H5Pclose(fapl);
+    if (r->file < 0) {
+        snprintf(err, n, "cannot open %s as an HDF5 file (missing, truncated or corrupt)", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
+{
+    for (int i = 0; i < DSE__DS_COUNT; i++) {
+        const dse__ds_spec *spec = &dse__ds_specs[i];
+        hsize_t want[3], have[3] = { 0, 0, 0 };
+        int rank = shape_dims(&r->dims, spec->shape, want);
+        r->dset[i] = H5Lexists(r->file, spec->path, H5P_DEFAULT) > 0
+                         ? H5Dopen2(r->file, spec->path, H5P_DEFAULT) : H5I_INVALID_HID;
+        hid_t space = r->dset[i] >= 0 ? H5Dget_space(r->dset[i]) : H5I_INVALID_HID;
+        bool fits = space >= 0 && H5Sget_simple_extent_ndims(space) == rank &&
+                    H5Sget_simple_extent_dims(space, have, NULL) == rank &&
+                    !memcmp(want, have, sizeof(hsize_t) * (size_t)rank);
+        if (space >= 0)
+            H5Sclose(space);
+        if (!fits) {
+            snprintf(err, n, "%s: dataset %s is missing or has the wrong shape", path, spec->path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int same_sweep(dse_results *r, const char *path, const dse_sweep *s, char *err, size_t n)
+{
+    char *text = dse__h5_attr_read_str(r->file, "sweep_config");
+    if (!text) {
+        snprintf(err, n, "%s is not an rfdse results file (no sweep_config attribute)", path);
+        return -1;
+    }
+    dse_sweep *old = dse_sweep_load_string(text, path, NULL);
+    free(text);
+    if (!old) {
+        snprintf(err, n, "%s: its sweep_config attribute does not load", path);
+        return -1;
+    }
+    old->output = s->output; /* the same sweep may be resumed under another name */
+    bool same = dse_sweep_equal(old, s);
+    bool same_seed = old->chips.seed == s->chips.seed;
+    dse_sweep_free(old);
+    if (!same) {
+        snprintf(err, n, "%s was made by a different %s; resume it with the sweep file and "
+                 "seed that made it, or use --force to replace it", path,
+                 same_seed ? "sweep" : "seed");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_done(dse_results *r, uint8_t *done)
+{
+    return H5Dread(r->dset[DSE__DS_DONE], H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, r->dxpl, done) < 0
+               ? -1 : 0;
+}
+
+dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
+                                uint8_t *done, char *err, size_t n)
+{
+    dse_dims d;
+    dse_dims_of(s, &d);
+    dse_results *r = results_new(comm, &d);
+    if (!r) {
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    htri_t is_h5 = access(path, R_OK) == 0 ? H5Fis_hdf5(path) : -1; /* HDF5 1.10 */
+    if (is_h5 <= 0) {
+        snprintf(err, n, "cannot resume %s: %s", path,
+                 access(path, F_OK) ? "no such file" : "not an HDF5 file (truncated or corrupt)");
+        goto fail;
+    }
+    if (open_file(r, path, err, n) || same_sweep(r, path, s, err, n) ||
+        open_datasets(r, path, err, n))
+        goto fail;
+    if (read_done(r, done)) {
+        snprintf(err, n, "%s: cannot read /progress/done", path);
+        goto fail;
+    }
+    return r;
+fail:
+    dse_results_close(r);
+    return NULL;
+}

@@ -1,0 +1,44 @@
+/* results_internal.h - internal: the results file's datasets, shared by
+ * results_file.c (create, resume) and results_write.c (collective writes). */
+#ifndef RFDSE_DSE_RESULTS_INTERNAL_H
+#define RFDSE_DSE_RESULTS_INTERNAL_H
+
+#include <hdf5.h>
+
+#include "dse_results.h"
+
+typedef enum {
+    DSE__DS_FREQUENCY, DSE__DS_FREQUENCY_MIN, DSE__DS_IPC, DSE__DS_PERFORMANCE,
+    DSE__DS_GUARDBAND, DSE__DS_GUARDBAND_RAW,                 /* [chip][technique][...] */
+    DSE__DS_SM_FREQUENCY, DSE__DS_WITHIN_SM, DSE__DS_SM_TO_SM, /* [chip][...]            */
+    DSE__DS_DONE,                                             /* [chip][technique]      */
+    DSE__DS_COUNT
+} dse__ds;
+
+/* Shapes: the last dimension after [chip] or [chip][technique]. */
+typedef enum { DSE__SHAPE_CTY, DSE__SHAPE_CTB, DSE__SHAPE_CS, DSE__SHAPE_C, DSE__SHAPE_CT } dse__shape;
+
+typedef struct dse__ds_spec {
+    const char *path;
+    dse__shape shape;
+    bool is_flag;            /* uint8 with fill 0, else float64 with fill NaN */
+    const char *norm_attr;   /* "units" or "normalised_to"                    */
+    const char *norm_value;
+    const char *description;
+} dse__ds_spec;
+
+extern const dse__ds_spec dse__ds_specs[DSE__DS_COUNT];
+
+struct dse_results {
+    MPI_Comm comm;
+    int rank;
+    hid_t file;
+    hid_t dxpl;
+    hid_t dset[DSE__DS_COUNT];
+    dse_dims dims;
+};
+
+/* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */
+int dse__shape_inner(const dse_dims *d, dse__shape shape);
+
+#endif

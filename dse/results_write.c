@@ -1,0 +1,157 @@
+/* Collective writes of finished units: every rank joins every H5Dwrite, with an empty
+ * selection when it has nothing; results are flushed before /progress/done marks them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results_internal.h"
+
+static int cmp_unit(const void *a, const void *b)
+{
+    const dse_unit *x = *(const dse_unit *const *)a, *y = *(const dse_unit *const *)b;
+    if (x->chip != y->chip)
+        return x->chip < y->chip ? -1 : 1;
+    return (x->technique > y->technique) - (x->technique < y->technique);
+}
+
+static int cmp_chip(const void *a, const void *b)
+{
+    const dse_chip_info *x = *(const dse_chip_info *const *)a;
+    const dse_chip_info *y = *(const dse_chip_info *const *)b;
+    return (x->chip > y->chip) - (x->chip < y->chip);
+}
+
+static const double *unit_array(const dse_unit *u, dse__ds ds)
+{
+    switch (ds) {
+    case DSE__DS_FREQUENCY: return u->frequency;
+    case DSE__DS_FREQUENCY_MIN: return u->frequency_min;
+    case DSE__DS_IPC: return u->ipc;
+    case DSE__DS_PERFORMANCE: return u->performance;
+    case DSE__DS_GUARDBAND: return u->guardband;
+    default: return u->guardband_raw;
+    }
+}
+
+static const double *chip_array(const dse_chip_info *c, dse__ds ds)
+{
+    switch (ds) {
+    case DSE__DS_SM_FREQUENCY: return c->sm_frequency;
+    case DSE__DS_WITHIN_SM: return c->within_sm_ratio;
+    default: return &c->sm_to_sm_ratio;
+    }
+}
+
+/* One collective write: `n` rows starting at starts[i] (rank-length coordinates) of
+ * `inner` elements each, packed in `buf` in the order given (file order). */
+static int write_rows(dse_results *r, dse__ds ds, int rank, const hsize_t *starts, int n,
+                     hsize_t inner, hid_t mem_type, const void *buf)
+{
+    hid_t file_space = H5Dget_space(r->dset[ds]);
+    hsize_t mem_len = n ? (hsize_t)n * inner : 1;
+    hid_t mem_space = H5Screate_simple(1, &mem_len, NULL);
+    hsize_t count[3] = { 1, 1, 1 };
+    if (rank >= 2 && dse__ds_specs[ds].shape != DSE__SHAPE_CT)
+        count[rank - 1] = inner;
+    H5Sselect_none(file_space);
+    for (int i = 0; i < n; i++)
+        H5Sselect_hyperslab(file_space, H5S_SELECT_OR, starts + (size_t)i * 3, NULL, count, NULL);
+    if (!n)
+        H5Sselect_none(mem_space);
+    static const char dummy = 0;
+    herr_t st = H5Dwrite(r->dset[ds], mem_type, mem_space, file_space, r->dxpl,
+                         buf ? buf : (const void *)&dummy);
+    H5Sclose(mem_space);
+    H5Sclose(file_space);
+    return st < 0 ? -1 : 0;
+}
+
+static int write_unit_datasets(dse_results *r, dse_unit *const *u, int n, hsize_t *starts)
+{
+    for (int ds = DSE__DS_FREQUENCY; ds <= DSE__DS_GUARDBAND_RAW; ds++) {
+        int inner = dse__shape_inner(&r->dims, dse__ds_specs[ds].shape);
+        double *buf = n ? malloc(sizeof(double) * (size_t)n * (size_t)inner) : NULL;
+        if (n && !buf)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            memcpy(buf + (size_t)i * (size_t)inner, unit_array(u[i], (dse__ds)ds),
+                   sizeof(double) * (size_t)inner);
+            hsize_t *s = starts + (size_t)i * 3;
+            s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;
+        }
+        int rc = write_rows(r, (dse__ds)ds, 3, starts, n, (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
+        free(buf);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, hsize_t *starts)
+{
+    for (int ds = DSE__DS_SM_FREQUENCY; ds <= DSE__DS_SM_TO_SM; ds++) {
+        dse__shape shape = dse__ds_specs[ds].shape;
+        int inner = dse__shape_inner(&r->dims, shape);
+        double *buf = n ? malloc(sizeof(double) * (size_t)n * (size_t)inner) : NULL;
+        if (n && !buf)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            memcpy(buf + (size_t)i * (size_t)inner, chip_array(c[i], (dse__ds)ds),
+                   sizeof(double) * (size_t)inner);
+            hsize_t *s = starts + (size_t)i * 3;
+            s[0] = (hsize_t)c[i]->chip, s[1] = 0, s[2] = 0;
+        }
+        int rc = write_rows(r, (dse__ds)ds, shape == DSE__SHAPE_C ? 1 : 2, starts, n,
+                            (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
+        free(buf);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_done(dse_results *r, dse_unit *const *u, int n, hsize_t *starts)
+{
+    uint8_t *ones = n ? malloc((size_t)n) : NULL;
+    if (n && !ones)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        ones[i] = 1;
+        hsize_t *s = starts + (size_t)i * 3;
+        s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;
+    }
+    int rc = write_rows(r, DSE__DS_DONE, 2, starts, n, 1, H5T_NATIVE_UINT8, ones);
+    free(ones);
+    return rc;
+}
+
+/* Selections must list rows in file order, so the units are sorted first; sorting
+ * pointers leaves the caller's arrays alone. */
+int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
+                      int n_chips, char *err, size_t err_len)
+{
+    int n_max = n_units > n_chips ? n_units : n_chips;
+    dse_unit **u = malloc(sizeof *u * (size_t)(n_units ? n_units : 1));
+    dse_chip_info **c = malloc(sizeof *c * (size_t)(n_chips ? n_chips : 1));
+    hsize_t *starts = malloc(sizeof *starts * 3 * (size_t)(n_max ? n_max : 1));
+    int rc = -1;
+    if (!u || !c || !starts)
+        goto done;
+    for (int i = 0; i < n_units; i++)
+        u[i] = &units[i];
+    for (int i = 0; i < n_chips; i++)
+        c[i] = &chips[i];
+    qsort(u, (size_t)n_units, sizeof *u, cmp_unit);
+    qsort(c, (size_t)n_chips, sizeof *c, cmp_chip);
+    if (write_unit_datasets(r, u, n_units, starts) || write_chip_datasets(r, c, n_chips, starts) ||
+        H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 || write_done(r, u, n_units, starts) ||
+        H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (rc)
+        snprintf(err, err_len, "writing the results file failed (disk full or file removed?)");
+    free(u);
+    free(c);
+    free(starts);
+    return rc;
+}

@@ -1,0 +1,180 @@
+/* The sweep driver: open the results file, distribute chips, evaluate, write. */
+#include "dse_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse_batch.h"
+#include "dse_eval.h"
+#include "dse_progress.h"
+#include "dse_results.h"
+#include "dse_sched.h"
+
+typedef struct run_state {
+    const dse_sweep *s;
+    const dse_run_opts *o;
+    MPI_Comm comm;
+    int rank;
+    dse_dims dims;
+    uint8_t *done;          /* [chip][technique] as read at start */
+    dse_results *results;
+    dse_sched *sched;
+    dse_eval *eval;
+    dse_batch batch;
+    dse_progress progress;
+    long units_left;        /* when this run started       */
+    long units_computed;    /* by this rank                */
+} run_state;
+
+static void fatal(run_state *st, const char *msg)
+{
+    fprintf(stderr, "rfdse run: rank %d: %s\n", st->rank, msg);
+    MPI_Abort(st->comm, 1);
+}
+
+/* Between SM runs: rank 0 answers the others and notices a stop request. */
+static void poll(void *arg)
+{
+    run_state *st = arg;
+    if (st->o->stop && *st->o->stop)
+        dse_sched_stop(st->sched);
+    dse_sched_poll(st->sched);
+}
+
+static int open_results(run_state *st)
+{
+    char err[1024] = "";
+    size_t n = (size_t)st->dims.n_chips * (size_t)st->dims.n_techniques;
+    st->done = calloc(n ? n : 1, 1);
+    if (!st->done)
+        return -1;
+    st->results = st->o->resume
+                      ? dse_results_resume(st->o->output, st->s, st->comm, st->done, err, sizeof err)
+                      : dse_results_create(st->o->output, st->s, st->o->force, st->comm, err,
+                                           sizeof err);
+    if (!st->results && st->rank == 0)
+        fprintf(stderr, "rfdse run: %s\n", err);
+    return st->results ? 0 : -1;
+}
+
+/* Chips with at least one technique not done; counts the units already done. */
+static int *todo_chips(run_state *st, int *n_todo, long *n_done)
+{
+    int T = st->dims.n_techniques;
+    int *todo = malloc(sizeof(int) * (size_t)(st->dims.n_chips ? st->dims.n_chips : 1));
+    *n_todo = 0;
+    *n_done = 0;
+    for (int c = 0; todo && c < st->dims.n_chips; c++) {
+        int k = 0;
+        for (int t = 0; t < T; t++)
+            k += st->done[(size_t)c * (size_t)T + (size_t)t] != 0;
+        *n_done += k;
+        if (k < T)
+            todo[(*n_todo)++] = c;
+    }
+    return todo;
+}
+
+static int compute_chip(run_state *st, int chip)
+{
+    const uint8_t *want_done = st->done + (size_t)chip * (size_t)st->dims.n_techniques;
+    uint8_t want[DSE_MAX_TECHNIQUES];
+    int n_want = 0;
+    for (int t = 0; t < st->dims.n_techniques; t++)
+        n_want += (want[t] = !want_done[t]);
+    dse_chip_info *info;
+    dse_unit *units = dse_batch_reserve(&st->batch, n_want, &info);
+    if (!units)
+        fatal(st, "out of memory");
+    char err[1024];
+    int k = dse_eval_chip(st->eval, chip, want, units, info, poll, st, err, sizeof err);
+    if (k < 0)
+        fatal(st, err);
+    dse_batch_commit(&st->batch, k);
+    return k;
+}
+
+static void write_batch(run_state *st)
+{
+    char err[256];
+    if (dse_results_write(st->results, st->batch.units, st->batch.n_units, st->batch.chips,
+                          st->batch.n_chips, err, sizeof err))
+        fatal(st, err);
+    dse_batch_clear(&st->batch);
+}
+
+static void work_loop(run_state *st)
+{
+    int units = 0;
+    for (;;) {
+        if (st->o->stop && *st->o->stop)
+            dse_sched_stop(st->sched);
+        int next = dse_sched_next(st->sched, units);
+        units = 0;
+        if (next >= 0) {
+            units = compute_chip(st, next);
+            st->units_computed += units;
+        } else {
+            write_batch(st);
+            if (next == DSE_SCHED_DONE)
+                return;
+        }
+    }
+}
+
+static int setup(run_state *st)
+{
+    int n_todo;
+    long n_done;
+    int *todo = todo_chips(st, &n_todo, &n_done);
+    char err[512];
+    if (!todo)
+        return -1;
+    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    st->units_left = total - n_done;
+    if (st->rank == 0)
+        dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet);
+    st->sched = dse_sched_alloc(st->comm, todo, n_todo, st->o->flush_interval,
+                                st->rank == 0 ? &st->progress : NULL);
+    free(todo);
+    st->eval = dse_eval_alloc(st->s, err, sizeof err);
+    if (!st->eval)
+        fatal(st, err);
+    dse_batch_init(&st->batch, &st->dims);
+    return st->sched ? 0 : -1;
+}
+
+static void teardown(run_state *st)
+{
+    dse_batch_free(&st->batch);
+    dse_eval_free(st->eval);
+    dse_sched_free(st->sched);
+    dse_results_close(st->results);
+    free(st->done);
+}
+
+int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
+{
+    run_state st = { .s = s, .o = o, .comm = comm };
+    MPI_Comm_rank(comm, &st.rank);
+    dse_dims_of(s, &st.dims);
+    if (open_results(&st)) {
+        teardown(&st);
+        return 2;
+    }
+    if (setup(&st))
+        fatal(&st, "out of memory");
+    work_loop(&st);
+    long computed = 0;
+    MPI_Allreduce(&st.units_computed, &computed, 1, MPI_LONG, MPI_SUM, comm);
+    long left = st.units_left - computed;
+    teardown(&st);
+    if (st.rank == 0) {
+        dse_progress_finish(&st.progress);
+        if (left > 0)
+            fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
+                            "`rfdse run ... --resume -o %s`\n", left, o->output);
+    }
+    return left > 0 ? 3 : 0;
+}

@@ -1,0 +1,138 @@
+/* Memo of SM runs keyed by their complete inputs (see dse_sim_cache.h). */
+#include "dse_sim_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_MAX (16 * sizeof(int) + SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + \
+                 SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
+
+typedef struct slot {
+    uint64_t hash;
+    uint32_t len;
+    uint8_t *key; /* NULL: empty */
+    double ipc;
+} slot;
+
+struct dse_sim_cache {
+    slot *slots;
+    size_t mask, used;
+    long hits, misses;
+    uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
+};
+
+dse_sim_cache *dse_sim_cache_alloc(int capacity_log2)
+{
+    dse_sim_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->slots = calloc((size_t)1 << capacity_log2, sizeof *c->slots);
+    if (!c->slots) {
+        free(c);
+        return NULL;
+    }
+    c->mask = ((size_t)1 << capacity_log2) - 1;
+    return c;
+}
+
+static void clear(dse_sim_cache *c)
+{
+    for (size_t i = 0; i <= c->mask; i++) {
+        free(c->slots[i].key);
+        c->slots[i].key = NULL;
+    }
+    c->used = 0;
+}
+
+void dse_sim_cache_free(dse_sim_cache *c)
+{
+    if (!c)
+        return;
+    clear(c);
+    free(c->slots);
+    free(c);
+}
+
+static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
+{
+    memcpy(k + n, v, sizeof(int) * (size_t)count);
+    return n + sizeof(int) * (size_t)count;
+}
+
+/* Serialises every input the timing depends on; fields one by one, so struct padding
+ * never enters the key. */
+static size_t build_key(uint8_t *k, int w_index, const sm_technique *t, const sm_rf_map *m,
+                        int sm, int n_sms)
+{
+    int head[] = { w_index, sm, n_sms, (int)t->scheduler, t->fba_rm, t->hybrid,
+                   (int)t->hybrid_policy, t->hybrid_banks, t->nbti_rename,
+                   m->n_banks, m->n_entries, m->subs_per_bank };
+    size_t n = put_ints(k, 0, head, (int)(sizeof head / sizeof *head));
+    for (int b = 0; b < m->n_banks; b++)
+        for (int s = 0; s < m->subs_per_bank; s++)
+            k[n++] = m->sub_slow[b][s];
+    size_t bits = n;
+    size_t n_bits = (size_t)m->n_banks * (size_t)m->n_entries;
+    memset(k + bits, 0, (n_bits + 7) / 8);
+    for (int b = 0; b < m->n_banks; b++)
+        for (int e = 0; e < m->n_entries; e++)
+            if (m->entry_slow[b][e]) {
+                size_t i = (size_t)b * (size_t)m->n_entries + (size_t)e;
+                k[bits + i / 8] |= (uint8_t)(1u << (i % 8));
+            }
+    return bits + (n_bits + 7) / 8;
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static slot *find(dse_sim_cache *c, uint64_t h, size_t len)
+{
+    for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
+        slot *s = &c->slots[i];
+        if (!s->key || (s->hash == h && s->len == len && !memcmp(s->key, c->key, len)))
+            return s;
+    }
+}
+
+int dse_sim_cache_ipc(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
+                      int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
+                      double *ipc)
+{
+    size_t len = build_key(c->key, w_index, t, m, sm, n_sms);
+    uint64_t h = fnv1a(c->key, len);
+    slot *s = find(c, h, len);
+    if (s->key) {
+        c->hits++;
+        *ipc = s->ipc;
+        return SM_OK;
+    }
+    sm_stats st;
+    int rc = sm_sim_run(sim, cfg, w, t, m, sm, n_sms, &st);
+    if (rc != SM_OK)
+        return rc;
+    c->misses++;
+    *ipc = sm_stats_ipc(&st);
+    if (4 * (c->used + 1) > 3 * (c->mask + 1)) { /* keep probes short: start over */
+        clear(c);
+        s = find(c, h, len);
+    }
+    s->key = malloc(len);
+    if (s->key) {
+        memcpy(s->key, c->key, len);
+        *s = (slot){ .hash = h, .len = (uint32_t)len, .key = s->key, .ipc = *ipc };
+        c->used++;
+    }
+    return SM_OK;
+}
+
+void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses)
+{
+    *hits = c->hits;
+    *misses = c->misses;
+}

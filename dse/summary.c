@@ -1,0 +1,116 @@
+/* The short table `rfdse run` prints at the end: per technique, mean and spread over
+ * chips of frequency (time zero), IPC and performance (both averaged over workloads). */
+#include <hdf5.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse_run.h"
+#include "h5util.h"
+
+typedef struct table {
+    int n_chips, n_tech, n_bench, n_year;
+    char (*tech)[DSE__H5_STR_LEN];
+    double *freq, *ipc, *perf;
+} table;
+
+static int read_all(hid_t file, const char *path, hid_t type, void *buf)
+{
+    hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+    int rc = (d < 0 || H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) ? -1 : 0;
+    if (d >= 0)
+        H5Dclose(d);
+    return rc;
+}
+
+static int dim_of(hid_t file, const char *path)
+{
+    hsize_t n = 0;
+    hid_t d = H5Dopen2(file, path, H5P_DEFAULT), sp = d >= 0 ? H5Dget_space(d) : -1;
+    if (sp >= 0)
+        H5Sget_simple_extent_dims(sp, &n, NULL);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (d >= 0)
+        H5Dclose(d);
+    return (int)n;
+}
+
+/* Mean and sample standard deviation over chips of x[c][t][*] averaged over the last
+ * dimension (NaN entries skipped). */
+static void chip_stats(const double *x, const table *tb, int inner, int t, double *mean,
+                       double *sd)
+{
+    double s = 0, s2 = 0;
+    int n = 0;
+    for (int c = 0; c < tb->n_chips; c++) {
+        double v = 0;
+        int k = 0;
+        for (int i = 0; i < inner; i++) {
+            double e = x[((size_t)c * (size_t)tb->n_tech + (size_t)t) * (size_t)inner + (size_t)i];
+            if (!isnan(e))
+                v += e, k++;
+        }
+        if (k)
+            s += v / k, s2 += (v / k) * (v / k), n++;
+    }
+    *mean = n ? s / n : NAN;
+    *sd = n > 1 ? sqrt(fmax(0, (s2 - s * s / n) / (n - 1))) : NAN;
+}
+
+static void print_table(const table *tb, FILE *out)
+{
+    fprintf(out, "\n%-18s %21s %21s %21s\n", "technique", "frequency (mean+-sd)",
+            "IPC (mean+-sd)", "performance (mean+-sd)");
+    for (int t = 0; t < tb->n_tech; t++) {
+        double fm, fs, im, is, pm, ps;
+        chip_stats(tb->freq, tb, tb->n_year, t, &fm, &fs);
+        chip_stats(tb->ipc, tb, tb->n_bench, t, &im, &is);
+        chip_stats(tb->perf, tb, tb->n_bench, t, &pm, &ps);
+        fprintf(out, "%-18.32s %12.4f +- %.4f %12.4f +- %.4f %12.4f +- %.4f\n", tb->tech[t], fm,
+                fs, im, is, pm, ps);
+    }
+    fprintf(out, "(%d chips; frequency at time zero normalised to the no-variation chip; IPC and "
+                 "performance normalised to ideal, averaged over %d workloads)\n",
+            tb->n_chips, tb->n_bench);
+}
+
+int dse_run_summary(const char *path, FILE *out)
+{
+    table tb = { 0 };
+    int rc = -1;
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = dse__h5_str_type();
+    if (file < 0)
+        goto done;
+    tb.n_chips = dim_of(file, "/axes/chip");
+    tb.n_tech = dim_of(file, "/axes/technique");
+    tb.n_bench = dim_of(file, "/axes/benchmark");
+    tb.n_year = 1; /* time zero: the first of each frequency row */
+    size_t cb = (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)tb.n_bench;
+    size_t cy = (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)dim_of(file, "/axes/year");
+    tb.tech = calloc((size_t)tb.n_tech + 1, DSE__H5_STR_LEN);
+    tb.freq = malloc(sizeof(double) * (cy + 1));
+    tb.ipc = malloc(sizeof(double) * (cb + 1));
+    tb.perf = malloc(sizeof(double) * (cb + 1));
+    if (!tb.tech || !tb.freq || !tb.ipc || !tb.perf ||
+        read_all(file, "/axes/technique", str, tb.tech) ||
+        read_all(file, "/results/frequency", H5T_NATIVE_DOUBLE, tb.freq) ||
+        read_all(file, "/results/ipc", H5T_NATIVE_DOUBLE, tb.ipc) ||
+        read_all(file, "/results/performance", H5T_NATIVE_DOUBLE, tb.perf))
+        goto done;
+    /* frequency rows hold every year; keep the first (time zero) of each */
+    int ny = dim_of(file, "/axes/year");
+    for (size_t i = 0; i < (size_t)tb.n_chips * (size_t)tb.n_tech; i++)
+        tb.freq[i] = tb.freq[i * (size_t)ny];
+    print_table(&tb, out);
+    rc = 0;
+done:
+    H5Tclose(str);
+    if (file >= 0)
+        H5Fclose(file);
+    free(tb.tech);
+    free(tb.freq);
+    free(tb.ipc);
+    free(tb.perf);
+    return rc;
+}
