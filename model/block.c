@@ -1,0 +1,97 @@
+/* Block (CTA) launch and retirement: the front of the SM.  A block takes a free block
+ * slot and the warp slots [slot * warps_per_block, ...); when its last warp has
+ * written its last result the slot frees and the next block of this SM's share
+ * launches at the end of the same cycle, as "blocks launch as resources free up". */
+#include <string.h>
+
+#include "sm_internal.h"
+
+/* Register-vector occupancy changes only at launch and retirement, so it is
+ * integrated piecewise here instead of being summed every cycle. */
+void sm__occupancy_flush(sm_sim *s)
+{
+    int64_t dt = s->now - s->occ_t;
+    if (dt <= 0)
+        return;
+    for (int b = 0; b < s->k.n_banks; b++)
+        s->occ[b] += (uint64_t)s->live_vec[b] * (uint64_t)dt;
+    s->occ_t = s->now;
+}
+
+static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
+{
+    const sm__kernel *k = &s->k;
+    sm__warp *wp = &s->warps[w];
+    wp->block = (int16_t)(blk - s->blocks);
+    wp->n_left = k->insts_per_warp;
+    wp->n_issued = 0;
+    wp->n_inflight = 0;
+    wp->wait_kind = 0;
+    wp->age = s->age++;
+    sm__gen_warp(k, wp, blk->id, j);
+    sm__banks_warp(s, w, blk);
+    sm__gen_next(k, wp);
+    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    q->warps |= 1ULL << w;
+    q->ready |= 1ULL << w;
+    q->by_age[q->n_age++] = (uint8_t)w;
+}
+
+static void launch_block(sm_sim *s, int slot)
+{
+    const sm__kernel *k = &s->k;
+    sm__block *blk = &s->blocks[slot];
+    blk->id = k->sm_index + s->next_block * k->n_sms;
+    blk->warps_left = k->warps_per_block;
+    blk->live = true;
+    s->next_block++;
+    s->live_blocks++;
+    sm__occupancy_flush(s);
+    int first = slot * k->warps_per_block;
+    sm__banks_rename(s, blk, first);
+    for (int j = 0; j < k->warps_per_block; j++)
+        launch_warp(s, blk, first + j, j);
+}
+
+void sm__launch(sm_sim *s)
+{
+    const sm__kernel *k = &s->k;
+    for (int slot = 0; slot < k->resident && s->next_block < k->n_blocks; slot++)
+        if (!s->blocks[slot].live)
+            launch_block(s, slot);
+}
+
+static void retire_warp(sm_sim *s, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    q->warps &= ~(1ULL << w);
+    q->ready &= ~(1ULL << w);
+    int j = 0;
+    for (int i = 0; i < q->n_age; i++)
+        if (q->by_age[i] != w)
+            q->by_age[j++] = q->by_age[i];
+    q->n_age = (uint8_t)j;
+    if (q->last == w)
+        q->last = -1;
+    sm__occupancy_flush(s);
+    for (int r = 0; r < s->k.regs; r++)
+        s->live_vec[wp->bank[r]]--;
+    sm__block *blk = &s->blocks[wp->block];
+    if (--blk->warps_left == 0) {
+        blk->live = false;
+        s->live_blocks--;
+        s->blocks_done++;
+        s->st->blocks++;
+    }
+}
+
+/* An instruction of warp w has finished (its register written, or no result). */
+void sm__inst_done(sm_sim *s, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    wp->n_inflight--;
+    s->last_progress = s->now;
+    if (wp->n_left == 0 && wp->n_inflight == 0)
+        retire_warp(s, w);
+}

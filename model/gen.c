@@ -1,0 +1,186 @@
+/* Synthetic instruction streams (model.md section 6, docs/workloads.md).
+ *
+ * Each warp owns a splitmix64 stream seeded from (profile seed, block id, warp in
+ * block), so a warp's instructions do not depend on scheduling, on other warps, on
+ * the SM it runs on or on the technique: the techniques are compared on identical
+ * instruction streams.  Distributions are precomputed into small lookup tables at
+ * launch so that drawing an instruction costs two 64-bit draws and a few loads. */
+#include <math.h>
+#include <string.h>
+
+#include "sm_internal.h"
+
+/* One in four memory instructions is a store (no destination, two sources): the usual
+ * load/store ratio of the Rodinia and CUDA SDK kernels we profile. */
+#define STORE_SHARE 0.25
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t draw(uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ULL;
+    return mix64(*state);
+}
+
+static uint32_t prob32(double p)
+{
+    if (p <= 0)
+        return 0;
+    if (p >= 1)
+        return UINT32_MAX;
+    return (uint32_t)(p * 4294967296.0);
+}
+
+/* Fills tab[n] so that a uniform index picks value v with probability w[v] / sum(w). */
+static void fill_table(uint8_t *tab, int n, const double *w, int n_values, int offset)
+{
+    double total = 0;
+    for (int v = 0; v < n_values; v++)
+        total += w[v];
+    double cum = 0;
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        double u = (i + 0.5) / n * total;
+        while (v < n_values - 1 && cum + w[v] < u)
+            cum += w[v++];
+        tab[i] = (uint8_t)(v + offset);
+    }
+}
+
+static void op_table(sm__kernel *k, const sm_profile *p)
+{
+    double w[SM__N_OPS] = { 0 };
+    double alu = fmax(0.0, 1.0 - p->frac_sfu - p->frac_mem - p->frac_shared);
+    double plain = fmax(0.0, 1.0 - p->frac_mad - p->frac_div);
+    w[SM__OP_FP] = alu * p->frac_fp * plain;
+    w[SM__OP_FP_MAD] = alu * p->frac_fp * p->frac_mad;
+    w[SM__OP_FP_DIV] = alu * p->frac_fp * p->frac_div;
+    w[SM__OP_INT] = alu * (1 - p->frac_fp) * plain;
+    w[SM__OP_INT_MAD] = alu * (1 - p->frac_fp) * p->frac_mad;
+    w[SM__OP_INT_DIV] = alu * (1 - p->frac_fp) * p->frac_div;
+    w[SM__OP_SFU] = p->frac_sfu;
+    w[SM__OP_LD_GLOBAL] = p->frac_mem * (1 - STORE_SHARE);
+    w[SM__OP_ST_GLOBAL] = p->frac_mem * STORE_SHARE;
+    w[SM__OP_LD_SHARED] = p->frac_shared * (1 - STORE_SHARE);
+    w[SM__OP_ST_SHARED] = p->frac_shared * STORE_SHARE;
+    fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
+
+    /* ALU instructions take the source operands that loads (1), stores (2) and SFU
+     * instructions (1) leave over from the profile's mean. */
+    double other = p->frac_sfu + p->frac_mem * (1 + STORE_SHARE) + p->frac_shared * (1 + STORE_SHARE);
+    double m = alu > 0 ? (p->src_operands - other) / alu : 0;
+    m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
+    k->alu_src_base = (int)floor(m);
+    k->alu_src_thresh = prob32(m - floor(m));
+}
+
+/* Small register IDs dominate: P(r) ~ exp(-reg_skew * r) within each register set. */
+static void reg_table(uint8_t *tab, int lo, int hi, double skew)
+{
+    double w[SM__MAX_REGS];
+    for (int r = lo; r < hi; r++)
+        w[r - lo] = exp(-skew * (r - lo));
+    fill_table(tab, 1024, w, hi - lo, lo);
+}
+
+/* Distance to the producer of the first source: geometric with mean dep_distance,
+ * truncated to the SM__RING most recent destinations. */
+static void dep_table(uint8_t *tab, double mean)
+{
+    double w[SM__RING], q = 1.0 - 1.0 / mean;
+    for (int d = 0; d < SM__RING; d++)
+        w[d] = pow(q, d);
+    fill_table(tab, 256, w, SM__RING, 1);
+}
+
+void sm__gen_setup(sm__kernel *k, const sm_profile *p)
+{
+    k->seed = p->seed;
+    int n_div = 0;
+    if (p->tid_divergence > 0 && k->regs > 1) {
+        n_div = (int)lround(p->tid_divergence * k->regs);
+        n_div = n_div < 1 ? 1 : n_div > k->regs - 1 ? k->regs - 1 : n_div;
+    }
+    k->first_div = k->regs - n_div;
+    k->div_thresh = n_div ? prob32(p->tid_divergence) : 0;
+    k->partial_thresh = prob32(p->partial_warps);
+    k->partial_lanes = p->partial_lanes;
+    k->hit_thresh = (uint32_t)lround(p->l1_hit_rate * 4096);
+    op_table(k, p);
+    reg_table(k->reg_tab[0], 0, k->first_div, p->reg_skew);
+    if (n_div)
+        reg_table(k->reg_tab[1], k->first_div, k->regs, p->reg_skew);
+    else
+        memcpy(k->reg_tab[1], k->reg_tab[0], sizeof k->reg_tab[1]);
+    dep_table(k->dep_tab, p->dep_distance);
+}
+
+void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int block_id, int warp_in_block)
+{
+    uint64_t key = mix64(k->seed ^ mix64(((uint64_t)block_id << 16 | (uint64_t)warp_in_block) + 1));
+    wp->rng = key;
+    wp->lanes = 32;
+    if (warp_in_block == k->warps_per_block - 1)
+        wp->lanes = (uint8_t)k->tail_lanes;
+    if (wp->lanes == 32 && (uint32_t)mix64(key ^ 0xA5A5A5A5ULL) < k->partial_thresh)
+        wp->lanes = (uint8_t)k->partial_lanes;
+    wp->ring_pos[0] = wp->ring_pos[1] = 0;
+    wp->ring_fill[0] = wp->ring_fill[1] = 0;
+}
+
+static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
+{
+    uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
+    int div = (uint32_t)a < k->div_thresh;
+    int op = k->op_tab[(a >> 32) & 1023];
+    const uint8_t *rt = k->reg_tab[div];
+    int n;
+    if (op == SM__OP_LD_GLOBAL || op == SM__OP_LD_SHARED || op == SM__OP_SFU)
+        n = 1;
+    else if (sm__ops[op].is_store)
+        n = 2;
+    else
+        n = k->alu_src_base + ((uint32_t)b < k->alu_src_thresh);
+    in->op = (uint8_t)op;
+    in->div = (uint8_t)div;
+    in->dst = sm__ops[op].is_store ? SM__NO_REG : rt[(a >> 42) & 1023];
+    in->miss = op == SM__OP_LD_GLOBAL && ((b >> 52) & 4095) >= k->hit_thresh;
+    uint8_t src[SM__MAX_SRC] = { rt[(b >> 32) & 1023], rt[(b >> 42) & 1023], rt[(a >> 20) & 1023] };
+    int d = k->dep_tab[(a >> 52) & 255];
+    if (d <= wp->ring_fill[div])
+        src[0] = wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING];
+    in->n_src = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < in->n_src; j++)
+            dup |= in->src[j] == src[i];
+        if (!dup)
+            in->src[in->n_src++] = src[i];
+    }
+    if (in->dst != SM__NO_REG) {
+        wp->ring[div][wp->ring_pos[div] % SM__RING] = in->dst;
+        wp->ring_pos[div]++;
+        if (wp->ring_fill[div] < SM__RING)
+            wp->ring_fill[div]++;
+    }
+}
+
+void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+{
+    sm__inst *in = &wp->next;
+    if (k->micro)
+        *in = k->micro[wp->n_issued % k->n_micro];
+    else
+        synth(k, wp, in);
+    in->unit = sm__ops[in->op].unit;
+    const uint8_t *slow = wp->slow[in->div];
+    int fast = in->dst == SM__NO_REG || !slow[in->dst];
+    for (int i = 0; i < in->n_src; i++)
+        fast &= !slow[in->src[i]];
+    in->fast = (uint8_t)fast;
+}

@@ -1,0 +1,29 @@
+/* The memory side of the LD/ST unit: L1 hit or miss (decided per instruction by the
+ * workload's hit rate), shared memory, and the miss status holding registers.  A miss
+ * holds an MSHR for its whole latency; with all MSHRs in use the LD/ST unit cannot
+ * accept another missing load (in-order unit: younger loads wait too), which is where
+ * a memory-bound kernel's latency grows under load. */
+#include "sm_internal.h"
+
+bool sm__mem_accept(sm_sim *s, const sm__slot *sl)
+{
+    return !(sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses);
+}
+
+/* Completion queue of a memory operation that has been accepted. */
+int sm__mem_lat(sm_sim *s, const sm__slot *sl)
+{
+    if (sl->op == SM__OP_LD_SHARED)
+        return SM__LAT_SHARED;
+    if (!sl->miss)
+        return SM__LAT_L1_HIT;
+    s->misses++;
+    s->st->l1_misses++;
+    return SM__LAT_MISS;
+}
+
+void sm__mem_done(sm_sim *s, int lat)
+{
+    if (lat == SM__LAT_MISS)
+        s->misses--;
+}

@@ -1,0 +1,136 @@
+/* The issue stage: each warp scheduler (warps w with w mod n_schedulers == its index)
+ * issues at most one instruction per cycle, chosen by the technique's policy from the
+ * warps whose next instruction passes the scoreboard and finds a free operand
+ * collector.  Policies plug in through sm__sched_policy (sched_*.c).
+ *
+ * Scoreboard-blocked warps leave the scheduler's `ready` mask and come back when the
+ * register they wait for is written (sm__sched_wake), so a cycle costs work only for
+ * warps that may issue. */
+#include "sm_internal.h"
+
+const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
+{
+    static const sm__sched_policy *const table[] = {
+        [SM_SCHED_LRR] = &sm__sched_lrr,
+        [SM_SCHED_GTO] = &sm__sched_gto,
+        [SM_SCHED_TWO_LEVEL] = &sm__sched_two_level,
+        [SM_SCHED_FWAS] = &sm__sched_fwas,
+    };
+    if ((unsigned)p >= sizeof table / sizeof table[0])
+        return &sm__sched_lrr;
+    return table[p];
+}
+
+void sm__sched_block(sm_sim *s, int w, int reg)
+{
+    sm__warp *wp = &s->warps[w];
+    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    wp->wait_reg = (uint8_t)reg;
+    wp->wait_kind = wp->pend[reg];
+    q->n_wait[wp->wait_kind]++;
+    q->ready &= ~(1ULL << w);
+}
+
+void sm__sched_wake(sm_sim *s, int w, int reg)
+{
+    sm__warp *wp = &s->warps[w];
+    if (!wp->wait_kind || wp->wait_reg != reg)
+        return;
+    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    q->n_wait[wp->wait_kind]--;
+    wp->wait_kind = 0;
+    q->ready |= 1ULL << w;
+}
+
+/* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
+ * on the destination) parks the warp until that register is written; structural
+ * hazards are noted in q->why for the stall statistics. */
+bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
+{
+    sm__warp *wp = &s->warps[w];
+    const sm__inst *in = &wp->next;
+    if (in->dst != SM__NO_REG && wp->pend[in->dst]) {
+        sm__sched_block(s, w, in->dst);
+        return false;
+    }
+    for (int i = 0; i < in->n_src; i++)
+        if (wp->pend[in->src[i]]) {
+            sm__sched_block(s, w, in->src[i]);
+            return false;
+        }
+    if (fast_only && !in->fast)
+        return false;
+    if (wp->n_inflight >= SM__WARP_INFLIGHT) {
+        q->why |= 1u << SM__STALL_INFLIGHT;
+        return false;
+    }
+    if (!s->coll_free[in->unit]) {
+        q->why |= 1u << SM__STALL_COLLECTOR;
+        return false;
+    }
+    return true;
+}
+
+static void issue_warp(sm_sim *s, sm__sched *q, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    const sm__inst *in = &wp->next;
+    uint16_t slot = sm__slot_alloc(s);
+    sm__slot *sl = &s->slots[slot];
+    sl->warp = (uint8_t)w;
+    sl->dst = in->dst;
+    sl->op = in->op;
+    sl->miss = in->miss;
+    sl->div = in->div;
+    if (in->dst != SM__NO_REG)
+        wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
+    sm__collect(s, w, slot, in);
+    sm_stats *st = s->st;
+    st->warp_insts++;
+    st->thread_insts += in->div && wp->lanes > SM__DIV_LANES ? SM__DIV_LANES : wp->lanes;
+    st->fast_insts += in->fast;
+    wp->n_inflight++;
+    wp->n_issued++;
+    q->last = w;
+    s->last_progress = s->now;
+    if (--wp->n_left)
+        sm__gen_next(&s->k, wp);
+    else
+        q->ready &= ~(1ULL << w);
+}
+
+static sm__stall classify(const sm__sched *q)
+{
+    if (q->why & (1u << SM__STALL_COLLECTOR))
+        return SM__STALL_COLLECTOR;
+    if (q->why & (1u << SM__STALL_INFLIGHT))
+        return SM__STALL_INFLIGHT;
+    if (q->n_wait[SM__STALL_MEMORY])
+        return SM__STALL_MEMORY;
+    if (q->n_wait[SM__STALL_DEP])
+        return SM__STALL_DEP;
+    return SM__STALL_IDLE;
+}
+
+void sm__issue(sm_sim *s)
+{
+    for (int i = 0; i < s->c->n_schedulers; i++) {
+        sm__sched *q = &s->sched[i];
+        q->why = 0;
+        int w = q->ready ? s->k.policy->pick(s, q, false) : -1;
+        if (w >= 0) {
+            issue_warp(s, q, w);
+            q->stall = SM__STALL_NONE;
+            continue;
+        }
+        q->stall = (uint8_t)classify(q);
+        sm_stats *st = s->st;
+        switch (q->stall) {
+        case SM__STALL_IDLE: st->stall_idle++; break;
+        case SM__STALL_MEMORY: st->stall_memory++; break;
+        case SM__STALL_DEP: st->stall_dependency++; break;
+        case SM__STALL_COLLECTOR: st->stall_collector++; break;
+        default: st->stall_inflight++; break;
+        }
+    }
+}

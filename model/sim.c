@@ -1,0 +1,321 @@
+/* The SM: allocation of the pools, kernel launch, and the cycle loop with its guards. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm_internal.h"
+
+/* ---- pools ------------------------------------------------------------------------- */
+
+uint16_t sm__slot_alloc(sm_sim *s)
+{
+    uint16_t h = s->free_slot; /* cannot be NIL: each warp holds at most SM__WARP_INFLIGHT */
+    s->free_slot = s->slots[h].next;
+    return h;
+}
+
+void sm__slot_free(sm_sim *s, uint16_t slot)
+{
+    s->slots[slot].next = s->free_slot;
+    s->free_slot = slot;
+}
+
+static bool config_ok(const sm_config *c)
+{
+    return c->max_warps >= 1 && c->max_warps <= SM__MAX_WARPS && c->max_blocks >= 1 &&
+           c->max_blocks <= 32 && c->n_schedulers >= 1 && c->n_schedulers <= SM__MAX_SCHED &&
+           c->oc_sp >= 1 && c->oc_sp <= 64 && c->oc_sfu >= 1 && c->oc_sfu <= 64 &&
+           c->oc_mem >= 1 && c->oc_mem <= 64 && c->n_sp >= 1 && c->n_sp <= SM__MAX_PIPES &&
+           c->n_sfu >= 1 && c->n_sfu <= SM__MAX_PIPES && c->n_ldst >= 1 &&
+           c->n_ldst <= SM__MAX_PIPES && c->group_size >= 1 && c->max_misses >= 1 &&
+           c->max_threads >= 1 && c->n_registers >= 1;
+}
+
+sm_sim *sm_sim_alloc(const sm_config *c)
+{
+    if (!config_ok(c))
+        return NULL;
+    sm_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->cap = *c;
+    s->n_coll = c->oc_sp + c->oc_sfu + c->oc_mem;
+    s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
+    s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
+    s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
+    s->req = calloc((size_t)s->n_coll * SM__MAX_SRC, sizeof *s->req);
+    if (!s->warps || !s->slots || !s->coll || !s->req) {
+        sm_sim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void sm_sim_free(sm_sim *s)
+{
+    if (!s)
+        return;
+    free(s->req);
+    free(s->coll);
+    free(s->slots);
+    free(s->warps);
+    free(s);
+}
+
+const char *sm_sim_diagnostic(const sm_sim *s) { return s->diag; }
+
+/* ---- kernel launch ----------------------------------------------------------------- */
+
+static bool fits_capacity(const sm_config *cap, const sm_config *c)
+{
+    return config_ok(c) && c->max_warps <= cap->max_warps && c->oc_sp <= cap->oc_sp &&
+           c->oc_sfu <= cap->oc_sfu && c->oc_mem <= cap->oc_mem;
+}
+
+static bool map_ok(const sm_rf_map *m)
+{
+    return m->n_banks >= 1 && m->n_banks <= SM_MAX_BANKS && m->n_entries >= 1 &&
+           m->n_entries <= SM_MAX_ENTRIES && m->subs_per_bank >= 1 &&
+           m->subs_per_bank <= SM_MAX_SUBS_PER_BANK && 32 % m->subs_per_bank == 0;
+}
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+/* Blocks resident at once: the tightest of the block, warp, thread and register
+ * limits (threads and registers counted per whole warp, as the hardware allocates). */
+static int resident_blocks(const sm_config *c, const sm_profile *w, int wpb)
+{
+    int r = min_int(c->max_blocks, c->max_warps / wpb);
+    r = min_int(r, c->max_threads / (wpb * 32));
+    return min_int(r, (int)((long)c->n_registers / ((long)wpb * 32 * w->regs_per_thread)));
+}
+
+static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
+                        const sm_rf_map *map, int sm_index, int n_sms)
+{
+    const sm_config *c = s->c;
+    sm__kernel *k = &s->k;
+    const sm__inst *micro = k->micro;
+    int n_micro = k->n_micro;
+    memset(k, 0, sizeof *k);
+    k->micro = micro;
+    k->n_micro = n_micro;
+    if (w->regs_per_thread < 1 || w->regs_per_thread > SM__MAX_REGS - 1 ||
+        w->block_threads < 1 || w->insts_per_warp < 1 || w->grid_blocks < 1 ||
+        sm_index < 0 || n_sms < 1 || sm_index >= n_sms || !map_ok(map))
+        return SM_E_INVALID;
+    k->regs = w->regs_per_thread;
+    k->insts_per_warp = w->insts_per_warp;
+    k->warps_per_block = (w->block_threads + 31) / 32;
+    k->tail_lanes = w->block_threads % 32 ? w->block_threads % 32 : 32;
+    k->resident = resident_blocks(c, w, k->warps_per_block);
+    if (k->resident < 1)
+        return SM_E_INVALID;
+    int share = sm_index < w->grid_blocks ? (w->grid_blocks - 1 - sm_index) / n_sms + 1 : 0;
+    k->n_blocks = min_int(share, SM_SIM_WAVES * k->resident);
+    k->sm_index = sm_index;
+    k->n_sms = n_sms;
+    int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
+    const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
+                                 c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
+                                 c->lat_shared, miss };
+    memcpy(k->lat, lat, sizeof lat);
+    k->policy = sm__sched_policy_of(t->scheduler);
+    k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
+    sm__gen_setup(k, w);
+    return sm__banks_setup(s, map, t, w);
+}
+
+static void reset_sched(sm_sim *s)
+{
+    const sm_config *c = s->c;
+    for (int i = 0; i < c->n_schedulers; i++) {
+        sm__sched *q = &s->sched[i];
+        memset(q, 0, sizeof *q);
+        q->last = -1;
+        int n_local = (c->max_warps - i + c->n_schedulers - 1) / c->n_schedulers;
+        q->n_groups = (n_local + c->group_size - 1) / c->group_size;
+        for (int w = i; w < c->max_warps; w += c->n_schedulers)
+            q->group_mask[(w / c->n_schedulers) / c->group_size] |= 1ULL << w;
+    }
+}
+
+static void reset_state(sm_sim *s)
+{
+    const sm_config *c = s->c;
+    s->now = s->last_progress = s->occ_t = 0;
+    s->seq = s->age = 0;
+    int n_slots = c->max_warps * SM__WARP_INFLIGHT;
+    for (int i = 0; i < n_slots; i++)
+        s->slots[i].next = (uint16_t)(i + 1 < n_slots ? i + 1 : SM__NIL);
+    s->free_slot = 0;
+    const int oc[SM__N_UNITS] = { c->oc_sp, c->oc_sfu, c->oc_mem };
+    const int pipes[SM__N_UNITS] = { c->n_sp, c->n_sfu, c->n_ldst };
+    for (int u = 0, base = 0; u < SM__N_UNITS; base += oc[u], u++) {
+        s->coll_base[u] = base;
+        s->coll_n[u] = oc[u];
+        s->coll_free[u] = oc[u] == 64 ? ~0ULL : (1ULL << oc[u]) - 1;
+        s->coll_full[u] = 0;
+        s->n_pipes[u] = pipes[u];
+        for (int p = 0; p < SM__MAX_PIPES; p++)
+            s->pipe_free[u][p] = 0;
+    }
+    s->coll_busy = 0;
+    s->rq_banks = s->wq_banks = 0;
+    memset(s->rq_len, 0, sizeof s->rq_len);
+    memset(s->wq_len, 0, sizeof s->wq_len);
+    memset(s->read_free, 0, sizeof s->read_free);
+    memset(s->write_free, 0, sizeof s->write_free);
+    s->rel_head = s->rel_tail = SM__NIL;
+    s->n_wq = 0;
+    s->cq_busy = 0;
+    s->misses = 0;
+    memset(s->blocks, 0, sizeof s->blocks);
+    s->next_block = s->blocks_done = s->live_blocks = 0;
+    memset(s->live_vec, 0, sizeof s->live_vec);
+    memset(s->occ, 0, sizeof s->occ);
+    for (int w = 0; w < c->max_warps; w++)
+        memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
+    s->diag[0] = '\0';
+    reset_sched(s);
+}
+
+/* ---- the cycle --------------------------------------------------------------------- */
+
+/* One SM cycle.  Units run back to front, so an instruction advances at most one
+ * stage per cycle without double-buffered state: a result written back this cycle
+ * frees its register for the issue stage of the same cycle, an instruction issued
+ * this cycle reads its operands next cycle. */
+static void cycle(sm_sim *s)
+{
+    sm__writeback(s);      /* bank write ports; scoreboard release; warp/block retirement */
+    sm__complete(s);       /* SP/SFU/LD-ST results leave their pipelines for writeback    */
+    sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
+    sm__read_operands(s);  /* bank arbiter: one read grant per free bank port             */
+    sm__issue(s);          /* warp schedulers: one instruction each                       */
+    sm__launch(s);         /* freed block slots take the next blocks                      */
+}
+
+static void add_stall(sm_stats *st, int kind, uint64_t n)
+{
+    switch (kind) {
+    case SM__STALL_IDLE: st->stall_idle += n; break;
+    case SM__STALL_MEMORY: st->stall_memory += n; break;
+    case SM__STALL_DEP: st->stall_dependency += n; break;
+    case SM__STALL_COLLECTOR: st->stall_collector += n; break;
+    case SM__STALL_INFLIGHT: st->stall_inflight += n; break;
+    default: break;
+    }
+}
+
+/* When every warp waits on the scoreboard and nothing is queued anywhere, nothing can
+ * change before the next result leaves a pipeline: jump there, charging the skipped
+ * cycles to the same stall causes as this one.  Returns false on a deadlock (nothing
+ * in flight at all). */
+static bool skip_idle(sm_sim *s)
+{
+    for (int i = 0; i < s->c->n_schedulers; i++)
+        if (s->sched[i].ready)
+            return true;
+    if (s->coll_busy || s->n_wq || s->rel_head != SM__NIL)
+        return true;
+    if (s->live_blocks < s->k.resident && s->next_block < s->k.n_blocks)
+        return true;
+    int64_t t = sm__next_completion(s);
+    if (t == INT64_MAX)
+        return false;
+    if (t <= s->now)
+        return true;
+    uint64_t n = (uint64_t)(t - s->now);
+    for (int i = 0; i < s->c->n_schedulers; i++)
+        add_stall(s->st, s->sched[i].stall, n);
+    s->st->block_cycles += (uint64_t)s->live_blocks * n;
+    s->now = t;
+    return true;
+}
+
+static void describe_stuck(sm_sim *s, const char *why)
+{
+    int n = snprintf(s->diag, sizeof s->diag,
+                     "%s at cycle %lld: %d/%d blocks done, %d live, %d misses outstanding;",
+                     why, (long long)s->now, s->blocks_done, s->k.n_blocks, s->live_blocks,
+                     s->misses);
+    for (int w = 0; w < s->c->max_warps && n < (int)sizeof s->diag - 64; w++) {
+        const sm__warp *wp = &s->warps[w];
+        if (!(s->sched[w % s->c->n_schedulers].warps >> w & 1))
+            continue;
+        n += snprintf(s->diag + n, sizeof s->diag - (size_t)n, " w%d:left=%d,inflight=%d%s", w,
+                      wp->n_left, wp->n_inflight,
+                      wp->wait_kind ? (wp->wait_kind == SM__STALL_MEMORY ? ",wait-mem" : ",wait-dep")
+                                    : "");
+    }
+}
+
+static int finish(sm_sim *s, int rc)
+{
+    sm_stats *st = s->st;
+    sm__occupancy_flush(s);
+    st->cycles = (uint64_t)s->now;
+    for (int b = 0; b < s->k.n_banks; b++)
+        for (int p = 0; p < s->k.subs; p++)
+            st->sub_occupancy[s->k.sub_id[b][p]] += s->occ[b];
+    return rc;
+}
+
+static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
+               const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    s->diag[0] = '\0';
+    if (!fits_capacity(&s->cap, c))
+        return config_ok(c) ? SM_E_CAPACITY : SM_E_INVALID;
+    s->c = c;
+    s->st = out;
+    reset_state(s);
+    int rc = kernel_setup(s, w, t, map, sm_index, n_sms);
+    if (rc)
+        return rc;
+    out->resident_blocks = (uint64_t)s->k.resident;
+    out->n_banks = (uint64_t)s->k.n_banks;
+    out->n_sub_banks = (uint64_t)(s->k.n_banks * s->k.subs);
+    out->hybrid_banks = (uint64_t)s->k.n_hybrid;
+    int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
+    sm__launch(s);
+    while (s->blocks_done < s->k.n_blocks) {
+        if (s->now >= c->max_cycles) {
+            describe_stuck(s, "cycle limit");
+            return finish(s, SM_E_MAX_CYCLES);
+        }
+        out->block_cycles += (uint64_t)s->live_blocks;
+        cycle(s);
+        s->now++;
+        if (s->blocks_done == s->k.n_blocks)
+            break;
+        if (s->now - s->last_progress > stuck || !skip_idle(s)) {
+            describe_stuck(s, "no progress");
+            return finish(s, SM_E_STUCK);
+        }
+    }
+    return finish(s, SM_OK);
+}
+
+int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
+               const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out)
+{
+    s->k.micro = NULL;
+    s->k.n_micro = 0;
+    return run(s, c, w, t, map, sm_index, n_sms, out);
+}
+
+int sm__sim_run_micro(sm_sim *s, const sm_config *c, const sm_profile *w,
+                      const sm_technique *t, const sm_rf_map *map, const sm__inst *insts,
+                      int n_insts, sm_stats *out)
+{
+    if (n_insts < 1)
+        return SM_E_INVALID;
+    s->k.micro = insts;
+    s->k.n_micro = n_insts;
+    int rc = run(s, c, w, t, map, 0, 1, out);
+    s->k.micro = NULL;
+    return rc;
+}

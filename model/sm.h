@@ -1,0 +1,147 @@
+/* sm.h - the cycle-level SM model (model.md sections 5-6): one streaming multiprocessor
+ * running its share of a kernel's blocks on a banked register file whose storage is
+ * fast (1-cycle) or slow (2-cycle) according to an sm_rf_map.
+ *
+ * Usage: allocate one sm_sim per thread with the largest sm_config it will run, then
+ * call sm_sim_run() as often as needed; a run allocates nothing.  A run is a pure
+ * function of its arguments: the same inputs give bit-identical statistics.
+ * Design and simplifications: docs/model.md.
+ */
+#ifndef RFDSE_SM_H
+#define RFDSE_SM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sm_params.h"
+#include "sm_rf_map.h"
+
+/* ---- statistics -------------------------------------------------------------------- */
+
+#define SM_STATS_MAX_BANKS SM_MAX_BANKS
+#define SM_STATS_MAX_SUBS (SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK)
+
+/* Scalar statistics: X(name, unit, description).  All counters are integers so that
+ * runs compare bit for bit; derived metrics are the functions further down. */
+#define SM_STATS_SCALARS(X)                                                                 \
+    X(cycles, "cycles", "simulated SM cycles from the first launch to the last retirement") \
+    X(warp_insts, "warp instructions", "warp instructions issued (and completed)")          \
+    X(thread_insts, "thread instructions", "warp instructions x active lanes")              \
+    X(blocks, "blocks", "blocks (CTAs) run to completion on this SM")                       \
+    X(resident_blocks, "blocks", "blocks resident at once (occupancy limit of the kernel)") \
+    X(block_cycles, "block x cycles", "sum over cycles of resident blocks")                 \
+    X(n_banks, "banks", "virtual banks: valid length of the per-bank arrays")               \
+    X(n_sub_banks, "sub-banks", "physical sub-banks: valid length of the per-sub-bank arrays") \
+    X(hybrid_banks, "banks", "hybrid (fast+slow sub-bank) virtual banks built at launch")   \
+    X(reads, "accesses", "register-vector reads granted")                                   \
+    X(writes, "accesses", "register-vector writes granted")                                 \
+    X(slow_reads, "accesses", "reads that took the 2-cycle slow path")                      \
+    X(slow_writes, "accesses", "writes that took the 2-cycle slow path")                    \
+    X(bank_read_conflicts, "requests x cycles", "read requests waiting for a busy bank")    \
+    X(bank_write_conflicts, "requests x cycles", "write requests waiting for a busy bank")  \
+    X(fast_insts, "warp instructions", "issued instructions whose operands are all fast")   \
+    X(stall_idle, "scheduler x cycles", "no issue: no warp with an instruction left")       \
+    X(stall_memory, "scheduler x cycles", "no issue: warps wait for global loads")          \
+    X(stall_dependency, "scheduler x cycles", "no issue: warps wait for ALU/SFU/shared results") \
+    X(stall_collector, "scheduler x cycles", "no issue: ready warp but no free operand collector") \
+    X(stall_inflight, "scheduler x cycles", "no issue: ready warp at its in-flight limit")  \
+    X(dispatch_stalls, "collector x cycles", "operands ready but the execution unit busy")  \
+    X(mshr_stalls, "cycles", "LD/ST unit blocked: all miss registers (MSHRs) in use")       \
+    X(l1_misses, "loads", "global loads that missed in L1")
+
+/* Array statistics: X(name, length, extent, unit, description); `extent` names the
+ * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the
+ * bank organisation table order, after hybrid banks are built); sub-bank arrays by
+ * sm_rf_map.sub_id, i.e. physical sub-bank, for NBTI stress duty. */
+#define SM_STATS_ARRAYS(X)                                                                  \
+    X(bank_reads, SM_STATS_MAX_BANKS, "n_banks", "accesses", "reads per virtual bank")      \
+    X(bank_writes, SM_STATS_MAX_BANKS, "n_banks", "accesses", "writes per virtual bank")    \
+    X(sub_reads, SM_STATS_MAX_SUBS, "n_sub_banks", "accesses",                             \
+      "reads touching each physical sub-bank")                                             \
+    X(sub_writes, SM_STATS_MAX_SUBS, "n_sub_banks", "accesses",                            \
+      "writes touching each physical sub-bank")                                            \
+    X(sub_occupancy, SM_STATS_MAX_SUBS, "n_sub_banks", "register vectors x cycles",        \
+      "live register vectors held in each physical sub-bank, summed over cycles")
+
+typedef struct sm_stats {
+#define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;
+#define SM__STAT_ARRAY_FIELD(name, len, extent, unit, desc) uint64_t name[len];
+    SM_STATS_SCALARS(SM__STAT_SCALAR_FIELD)
+    SM_STATS_ARRAYS(SM__STAT_ARRAY_FIELD)
+#undef SM__STAT_SCALAR_FIELD
+#undef SM__STAT_ARRAY_FIELD
+} sm_stats;
+
+/* Description of one statistic, generated from the lists above (printing, HDF5). */
+typedef struct sm_stat_info {
+    const char *name;
+    const char *unit;
+    const char *description;
+    size_t offset;      /* byte offset of the first uint64_t in sm_stats            */
+    int length;         /* 1 for scalars, the array capacity otherwise              */
+    const char *extent; /* NULL for scalars, else the scalar holding the valid length */
+} sm_stat_info;
+
+/* All statistics, scalars first, in declaration order; *n receives the count. */
+const sm_stat_info *sm_stats_info(int *n);
+
+/* Value of a scalar statistic (info->length == 1) or element i of an array one. */
+uint64_t sm_stats_get(const sm_stats *st, const sm_stat_info *info, int i);
+
+/* Warp instructions per cycle, in floating point; 0 for an empty run. */
+double sm_stats_ipc(const sm_stats *st);
+
+/* Average resident blocks over the run (block_cycles / cycles); 0 for an empty run. */
+double sm_stats_avg_live_blocks(const sm_stats *st);
+
+/* ---- errors ------------------------------------------------------------------------ */
+
+#define SM_ERRORS(X)                                                                     \
+    X(SM_E_INVALID, -1, "invalid argument (configuration, profile or map out of range)")  \
+    X(SM_E_CAPACITY, -2, "configuration larger than the one the simulator was allocated for") \
+    X(SM_E_MAX_CYCLES, -3, "cycle limit (sm.max_cycles) reached")                         \
+    X(SM_E_STUCK, -4, "no progress for too many cycles (deadlock watchdog)")
+
+enum {
+    SM_OK = 0,
+#define SM__ERR_ENUM(name, code, msg) name = code,
+    SM_ERRORS(SM__ERR_ENUM)
+#undef SM__ERR_ENUM
+};
+
+/* Message of an error code from sm_sim_run(). */
+const char *sm_strerror(int code);
+
+/* ---- simulation -------------------------------------------------------------------- */
+
+typedef struct sm_sim sm_sim;
+
+/* Allocates a simulator whose pools are sized from `c` (warps, collectors, pipelines).
+ * Returns NULL on allocation failure or an invalid configuration. */
+sm_sim *sm_sim_alloc(const sm_config *c);
+void sm_sim_free(sm_sim *s);
+
+/* Simulates SM `sm_index` of `n_sms` running its share of the kernel described by `w`:
+ * block b runs on SM (b mod n_sms), in increasing b, capped at SM_SIM_WAVES waves of
+ * resident blocks (steady-state IPC is what matters).  `c` must not need larger pools
+ * than the configuration `s` was allocated with.  `map` is the storage map of this SM
+ * (all entries fast for ideal/baseline).  Fills *out and returns SM_OK, or a negative
+ * SM_E_* code; after SM_E_STUCK or SM_E_MAX_CYCLES, sm_sim_diagnostic() describes the
+ * state the SM was stuck in and *out holds the statistics so far. */
+int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
+               const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out);
+
+/* Text describing why the last run failed (empty after a successful run). */
+const char *sm_sim_diagnostic(const sm_sim *s);
+
+/* Blocks simulated per SM: at most this many waves of the kernel's resident blocks. */
+#define SM_SIM_WAVES 3
+
+/* Builds an all-fast identity storage map (ideal / baseline) of the given shape. */
+void sm_rf_map_all_fast(sm_rf_map *m, int n_banks, int n_entries, int subs_per_bank);
+
+/* Marks the last `n_slow` sub-banks of the bank organisation table slow (the shape an
+ * rf_bro table has: fastest first).  For tests and for `rfdse sm` without chip maps. */
+void sm_rf_map_mark_last_slow(sm_rf_map *m, int n_slow);
+
+#endif

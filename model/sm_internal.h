@@ -1,0 +1,285 @@
+/* sm_internal.h - state shared by the hardware units of the SM model.  Not part of the
+ * public API (sm.h); tests include it for hand-built micro-kernels.
+ *
+ * Every pool is sized at sm_sim_alloc() from the sm_config and indexed by small
+ * integers; queues are intrusive singly linked lists threaded through the pools, so a
+ * run never allocates.
+ */
+#ifndef RFDSE_SM_INTERNAL_H
+#define RFDSE_SM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sm.h"
+
+#define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
+#define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
+#define SM__NO_REG 0xFF
+#define SM__NIL 0xFFFF         /* end of an intrusive list                             */
+#define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
+#define SM__MAX_SRC 3
+#define SM__MAX_PIPES 16
+#define SM__MAX_SCHED 4
+#define SM__RING 16            /* recent destinations remembered for dependencies      */
+#define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
+
+/* Operation classes.  Each has one unit and one constant latency, so each completion
+ * queue is FIFO in issue order (no heap needed). */
+typedef enum {
+    SM__OP_INT, SM__OP_INT_MAD, SM__OP_INT_DIV,
+    SM__OP_FP, SM__OP_FP_MAD, SM__OP_FP_DIV,
+    SM__OP_SFU,
+    SM__OP_LD_GLOBAL, SM__OP_ST_GLOBAL, SM__OP_LD_SHARED, SM__OP_ST_SHARED,
+    SM__N_OPS
+} sm__op;
+
+typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
+
+/* Completion queues: one per latency, global-load misses separate from hits. */
+typedef enum {
+    SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
+    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT
+} sm__lat;
+
+typedef enum {
+    SM__STALL_IDLE, SM__STALL_MEMORY, SM__STALL_DEP, SM__STALL_COLLECTOR, SM__STALL_INFLIGHT,
+    SM__N_STALL, SM__STALL_NONE = SM__N_STALL
+} sm__stall;
+
+/* One decoded warp instruction. */
+typedef struct sm__inst {
+    uint8_t op;                /* sm__op                                            */
+    uint8_t unit;              /* sm__unit                                          */
+    uint8_t dst;               /* SM__NO_REG for stores                             */
+    uint8_t n_src;             /* distinct source registers                         */
+    uint8_t src[SM__MAX_SRC];
+    uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
+    uint8_t miss;              /* global load: misses L1                            */
+    uint8_t fast;              /* every operand in fast storage (FWAS)              */
+} sm__inst;
+
+/* Operation traits, indexed by sm__op (exec.c). */
+typedef struct sm__op_info {
+    uint8_t unit;
+    uint8_t lat;       /* sm__lat; a global load's miss goes to SM__LAT_MISS */
+    uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
+    uint8_t is_store;
+} sm__op_info;
+extern const sm__op_info sm__ops[SM__N_OPS];
+
+/* An in-flight instruction, from issue to its register write. */
+typedef struct sm__slot {
+    int64_t done_at;   /* cycle the result leaves its pipeline */
+    uint16_t next;     /* intrusive list: completion, write or release queue */
+    uint8_t warp;
+    uint8_t dst;
+    uint8_t op;
+    uint8_t miss;
+    uint8_t div;
+    uint8_t lat;       /* completion queue */
+} sm__slot;
+
+/* An operand collector unit. */
+typedef struct sm__collector {
+    int64_t ready_at;  /* cycle all granted operands have arrived */
+    uint64_t seq;      /* allocation order: dispatch prefers the oldest */
+    uint16_t slot;
+    uint8_t pending;   /* reads not yet granted */
+    uint8_t unit;
+    uint8_t bit;       /* index within its unit's collectors */
+} sm__collector;
+
+/* A read request of one source operand, queued at its bank. */
+typedef struct sm__req {
+    uint16_t next;
+    uint8_t coll;
+    uint8_t reg;
+    uint8_t warp;
+    uint8_t div;
+} sm__req;
+
+typedef struct sm__warp {
+    sm__inst next;       /* the instruction the warp would issue next */
+    uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
+    uint64_t age;        /* launch order, for GTO's "oldest" */
+    int32_t n_left;      /* instructions not yet issued */
+    int32_t n_issued;
+    int16_t block;       /* block slot */
+    uint8_t lanes;       /* active lanes (32, or fewer for a partial warp) */
+    uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
+    uint8_t n_inflight;
+    uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
+    uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
+    uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
+    uint8_t ring_pos[2];       /* next ring position (wraps)            */
+    uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
+    uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
+    uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
+    uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
+} sm__warp;
+
+typedef struct sm__block {
+    int id;              /* block index in the kernel's grid */
+    int warps_left;      /* warps not yet finished */
+    bool live;
+    uint8_t rename[SM_MAX_BANKS]; /* per-block renaming table, logical -> virtual bank */
+} sm__block;
+
+typedef struct sm__sched {
+    uint64_t warps;      /* resident warps of this scheduler */
+    uint64_t ready;      /* warps worth trying: not scoreboard-blocked, instructions left */
+    int last;            /* last warp issued (LRR, GTO) or -1 */
+    int group;           /* two-level: active group */
+    int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
+    uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
+    uint8_t stall;       /* this cycle's outcome: sm__stall or SM__STALL_NONE */
+    uint8_t n_age;
+    uint8_t by_age[SM__MAX_WARPS]; /* resident warps, oldest first */
+    int n_groups;        /* two-level scheduling groups */
+    uint64_t group_mask[SM__MAX_WARPS];
+} sm__sched;
+
+/* Everything derived from (config, profile, technique, map) at kernel launch. */
+typedef struct sm__kernel {
+    int regs;            /* registers per thread */
+    int insts_per_warp;
+    int warps_per_block;
+    int tail_lanes;      /* lanes of the last warp of a block (32 if full) */
+    int resident;        /* blocks resident at once */
+    int n_blocks;        /* blocks this SM runs */
+    int sm_index, n_sms;
+    int first_div;       /* registers [first_div, regs) are touched only under thread-ID branches */
+    uint64_t seed;
+    uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
+    uint32_t hit_thresh;  /* L1 hit rate * 4096 */
+    int alu_src_base;
+    int partial_lanes;
+    int lat[SM__N_LAT];
+    uint8_t op_tab[1024];
+    uint8_t reg_tab[2][1024];
+    uint8_t dep_tab[256];
+    /* working bank table: virtual banks as the SM uses them (hybrid banks first when
+     * built, see banks.c) */
+    int n_banks, subs, n_entries;
+    int16_t sub_id[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+    uint8_t sub_slow[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+    uint8_t origin[SM_MAX_BANKS]; /* map virtual bank whose entry_slow row applies */
+    uint8_t cls[SM_MAX_BANKS];    /* 0 fast, 1 slow, 2 hybrid: renaming stays in class */
+    int n_hybrid;        /* hybrid banks [0, n_hybrid) */
+    int n_fast;          /* fast non-hybrid banks follow the hybrid ones (fba_rm order) */
+    bool fba_fit;        /* fba_rm: every register fits the fast banks */
+    int fba_low;         /* fba_rm otherwise: registers below this go to fast banks */
+    const sm_rf_map *map;
+    const sm_technique *t;
+    const struct sm__sched_policy *policy; /* the technique's scheduler      */
+    const struct sm__sched_policy *base;   /* FWAS's tie-breaking base policy */
+    const sm__inst *micro; /* hand-written kernel (tests), or NULL */
+    int n_micro;
+} sm__kernel;
+
+struct sm_sim {
+    sm_config cap;       /* configuration the pools were sized for */
+    const sm_config *c;
+    sm__kernel k;
+    sm_stats *st;
+    int64_t now;
+    int64_t last_progress;
+    uint64_t seq;
+    uint64_t age;
+
+    sm__warp *warps;
+    sm__slot *slots;
+    uint16_t free_slot;
+    sm__collector *coll;
+    sm__req *req;
+    int n_coll;
+    int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
+    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* all reads granted */
+    int coll_busy;
+
+    /* bank ports: read and write request queues */
+    uint64_t rq_banks, wq_banks;
+    uint16_t rq_head[SM_MAX_BANKS], rq_tail[SM_MAX_BANKS];
+    uint16_t wq_head[SM_MAX_BANKS], wq_tail[SM_MAX_BANKS];
+    uint16_t rq_len[SM_MAX_BANKS], wq_len[SM_MAX_BANKS];
+    int64_t read_free[SM_MAX_BANKS], write_free[SM_MAX_BANKS];
+    uint16_t rel_head, rel_tail; /* slow writes release their register a cycle later */
+    int n_wq;
+
+    /* execution */
+    int n_pipes[SM__N_UNITS];
+    int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
+    uint16_t cq_head[SM__N_LAT], cq_tail[SM__N_LAT];
+    uint32_t cq_busy;    /* non-empty completion queues, bit per sm__lat */
+    int misses;          /* outstanding L1 misses (MSHRs in use) */
+
+    sm__sched sched[SM__MAX_SCHED];
+    sm__block blocks[32];
+    int next_block;      /* next block of this SM's share to launch */
+    int blocks_done;
+    int live_blocks;
+    int live_vec[SM_MAX_BANKS];
+    uint64_t occ[SM_MAX_BANKS];
+    int64_t occ_t;
+
+    char diag[512];
+};
+
+/* banks.c: the working bank table, register mapping, renaming */
+int sm__banks_setup(sm_sim *s, const sm_rf_map *map, const sm_technique *t,
+                    const sm_profile *p);
+void sm__banks_rename(sm_sim *s, sm__block *b, int first_warp);
+void sm__banks_warp(sm_sim *s, int w, const sm__block *b);
+/* gen.c: instruction streams */
+void sm__gen_setup(sm__kernel *k, const sm_profile *p);
+void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int block_id, int warp_in_block);
+void sm__gen_next(const sm__kernel *k, sm__warp *wp);
+/* block.c: launch and retirement */
+void sm__launch(sm_sim *s);
+void sm__inst_done(sm_sim *s, int w);
+void sm__occupancy_flush(sm_sim *s);
+/* sched.c: issue stage */
+void sm__issue(sm_sim *s);
+void sm__sched_block(sm_sim *s, int w, int reg);
+void sm__sched_wake(sm_sim *s, int w, int reg);
+bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only);
+typedef struct sm__sched_policy {
+    const char *name;
+    /* Returns the warp to issue among q's ready warps, or -1.  With fast_only, only
+     * warps whose next instruction is fast qualify (FWAS's first pass). */
+    int (*pick)(sm_sim *s, sm__sched *q, bool fast_only);
+} sm__sched_policy;
+extern const sm__sched_policy sm__sched_lrr, sm__sched_gto, sm__sched_two_level,
+    sm__sched_fwas;
+const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
+int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
+/* collector.c: operand collectors and the bank read arbiter */
+void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
+void sm__read_operands(sm_sim *s);
+/* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
+void sm__dispatch(sm_sim *s);
+void sm__complete(sm_sim *s);
+int64_t sm__next_completion(const sm_sim *s);
+/* memory.c: LD/ST unit */
+bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
+int sm__mem_lat(sm_sim *s, const sm__slot *sl);
+void sm__mem_done(sm_sim *s, int lat);
+/* writeback.c: bank write ports and scoreboard release */
+void sm__writeback(sm_sim *s);
+void sm__write_enqueue(sm_sim *s, uint16_t slot);
+/* sim.c */
+uint16_t sm__slot_alloc(sm_sim *s);
+void sm__slot_free(sm_sim *s, uint16_t slot);
+
+/* Runs with a hand-written instruction sequence instead of the synthetic stream: every
+ * warp executes `insts` in order, `w->insts_per_warp` instructions (wrapping).  The
+ * profile still gives the grid, block size and registers.  For tests. */
+int sm__sim_run_micro(sm_sim *s, const sm_config *c, const sm_profile *w,
+                      const sm_technique *t, const sm_rf_map *map, const sm__inst *insts,
+                      int n_insts, sm_stats *out);
+
+/* Lanes [0, lanes) touch this many of `subs` sub-bank parts. */
+static inline int sm__parts_for(int lanes, int subs) { return (lanes * subs + 31) / 32; }
+
+#endif

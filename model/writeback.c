@@ -1,0 +1,82 @@
+/* Writeback: results queue at their destination register's bank; each bank grants one
+ * write per cycle when its write port is free, busy 1 cycle (fast) or 2 (slow).  The
+ * scoreboard releases the register when the write has finished: at once for a fast
+ * write (a dependent instruction may issue in the same cycle and reads the register
+ * next cycle), a cycle later for a slow one. */
+#include "sm_internal.h"
+
+void sm__write_enqueue(sm_sim *s, uint16_t slot)
+{
+    sm__slot *sl = &s->slots[slot];
+    int b = s->warps[sl->warp].bank[sl->dst];
+    sl->next = SM__NIL;
+    if (s->wq_len[b]++)
+        s->slots[s->wq_tail[b]].next = slot;
+    else
+        s->wq_head[b] = slot;
+    s->wq_tail[b] = slot;
+    s->wq_banks |= 1ULL << b;
+    s->n_wq++;
+}
+
+static void release(sm_sim *s, uint16_t slot)
+{
+    const sm__slot *sl = &s->slots[slot];
+    int w = sl->warp, dst = sl->dst;
+    s->warps[w].pend[dst] = 0;
+    sm__sched_wake(s, w, dst);
+    sm__slot_free(s, slot);
+    sm__inst_done(s, w);
+}
+
+static void count_write(sm_sim *s, int b, const sm__warp *wp, int div, int slow)
+{
+    sm_stats *st = s->st;
+    st->writes++;
+    st->slow_writes += (uint64_t)slow;
+    st->bank_writes[b]++;
+    for (int p = 0; p < wp->parts[div]; p++)
+        st->sub_writes[s->k.sub_id[b][p]]++;
+}
+
+static void grant(sm_sim *s, int b)
+{
+    uint16_t h = s->wq_head[b];
+    sm__slot *sl = &s->slots[h];
+    s->wq_head[b] = sl->next;
+    if (--s->wq_len[b] == 0)
+        s->wq_banks &= ~(1ULL << b);
+    s->n_wq--;
+    s->st->bank_write_conflicts += s->wq_len[b];
+    const sm__warp *wp = &s->warps[sl->warp];
+    int slow = wp->slow[sl->div][sl->dst];
+    s->write_free[b] = s->now + 1 + slow;
+    count_write(s, b, wp, sl->div, slow);
+    if (!slow) {
+        release(s, h);
+        return;
+    }
+    sl->done_at = s->now + slow; /* FIFO: every slow write waits the same */
+    sl->next = SM__NIL;
+    if (s->rel_head == SM__NIL)
+        s->rel_head = h;
+    else
+        s->slots[s->rel_tail].next = h;
+    s->rel_tail = h;
+}
+
+void sm__writeback(sm_sim *s)
+{
+    uint16_t h;
+    while ((h = s->rel_head) != SM__NIL && s->slots[h].done_at <= s->now) {
+        s->rel_head = s->slots[h].next;
+        release(s, h);
+    }
+    for (uint64_t m = s->wq_banks; m; m &= m - 1) {
+        int b = __builtin_ctzll(m);
+        if (s->write_free[b] > s->now)
+            s->st->bank_write_conflicts += s->wq_len[b];
+        else
+            grant(s, b);
+    }
+}

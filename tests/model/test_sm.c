@@ -1,0 +1,419 @@
+/* Unit tests of the SM model on hand-built micro-kernels whose timing can be checked by
+ * hand (docs/model.md, "Pipeline timing"), plus determinism, invariants and errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sm_internal.h"
+
+typedef struct fixture {
+    sm_config c;
+    sm_profile p;
+    sm_technique t;
+    sm_rf_map map;
+    sm_sim *sim;
+    sm_stats st;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture f;
+    memset(&f, 0, sizeof f);
+    sm_config_default(&f.c);
+    sm_profile_default(&f.p);
+    sm_technique_default(&f.t);
+    sm_rf_map_all_fast(&f.map, 16, 64, 2);
+    f.sim = sm_sim_alloc(&f.c);
+    assert_non_null(f.sim);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    sm_sim_free(f->sim);
+    return 0;
+}
+
+/* One block of one warp running `n` copies of `in`. */
+static sm_stats *run_one_warp(fixture *f, const sm__inst *in, int n_prog, int n, int regs)
+{
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = regs;
+    f->p.insts_per_warp = n;
+    int rc = sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, in, n_prog, &f->st);
+    assert_int_equal(rc, SM_OK);
+    assert_int_equal(f->st.warp_insts, n);
+    return &f->st;
+}
+
+static sm__inst alu(uint8_t op, uint8_t dst, int n_src, uint8_t a, uint8_t b)
+{
+    sm__inst in = { .op = op, .dst = dst, .n_src = (uint8_t)n_src, .src = { a, b, 0 } };
+    return in;
+}
+
+/* Issue t, read t+1, dispatch t+2, result t+2+lat, write t+3+lat = next issue: a chain
+ * of dependent instructions advances every lat + 3 cycles; the run ends one cycle
+ * after the last write. */
+static void test_dependent_chain_latency(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = alu(SM__OP_INT, 1, 1, 1, 0);
+    for (int n = 1; n <= 20; n += 19) {
+        sm_stats *st = run_one_warp(f, &in, 1, n, 4);
+        assert_int_equal(st->cycles, (uint64_t)n * (f->c.lat_int + 3) + 1);
+    }
+    f->c.lat_int = 9;
+    sm_stats *st = run_one_warp(f, &in, 1, 10, 4);
+    assert_int_equal(st->cycles, 10u * (9 + 3) + 1);
+    in = alu(SM__OP_FP_MAD, 1, 1, 1, 0);
+    st = run_one_warp(f, &in, 1, 10, 4);
+    assert_int_equal(st->cycles, 10u * (f->c.lat_fp_mad + 3) + 1);
+}
+
+/* r0 and r16 of warp 0 share bank 0 with 16 banks: the second read waits a cycle. */
+static void test_same_bank_operands_cost_one_cycle(void **state)
+{
+    fixture *f = *state;
+    sm__inst other = alu(SM__OP_INT, 0, 2, 0, 1);
+    sm__inst same = alu(SM__OP_INT, 0, 2, 0, 16);
+    uint64_t c_other = run_one_warp(f, &other, 1, 10, 17)->cycles;
+    uint64_t conflicts_other = f->st.bank_read_conflicts;
+    uint64_t c_same = run_one_warp(f, &same, 1, 10, 17)->cycles;
+    assert_int_equal(c_same - c_other, 10);
+    assert_int_equal(conflicts_other, 0);
+    assert_int_equal(f->st.bank_read_conflicts, 10);
+}
+
+/* A slow bank holds its read port and its write port two cycles: +2 per link. */
+static void test_slow_storage_costs_read_and_write_cycle(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = alu(SM__OP_INT, 1, 1, 1, 0);
+    uint64_t fast = run_one_warp(f, &in, 1, 10, 4)->cycles;
+    sm_rf_map_mark_last_slow(&f->map, 32);
+    uint64_t slow = run_one_warp(f, &in, 1, 10, 4)->cycles;
+    assert_int_equal(slow - fast, 20);
+    assert_int_equal(f->st.slow_reads, 10);
+    assert_int_equal(f->st.slow_writes, 10);
+}
+
+/* Independent instructions from one warp issue back to back. */
+static void test_independent_instructions_pipeline(void **state)
+{
+    fixture *f = *state;
+    sm__inst prog[4] = { alu(SM__OP_INT, 0, 1, 4, 0), alu(SM__OP_INT, 1, 1, 5, 0),
+                         alu(SM__OP_INT, 2, 1, 6, 0), alu(SM__OP_INT, 3, 1, 7, 0) };
+    sm_stats *st = run_one_warp(f, prog, 4, 4, 8);
+    /* last issue at cycle 3, written at 3 + 3 + lat, run length one more */
+    assert_int_equal(st->cycles, 3 + 3 + (uint64_t)f->c.lat_int + 1);
+}
+
+static double ipc_of(fixture *f)
+{
+    int rc = sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st);
+    assert_int_equal(rc, SM_OK);
+    return sm_stats_ipc(&f->st);
+}
+
+static void compute_bound(sm_profile *p)
+{
+    sm_profile_default(p);
+    p->frac_mem = p->frac_shared = p->frac_sfu = 0;
+    p->dep_distance = 3;
+    p->grid_blocks = 15 * 12;
+}
+
+static void memory_bound(sm_profile *p)
+{
+    sm_profile_default(p);
+    p->frac_mem = 0.35;
+    p->l1_hit_rate = 0.2;
+    p->frac_shared = 0;
+    p->grid_blocks = 15 * 12;
+}
+
+static void test_all_slow_hurts_register_bound_not_memory_bound(void **state)
+{
+    fixture *f = *state;
+    compute_bound(&f->p);
+    double cf = ipc_of(f);
+    memory_bound(&f->p);
+    double mf = ipc_of(f);
+    sm_rf_map_mark_last_slow(&f->map, 32);
+    compute_bound(&f->p);
+    double cs = ipc_of(f);
+    memory_bound(&f->p);
+    double ms = ipc_of(f);
+    print_message("compute %.3f -> %.3f, memory %.3f -> %.3f\n", cf, cs, mf, ms);
+    assert_true(cs < 0.85 * cf);
+    assert_true(ms > 0.95 * mf);
+}
+
+static void test_deterministic_bit_for_bit(void **state)
+{
+    fixture *f = *state;
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    f->t.scheduler = SM_SCHED_FWAS;
+    f->t.hybrid = true;
+    f->p.partial_warps = 0.3;
+    f->p.partial_lanes = 8;
+    f->p.tid_divergence = 0.1;
+    sm_stats a, b;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 3, 15, &a), SM_OK);
+    /* a different run in between must leave no trace */
+    sm_profile other;
+    memory_bound(&other);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &other, &f->t, &f->map, 0, 15, &b), SM_OK);
+    sm_sim *fresh = sm_sim_alloc(&f->c);
+    assert_int_equal(sm_sim_run(fresh, &f->c, &f->p, &f->t, &f->map, 3, 15, &b), SM_OK);
+    sm_sim_free(fresh);
+    assert_memory_equal(&a, &b, sizeof a);
+    /* the checker itself must see a difference */
+    b.sub_occupancy[5]++;
+    assert_memory_not_equal(&a, &b, sizeof a);
+}
+
+/* Every scheduler-cycle either issues or is charged to exactly one stall cause; every
+ * read is counted in its bank and in the sub-banks it touches. */
+static void test_stall_and_access_accounting(void **state)
+{
+    fixture *f = *state;
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    static const sm_sched_policy pols[] = { SM_SCHED_LRR, SM_SCHED_GTO, SM_SCHED_TWO_LEVEL,
+                                            SM_SCHED_FWAS };
+    for (int i = 0; i < 4; i++) {
+        f->t.scheduler = pols[i];
+        memory_bound(&f->p);
+        f->p.grid_blocks = 15 * 100;
+        ipc_of(f);
+        const sm_stats *st = &f->st;
+        uint64_t stalls = st->stall_idle + st->stall_memory + st->stall_dependency +
+                          st->stall_collector + st->stall_inflight;
+        assert_int_equal(stalls + st->warp_insts, (uint64_t)f->c.n_schedulers * st->cycles);
+        uint64_t br = 0, sr = 0, bw = 0, occ = 0;
+        for (uint64_t b = 0; b < st->n_banks; b++) {
+            br += st->bank_reads[b];
+            bw += st->bank_writes[b];
+        }
+        for (uint64_t s = 0; s < st->n_sub_banks; s++) {
+            sr += st->sub_reads[s];
+            occ += st->sub_occupancy[s];
+        }
+        assert_int_equal(br, st->reads);
+        assert_int_equal(bw, st->writes);
+        assert_int_equal(sr, 2 * st->reads); /* full warps touch both halves */
+        assert_true(occ > 0);
+        assert_int_equal(st->blocks, 3 * st->resident_blocks);
+        assert_true(st->slow_reads > 0 && st->slow_reads < st->reads);
+    }
+}
+
+/* With every operand fast, FWAS is its base policy, and hybrid / fba_rm have nothing
+ * to do: bit-identical statistics. */
+static void test_techniques_neutral_on_all_fast_map(void **state)
+{
+    fixture *f = *state;
+    sm_stats base;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &base), SM_OK);
+    sm_technique t = f->t;
+    t.scheduler = SM_SCHED_FWAS;
+    t.hybrid = true;
+    t.fba_rm = true;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&base, &f->st, sizeof base);
+    t.scheduler = SM_SCHED_GTO;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_not_equal(&base, &f->st, sizeof base);
+}
+
+static void test_fwas_prefers_fast_instructions(void **state)
+{
+    fixture *f = *state;
+    compute_bound(&f->p);
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    double lrr = ipc_of(f);
+    f->t.scheduler = SM_SCHED_FWAS;
+    double fwas = ipc_of(f);
+    print_message("lrr %.4f fwas %.4f\n", lrr, fwas);
+    assert_true(fwas >= lrr * 0.995);
+}
+
+/* fba_rm: a kernel whose registers fit the fast banks never touches a slow one. */
+static void test_fba_rm_maps_small_kernels_to_fast_banks(void **state)
+{
+    fixture *f = *state;
+    f->p.block_threads = 64;
+    f->p.regs_per_thread = 8;
+    f->p.grid_blocks = 15 * 24;
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    ipc_of(f);
+    assert_true(f->st.slow_reads > 0);
+    f->t.fba_rm = true;
+    ipc_of(f);
+    assert_int_equal(f->st.slow_reads, 0);
+    assert_int_equal(f->st.slow_writes, 0);
+    /* too large to fit: small register IDs still go fast, so fewer slow accesses */
+    f->p.regs_per_thread = 40;
+    f->p.block_threads = 256;
+    f->t.fba_rm = false;
+    ipc_of(f);
+    uint64_t plain = f->st.slow_reads;
+    f->t.fba_rm = true;
+    ipc_of(f);
+    assert_true(f->st.slow_reads < plain / 2);
+}
+
+/* hybrid: partial warps' registers go to fast+slow banks and touch only the fast half. */
+static void test_hybrid_serves_fixed_lane_vectors_fast(void **state)
+{
+    fixture *f = *state;
+    f->p.block_threads = 169; /* nn: the last warp has 9 lanes */
+    f->p.regs_per_thread = 14;
+    f->p.grid_blocks = 168;
+    f->p.tid_divergence = 0.2;
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    ipc_of(f);
+    uint64_t plain = f->st.slow_reads;
+    f->t.hybrid = true;
+    ipc_of(f);
+    print_message("hybrid banks %llu, slow reads %llu -> %llu\n",
+                  (unsigned long long)f->st.hybrid_banks, (unsigned long long)plain,
+                  (unsigned long long)f->st.slow_reads);
+    assert_true(f->st.hybrid_banks > 0);
+    assert_true(f->st.slow_reads < plain);
+    f->t.hybrid_policy = SM_HYBRID_FIXED;
+    f->t.hybrid_banks = 4;
+    ipc_of(f);
+    assert_int_equal(f->st.hybrid_banks, 4);
+}
+
+/* nbti renaming permutes banks within a speed class: same accesses, same slow ones. */
+static void test_rename_keeps_speed_classes(void **state)
+{
+    fixture *f = *state;
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    ipc_of(f);
+    sm_stats plain = f->st;
+    f->t.nbti_rename = true;
+    ipc_of(f);
+    assert_int_equal(f->st.reads, plain.reads);
+    assert_int_equal(f->st.slow_reads, plain.slow_reads);
+    assert_int_equal(f->st.slow_writes, plain.slow_writes);
+    assert_memory_not_equal(f->st.bank_reads, plain.bank_reads, sizeof plain.bank_reads);
+}
+
+static void test_sm_share_and_waves(void **state)
+{
+    fixture *f = *state;
+    f->p.grid_blocks = 20;
+    ipc_of(f); /* SM 0 of 15 gets blocks 0 and 15 */
+    assert_int_equal(f->st.blocks, 2);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 7, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.blocks, 1);
+    f->p.grid_blocks = 100000;
+    ipc_of(f);
+    assert_int_equal(f->st.blocks, SM_SIM_WAVES * f->st.resident_blocks);
+    assert_true(sm_stats_avg_live_blocks(&f->st) > 0.8 * (double)f->st.resident_blocks);
+}
+
+static void test_ipc_is_floating_point(void **state)
+{
+    (void)state;
+    sm_stats st;
+    memset(&st, 0, sizeof st);
+    assert_true(sm_stats_ipc(&st) == 0.0);
+    st.cycles = 2;
+    st.warp_insts = 3;
+    assert_true(sm_stats_ipc(&st) == 1.5);
+    st.block_cycles = 5;
+    assert_true(sm_stats_avg_live_blocks(&st) == 2.5);
+}
+
+static void test_stats_info_covers_struct(void **state)
+{
+    (void)state;
+    int n;
+    const sm_stat_info *info = sm_stats_info(&n);
+    size_t words = 0;
+    for (int i = 0; i < n; i++) {
+        assert_non_null(info[i].name);
+        assert_true(strlen(info[i].description) > 5);
+        assert_true((info[i].length == 1) == (info[i].extent == NULL));
+        words += (size_t)info[i].length;
+    }
+    assert_int_equal(words * sizeof(uint64_t), sizeof(sm_stats));
+    sm_stats st;
+    memset(&st, 0, sizeof st);
+    st.cycles = 42;
+    st.sub_reads[3] = 7;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(info[i].name, "cycles"))
+            assert_int_equal(sm_stats_get(&st, &info[i], 0), 42);
+        if (!strcmp(info[i].name, "sub_reads"))
+            assert_int_equal(sm_stats_get(&st, &info[i], 3), 7);
+    }
+}
+
+static void test_errors(void **state)
+{
+    fixture *f = *state;
+    f->p.regs_per_thread = 255;
+    f->p.block_threads = 1024;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st),
+                     SM_E_INVALID);
+    sm_profile_default(&f->p);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 15, 15, &f->st),
+                     SM_E_INVALID);
+    f->map.n_banks = 0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st),
+                     SM_E_INVALID);
+    f->map.n_banks = 16;
+    sm_config small = f->c;
+    small.max_warps = 24;
+    sm_sim *s = sm_sim_alloc(&small);
+    assert_int_equal(sm_sim_run(s, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_E_CAPACITY);
+    sm_sim_free(s);
+    sm_sim_free(NULL);
+    f->c.max_cycles = 1000;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st),
+                     SM_E_MAX_CYCLES);
+    assert_true(strlen(sm_sim_diagnostic(f->sim)) > 20);
+    assert_int_equal(f->st.cycles, 1000);
+    assert_string_equal(sm_strerror(SM_E_STUCK),
+                        "no progress for too many cycles (deadlock watchdog)");
+    f->c.max_warps = 100;
+    assert_null(sm_sim_alloc(&f->c));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+        T(test_dependent_chain_latency),
+        T(test_same_bank_operands_cost_one_cycle),
+        T(test_slow_storage_costs_read_and_write_cycle),
+        T(test_independent_instructions_pipeline),
+        T(test_all_slow_hurts_register_bound_not_memory_bound),
+        T(test_deterministic_bit_for_bit),
+        T(test_stall_and_access_accounting),
+        T(test_techniques_neutral_on_all_fast_map),
+        T(test_fwas_prefers_fast_instructions),
+        T(test_fba_rm_maps_small_kernels_to_fast_banks),
+        T(test_hybrid_serves_fixed_lane_vectors_fast),
+        T(test_rename_keeps_speed_classes),
+        T(test_sm_share_and_waves),
+        T(test_ipc_is_floating_point),
+        T(test_stats_info_covers_struct),
+        T(test_errors),
+#undef T
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
