@@ -7,6 +7,7 @@
 /* Only commands that exist are listed: adding one is adding a row and a cmd_*.c file. */
 static const dse_command commands[] = {
     { "validate", "check a sweep file and print it fully resolved", dse_cmd_validate },
+    { "analyze", "summarise results files: statistics, histograms, CSV, figures", dse_cmd_analyze },
     { NULL, NULL, NULL },
 };
 

@@ -23,6 +23,7 @@ const dse_command *dse_cli_commands(void);
 /* Subcommands. */
 int dse_cmd_validate(int argc, char **argv);
 int dse_cmd_run(int argc, char **argv);
+int dse_cmd_analyze(int argc, char **argv);
 
 /* Shared helpers: print "rfdse CMD: message" to stderr, return DSE_EXIT_USAGE. */
 int dse_cli_usage_error(const char *cmd, const char *fmt, ...);

@@ -1,0 +1,87 @@
+/* ana_internal.h - helpers shared by the analysis files; not part of the interface. */
+#ifndef RFDSE_ANA_INTERNAL_H
+#define RFDSE_ANA_INTERNAL_H
+
+#include <signal.h>
+
+#include <hdf5.h>
+
+#include "ana.h"
+
+/* Prefix of every message the module prints. */
+#define ANA__PREFIX "rfdse analyze: "
+
+/* ---- HDF5 reading (h5read.c) -------------------------------------------------------- */
+
+/* True if the link path (absolute, may be nested) exists and names an object. */
+int ana__h5_exists(hid_t file, const char *path);
+
+/* Rank and dimensions of a dataset (at most 8); ANA_ECORRUPT if unreadable. */
+int ana__h5_shape(hid_t file, const char *path, int *rank, hsize_t dims[8]);
+
+/* Reads a whole dataset converted to double / int / uint8; buf must be large enough. */
+int ana__h5_read_double(hid_t file, const char *path, double *buf);
+int ana__h5_read_int(hid_t file, const char *path, int *buf);
+int ana__h5_read_u8(hid_t file, const char *path, uint8_t *buf);
+
+/* Reads a 1-D dataset of strings (fixed or variable length) into names[n]. */
+int ana__h5_read_names(hid_t file, const char *path, ana_name *names, int n);
+
+/* A string attribute of the object at obj_path (fixed or variable length), truncated
+ * to size - 1.  ANA_ENOTRFDSE when absent. */
+int ana__h5_attr_string(hid_t file, const char *obj_path, const char *name, char *buf,
+                        size_t size);
+/* A numeric attribute read as double; ANA_ENOTRFDSE when absent. */
+int ana__h5_attr_double(hid_t file, const char *obj_path, const char *name, double *v);
+
+/* Opens path read-only (or read-write) with the HDF5 error stack silenced. */
+hid_t ana__h5_open(const char *path, int writable);
+
+/* ---- HDF5 writing (h5write.c) ------------------------------------------------------- */
+
+/* A fixed-length null-padded string attribute (the results-format convention). */
+int ana__h5_set_string_attr(hid_t obj, const char *name, const char *value);
+int ana__h5_set_double_attr(hid_t obj, const char *name, double value);
+/* A dataset of rank dims with the given memory/file type, and its description and units. */
+int ana__h5_write(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
+                  const void *buf, const char *description, const char *units);
+
+/* ---- gnuplot (gnuplot.c) ------------------------------------------------------------ */
+
+/* A pipe to gnuplot rendering one figure. */
+typedef struct ana__plot {
+    FILE *gp;
+    char path[2048];
+    ana_figure fig;
+    struct sigaction old_pipe;
+} ana__plot;
+
+/* Opens gnuplot set up for a pngcairo figure of the figure's size at DIR/PREFIX+name.png,
+ * with the house style (font, grid, borders) already sent.  SIGPIPE is ignored while the
+ * pipe is open so a gnuplot that dies early gives an error, not a killed rfdse.
+ * ANA_EOK or ANA_EPLOT (message on err). */
+int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err);
+/* Closes the pipe and checks the PNG; ANA_EPLOT when gnuplot failed. */
+int ana__plot_close(ana__plot *p, FILE *err);
+
+/* gnuplot's enhanced-text escape of a name (underscores would subscript). */
+void ana__plot_escape(const char *in, char *out, size_t size);
+
+/* Writes DIR/PREFIX+name.png path into buf. */
+void ana__figure_path(const char *dir, const char *prefix, ana_figure f, char *buf,
+                      size_t size);
+
+/* A technique's colour, the same in every figure and file: the named presets have fixed
+ * colours, other names one by their index. */
+const char *ana__colour(const char *tech, int index);
+
+/* Index of name in r->tech, or -1. */
+int ana__tech_find(const ana_results *r, const char *name);
+
+/* "1:4" / "1:1" / "4:1" for a sigma ratio. */
+void ana__ratio_label(double ratio, char *buf, size_t size);
+
+/* Prints "  skipped FIG: WHY (produced by SWEEP)" on note and sets *skipped. */
+void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped);
+
+#endif

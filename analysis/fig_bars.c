@@ -1,0 +1,155 @@
+/* Per-workload grouped bars: one group per benchmark plus a final "mean" group (the mean
+ * over chips of each chip's mean over workloads), one bar per technique, the error bar
+ * the 95 % confidence interval of the mean over chips. */
+#include <math.h>
+#include <string.h>
+
+#include "ana_internal.h"
+
+typedef struct bars_spec {
+    ana_figure fig;
+    const char *view, *chip_view;
+    const char *title, *ylabel, *reference_label;
+    const char *missing;
+} bars_spec;
+
+/* The normaliser (1 with no spread everywhere) and techniques without a single finite
+ * value (guardband of a technique without aging) are left out of the bars. */
+static int shown(const ana_view *v, int t)
+{
+    int finite = 0, constant_one = 1;
+    for (int x = 0; x < v->n_x; x++) {
+        const ana_stats *s = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
+        if (s->n == 0)
+            continue;
+        finite = 1;
+        if (s->min != 1.0 || s->max != 1.0)
+            constant_one = 0;
+    }
+    return finite && !constant_one;
+}
+
+static double half_ci(const ana_stats *s)
+{
+    return isnan(s->ci_high) ? 0.0 : 0.5 * (s->ci_high - s->ci_low);
+}
+
+/* The datablock: group label, then (mean, CI half-width) per shown technique. */
+static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const ana_view *cv,
+                      const int *tech, int n)
+{
+    char label[2 * ANA_NAME_MAX];
+    fputs("$bars << EOD\n", gp);
+    for (int x = 0; x <= v->n_x; x++) {
+        const ana_view *src = x < v->n_x ? v : cv;
+        int xi = x < v->n_x ? x : 0;
+        ana__plot_escape(x < v->n_x ? r->bench[x] : "mean", label, sizeof label);
+        fprintf(gp, "\"%s\"", label);
+        for (int i = 0; i < n; i++) {
+            const ana_stats *s = &src->stats[(size_t)tech[i] * (size_t)src->n_x + (size_t)xi];
+            if (isnan(s->mean))
+                fputs(" NaN 0", gp);
+            else
+                fprintf(gp, " %.17g %.17g", s->mean, half_ci(s));
+        }
+        fputc('\n', gp);
+    }
+    fputs("EOD\n", gp);
+}
+
+/* A y range that shows differences of a few percent: from a round number below the
+ * lowest bar (never below 0) to a little above the highest error bar. */
+static void y_range(const ana_view *v, const ana_view *cv, const int *tech, int n, double *lo,
+                    double *hi)
+{
+    double mn = INFINITY, mx = -INFINITY;
+    for (int i = 0; i < n; i++)
+        for (int x = 0; x <= v->n_x; x++) {
+            const ana_view *src = x < v->n_x ? v : cv;
+            const ana_stats *s =
+                &src->stats[(size_t)tech[i] * (size_t)src->n_x + (size_t)(x < v->n_x ? x : 0)];
+            if (s->n == 0)
+                continue;
+            mn = fmin(mn, s->mean - half_ci(s));
+            mx = fmax(mx, s->mean + half_ci(s));
+        }
+    mn = fmin(mn, 1.0);
+    mx = fmax(mx, 1.0);
+    double step = ana_bins_nice((mx - mn) / 5.0);
+    *lo = fmax(0.0, floor(mn / step - 0.5) * step);
+    *hi = mx + 0.45 * (mx - *lo); /* head room for the legend */
+}
+
+static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
+                       const ana_results *r, const ana_summary *s, FILE *note, int *skipped)
+{
+    const ana_view *v = ana_summary_find(s, b->view), *cv = ana_summary_find(s, b->chip_view);
+    if (!v || !cv || !r->bench) {
+        ana__skip(note, b->fig, b->missing, skipped);
+        return ANA_EOK;
+    }
+    int tech[64], n = 0;
+    for (int t = 0; t < v->n_tech && n < 64; t++)
+        if (shown(v, t))
+            tech[n++] = t;
+    if (n == 0) {
+        char why[160];
+        snprintf(why, sizeof why, "no technique has a computed %s other than the normaliser",
+                 b->view);
+        ana__skip(note, b->fig, why, skipped);
+        return ANA_EOK;
+    }
+    ana__plot p;
+    int rc = ana__plot_open(&p, dir, prefix, b->fig, note);
+    if (rc)
+        return rc;
+    double lo, hi;
+    y_range(v, cv, tech, n, &lo, &hi);
+    send_data(p.gp, r, v, cv, tech, n);
+    fprintf(p.gp,
+            "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips; error bars: 95 %% CI of "
+            "the mean}\"\n"
+            "set ylabel \"%s\"\nset xlabel 'workload'\n"
+            "set yrange [%.17g:%.17g]\nset xrange [-0.6:%d.6]\n"
+            "set style data histograms\n"
+            "set style histogram errorbars gap 1.5 lw 1\n"
+            "set style fill solid 0.9 border rgb '#333333'\n"
+            "set boxwidth 0.92\n"
+            "set xtics rotate by -35 left scale 0\n"
+            "set key top center horizontal maxrows 2 samplen 1.5 font 'Sans,11' width 1\n"
+            "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' lw 1\n"
+            "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "
+            "'#555555' front\n",
+            b->title, r->n_chip, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
+    fputs("plot ", p.gp);
+    for (int i = 0; i < n; i++) {
+        char name[2 * ANA_NAME_MAX];
+        ana__plot_escape(r->tech[tech[i]], name, sizeof name);
+        fprintf(p.gp, "%s$bars using %d:%d%s lc rgb '%s' title \"%s\"", i ? ", " : "",
+                2 + 2 * i, 3 + 2 * i, i ? "" : ":xtic(1)", ana__colour(r->tech[tech[i]], tech[i]),
+                name);
+    }
+    fprintf(p.gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'\n",
+            b->reference_label);
+    return ana__plot_close(&p, note);
+}
+
+int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
+                const ana_summary *s, FILE *note, int *skipped)
+{
+    static const bars_spec b = { ANA_FIG_ipc, "ipc", "chip_ipc",
+                                 "IPC per workload, normalised to the ideal register file",
+                                 "IPC (normalised to ideal)", "ideal = 1",
+                                 "the file has no /results/ipc with /axes/benchmark" };
+    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+}
+
+int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
+                      const ana_summary *s, FILE *note, int *skipped)
+{
+    static const bars_spec b = { ANA_FIG_guardband, "guardband", "chip_guardband",
+                                 "NBTI guardband per workload, normalised to the baseline",
+                                 "guardband (normalised to baseline)", "baseline = 1",
+                                 "the file has no /results/guardband with /axes/benchmark" };
+    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+}

@@ -1,0 +1,148 @@
+/* Distribution figures: one histogram panel per technique, all panels on one x range so
+ * the distributions compare at a glance.  Frequency overlays the end of the aging
+ * schedule on time zero when the file has aging. */
+#include <math.h>
+#include <string.h>
+
+#include "ana_internal.h"
+
+/* A technique is shown when its values spread; a constant one (the normaliser, which is 1
+ * on every chip) would be a single spike that only squeezes the other panels. */
+static int shown(const ana_view *v, int t, int x)
+{
+    const ana_stats *s = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
+    return s->n > 0 && s->max > s->min;
+}
+
+static void send_hist(FILE *gp, const char *name, const ana_view *v, int t, int x)
+{
+    size_t nb = (size_t)v->n_bins, tx = (size_t)t * (size_t)v->n_x + (size_t)x;
+    const double *e = v->edges + tx * (nb + 1);
+    fprintf(gp, "$%s << EOD\n", name);
+    for (size_t i = 0; i < nb; i++)
+        fprintf(gp, "%.17g %llu %.17g\n", 0.5 * (e[i] + e[i + 1]),
+                (unsigned long long)v->counts[tx * nb + i], e[i + 1] - e[i]);
+    fputs("EOD\n", gp);
+}
+
+/* The x range of every shown histogram, padded by 2 %. */
+static void x_range(const ana_view *v, const int *xs, int nxs, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    size_t nb = (size_t)v->n_bins;
+    for (int t = 0; t < v->n_tech; t++)
+        for (int k = 0; k < nxs; k++) {
+            if (!shown(v, t, xs[k]))
+                continue;
+            const double *e = v->edges + ((size_t)t * (size_t)v->n_x + (size_t)xs[k]) * (nb + 1);
+            *lo = fmin(*lo, e[0]);
+            *hi = fmax(*hi, e[nb]);
+        }
+    double pad = 0.02 * (*hi - *lo);
+    *lo -= pad;
+    *hi += pad;
+}
+
+typedef struct dist_spec {
+    ana_figure fig;
+    const char *view;
+    const char *title;
+    const char *xlabel;
+    double reference; /* drawn as a dashed line (the normaliser), NaN for none */
+    const char *reference_label;
+} dist_spec;
+
+static void panel(FILE *gp, const ana_results *r, const ana_view *v, int t, const int *xs,
+                  int nxs, int first, int bottom, int left, const dist_spec *d)
+{
+    char tech[2 * ANA_NAME_MAX], hist[32];
+    ana__plot_escape(r->tech[t], tech, sizeof tech);
+    const ana_stats *s0 = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)xs[0]];
+    fprintf(gp, "set title \"{/:Bold %s}   mean %.3f, p5 %.3f\" font 'Sans,13'\n", tech,
+            s0->mean, s0->p5);
+    fprintf(gp, "set xlabel \"%s\"\nset ylabel \"%s\"\n", bottom ? d->xlabel : "",
+            left ? "chips" : "");
+    fprintf(gp, "unset arrow\n");
+    if (!isnan(d->reference))
+        fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lw 1.5 lc rgb "
+                    "'#555555'\n", d->reference, d->reference);
+    for (int k = 0; k < nxs; k++) {
+        snprintf(hist, sizeof hist, "h%d_%d", t, k);
+        send_hist(gp, hist, v, t, xs[k]);
+    }
+    const char *colour = ana__colour(r->tech[t], t);
+    fprintf(gp, "set key %s top left reverse Left samplen 1.5 font 'Sans,11'\n",
+            first ? "" : "off");
+    fprintf(gp, "plot $h%d_0 using 1:2:3 with boxes fill solid 0.8 lc rgb '%s' title '%s'", t,
+            colour, nxs > 1 ? "t = 0" : "");
+    if (nxs > 1)
+        fprintf(gp, ", $h%d_1 using 1:2:3 with boxes fill transparent solid 0.25 border lc rgb "
+                    "'#222222' lw 1.5 lc rgb '#222222' title 't = %g years'",
+                t, r->year[xs[1]]);
+    if (!isnan(d->reference) && first)
+        fprintf(gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'",
+                d->reference_label);
+    fputc('\n', gp);
+}
+
+static int dist_figure(const dist_spec *d, const char *dir, const char *prefix,
+                       const ana_results *r, const ana_summary *s, FILE *note, int *skipped)
+{
+    const ana_view *v = ana_summary_find(s, d->view);
+    char why[160];
+    if (!v) {
+        snprintf(why, sizeof why, "the file has no %s", d->view[0] == 'c' ?
+                 "/results/performance with /axes/benchmark" : "/results/frequency with /axes/year");
+        ana__skip(note, d->fig, why, skipped);
+        return ANA_EOK;
+    }
+    int xs[2] = { 0, v->n_x - 1 }, nxs = v->n_x > 1 ? 2 : 1, panels[64], n = 0;
+    for (int t = 0; t < v->n_tech && n < 64; t++)
+        if (shown(v, t, 0))
+            panels[n++] = t;
+    if (n == 0) {
+        ana__skip(note, d->fig, "no technique varies over chips", skipped);
+        return ANA_EOK;
+    }
+    ana__plot p;
+    int rc = ana__plot_open(&p, dir, prefix, d->fig, note);
+    if (rc)
+        return rc;
+    int cols = n <= 3 ? n : n <= 4 ? 2 : n <= 9 ? 3 : 4, rows = (n + cols - 1) / cols;
+    double lo, hi;
+    x_range(v, xs, nxs, &lo, &hi);
+    fprintf(p.gp, "set xrange [%.17g:%.17g]\nset yrange [0:*]\nset format x '%%.2f'\n"
+                  "set xtics %s\n", lo, hi, hi - lo > 0.3 ? "0.1" : hi - lo > 0.12 ? "0.05" : "");
+    fprintf(p.gp, "set multiplot layout %d,%d title \"{/:Bold=16 %s}  (%d chips)\" "
+                  "margins 0.06,0.98,%.3f,0.92 spacing 0.045,%.3f\n",
+            rows, cols, d->title, r->n_chip, 0.24 / rows + 0.02, 0.28 / rows + 0.04);
+    for (int i = 0; i < n; i++)
+        panel(p.gp, r, v, panels[i], xs, nxs, i == 0, i + cols >= n, i % cols == 0, d);
+    fputs("unset multiplot\n", p.gp);
+    rc = ana__plot_close(&p, note);
+    for (int t = 0; t < v->n_tech && !rc; t++)
+        if (!shown(v, t, 0) && v->stats[(size_t)t * (size_t)v->n_x].n > 0)
+            fprintf(note, ANA__PREFIX "%s: %s left out: %.4g on every chip\n", p.path,
+                    r->tech[t], v->stats[(size_t)t * (size_t)v->n_x].min);
+    return rc;
+}
+
+int ana_fig_freq_dist(const char *dir, const char *prefix, const ana_results *r,
+                      const ana_summary *s, FILE *note, int *skipped)
+{
+    static const dist_spec d = { ANA_FIG_freq_dist, "frequency",
+                                 "Chip frequency under process variation, per technique",
+                                 "frequency (normalised to the no-PV chip)", 1.0, "no-PV chip" };
+    return dist_figure(&d, dir, prefix, r, s, note, skipped);
+}
+
+int ana_fig_perf_dist(const char *dir, const char *prefix, const ana_results *r,
+                      const ana_summary *s, FILE *note, int *skipped)
+{
+    static const dist_spec d = { ANA_FIG_perf_dist, "chip_performance",
+                                 "Chip performance (IPC x frequency, mean over workloads), "
+                                 "per technique",
+                                 "performance (normalised to ideal)", 1.0, "ideal" };
+    return dist_figure(&d, dir, prefix, r, s, note, skipped);
+}

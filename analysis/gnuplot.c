@@ -1,0 +1,133 @@
+/* Driving gnuplot: one process per figure, the script written down a pipe with the data
+ * inline as datablocks, so no temporary files are left behind. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "ana_internal.h"
+
+void ana__figure_path(const char *dir, const char *prefix, ana_figure f, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s%s.png", dir, prefix ? prefix : "", ana_figure_get(f)->name);
+}
+
+void ana__plot_escape(const char *in, char *out, size_t size)
+{
+    /* Enhanced text treats _ ^ @ & { } as markup; a backslash escapes them inside
+     * double-quoted strings only when doubled. */
+    size_t o = 0;
+    for (; *in && o + 3 < size; in++) {
+        if (strchr("_^@&{}", *in)) {
+            out[o++] = '\\';
+            out[o++] = '\\';
+        } else if (*in == '"') {
+            out[o++] = '\\';
+        }
+        out[o++] = *in;
+    }
+    out[o] = '\0';
+}
+
+static const struct {
+    const char *name, *colour;
+} fixed[] = {
+    { "ideal", "#000000" },     { "baseline", "#7f7f7f" },  { "vl_rf", "#88ccee" },
+    { "vl_rv", "#44aa99" },     { "vl_sb", "#117733" },     { "rf_bro", "#332288" },
+    { "fba_rm", "#ddcc77" },    { "two_level", "#999933" }, { "fwas", "#cc6677" },
+    { "hybrid", "#882255" },    { "pv_opt", "#aa4499" },    { "nbti_opt", "#e69f00" },
+    { "pv_opt_nbti_opt", "#d55e00" },
+};
+static const char *const others[] = { "#0072b2", "#56b4e9", "#009e73", "#cc79a7",
+                                      "#f0e442", "#661100", "#6699cc", "#888888" };
+
+const char *ana__colour(const char *tech, int index)
+{
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (!strcmp(tech, fixed[i].name))
+            return fixed[i].colour;
+    return others[(size_t)index % (sizeof others / sizeof others[0])];
+}
+
+int ana__tech_find(const ana_results *r, const char *name)
+{
+    for (int t = 0; t < r->n_tech; t++)
+        if (!strcmp(r->tech[t], name))
+            return t;
+    return -1;
+}
+
+void ana__ratio_label(double ratio, char *buf, size_t size)
+{
+    if (ratio < 1.0)
+        snprintf(buf, size, "1:%g", 1.0 / ratio);
+    else
+        snprintf(buf, size, "%g:1", ratio);
+}
+
+void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped)
+{
+    fprintf(note, ANA__PREFIX "skipped figure %s: %s (produced by %s)\n",
+            ana_figure_get(f)->name, why, ana_figure_get(f)->sweep);
+    if (skipped)
+        *skipped = 1;
+}
+
+int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err)
+{
+    const ana_figure_info *fi = ana_figure_get(f);
+    memset(p, 0, sizeof *p);
+    p->fig = f;
+    ana__figure_path(dir, prefix, f, p->path, sizeof p->path);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
+        return ANA_EPLOT;
+    }
+    if (strchr(p->path, '\'')) {
+        fprintf(err, ANA__PREFIX "%s: a figure path may not contain a quote\n", p->path);
+        return ANA_EPLOT;
+    }
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &p->old_pipe);
+    fflush(NULL); /* so the child does not inherit unflushed output */
+    if (!(p->gp = popen("gnuplot", "w"))) {
+        sigaction(SIGPIPE, &p->old_pipe, NULL);
+        fprintf(err, ANA__PREFIX "cannot run gnuplot: %s\n", strerror(errno));
+        return ANA_EPLOT;
+    }
+    fprintf(p->gp,
+            "set terminal pngcairo size %d,%d enhanced font 'Sans,13' linewidth 1.4 "
+            "background '#ffffff'\n"
+            "set output '%s'\n"
+            "set encoding utf8\n"
+            "set border 3 lw 1.2\n"
+            "set tics nomirror out scale 0.6\n"
+            "set grid ytics lc rgb '#d9d9d9' lw 1 dt 1\n"
+            "set key noautotitle\n"
+            "set style fill solid 0.85 border rgb '#333333'\n",
+            fi->width, fi->height, p->path);
+    return ANA_EOK;
+}
+
+int ana__plot_close(ana__plot *p, FILE *err)
+{
+    fputs("unset output\n", p->gp);
+    int status = pclose(p->gp);
+    sigaction(SIGPIPE, &p->old_pipe, NULL);
+    uint32_t w, h;
+    const ana_figure_info *fi = ana_figure_get(p->fig);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(err, ANA__PREFIX "%s: gnuplot failed (exit status %d; needs gnuplot with the "
+                     "pngcairo terminal, Debian gnuplot-nox)\n",
+                p->path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return ANA_EPLOT;
+    }
+    if (ana_png_size(p->path, &w, &h) || (int)w != fi->width || (int)h != fi->height) {
+        fprintf(err, ANA__PREFIX "%s: gnuplot wrote no valid %dx%d PNG\n", p->path, fi->width,
+                fi->height);
+        return ANA_EPLOT;
+    }
+    return ANA_EOK;
+}

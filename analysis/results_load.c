@@ -1,0 +1,211 @@
+/* Reading a results file (docs/results-format.md) into memory. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ana_internal.h"
+
+/* One error line and the code to return. */
+static int fail(FILE *err, const char *path, int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(err, ANA__PREFIX "%s: ", path);
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+    fputc('\n', err);
+    return code;
+}
+
+int ana_results_axis_len(const ana_results *r, ana_metric m)
+{
+    return ana_metric_axis(m) == ANA_AXIS_YEAR ? r->n_year : r->n_bench;
+}
+
+void ana_results_free(ana_results *r)
+{
+    if (!r)
+        return;
+    free(r->chip);
+    free(r->tech);
+    free(r->bench);
+    free(r->year);
+    for (int m = 0; m < ANA_N_METRICS; m++)
+        free(r->metric[m]);
+    if (r->trace) {
+        free(r->trace->chip);
+        free(r->trace->delay);
+        free(r->trace->slow);
+        free(r->trace->utilisation);
+        free(r->trace);
+    }
+    free(r);
+}
+
+/* Length of a 1-D dataset, -1 when absent, -2 when not 1-D. */
+static long axis_len(hid_t f, const char *path)
+{
+    int rank;
+    hsize_t d[8];
+    if (!ana__h5_exists(f, path))
+        return -1;
+    if (ana__h5_shape(f, path, &rank, d) || rank != 1)
+        return -2;
+    return (long)d[0];
+}
+
+/* True if the dataset has exactly the expected shape. */
+static int shape_is(hid_t f, const char *path, int rank, const long *want)
+{
+    int r;
+    hsize_t d[8];
+    if (ana__h5_shape(f, path, &r, d) || r != rank)
+        return 0;
+    for (int i = 0; i < rank; i++)
+        if ((long)d[i] != want[i])
+            return 0;
+    return 1;
+}
+
+static int load_axes(hid_t f, ana_results *r, FILE *err)
+{
+    long nc = axis_len(f, "/axes/chip"), nt = axis_len(f, "/axes/technique");
+    long nb = axis_len(f, "/axes/benchmark"), ny = axis_len(f, "/axes/year");
+    if (nc < 0 || nt < 0)
+        return fail(err, r->path, ANA_ENOTRFDSE,
+                    "no /axes/chip or /axes/technique: not an rfdse results file");
+    if (nc == 0 || nt == 0 || nb == -2 || ny == -2 || nb == 0 || ny == 0)
+        return fail(err, r->path, ANA_ECORRUPT, "an axis under /axes is empty or not 1-D");
+    r->n_chip = (int)nc;
+    r->n_tech = (int)nt;
+    r->n_bench = nb > 0 ? (int)nb : 0;
+    r->n_year = ny > 0 ? (int)ny : 0;
+    r->chip = malloc((size_t)nc * sizeof *r->chip);
+    r->tech = malloc((size_t)nt * sizeof *r->tech);
+    r->bench = nb > 0 ? malloc((size_t)nb * sizeof *r->bench) : NULL;
+    r->year = ny > 0 ? malloc((size_t)ny * sizeof *r->year) : NULL;
+    if (!r->chip || !r->tech || (nb > 0 && !r->bench) || (ny > 0 && !r->year))
+        return fail(err, r->path, ANA_ENOMEM, "out of memory reading the axes");
+    if (ana__h5_read_int(f, "/axes/chip", r->chip) ||
+        ana__h5_read_names(f, "/axes/technique", r->tech, r->n_tech) ||
+        (r->bench && ana__h5_read_names(f, "/axes/benchmark", r->bench, r->n_bench)) ||
+        (r->year && ana__h5_read_double(f, "/axes/year", r->year)))
+        return fail(err, r->path, ANA_ECORRUPT, "cannot read the axes under /axes");
+    return ANA_EOK;
+}
+
+static int load_metric(hid_t f, ana_results *r, ana_metric m, FILE *err)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/results/%s", ana_metric_name(m));
+    int nx = ana_results_axis_len(r, m);
+    /* A metric whose axis is missing cannot be interpreted: left out, and the figures
+     * that need it say so. */
+    if (!ana__h5_exists(f, path) || nx == 0)
+        return ANA_EOK;
+    long want[3] = { r->n_chip, r->n_tech, nx };
+    if (!shape_is(f, path, 3, want))
+        return fail(err, r->path, ANA_ECORRUPT, "%s is not [chip %d][technique %d][%s %d]",
+                    path, r->n_chip, r->n_tech,
+                    ana_metric_axis(m) == ANA_AXIS_YEAR ? "year" : "benchmark", nx);
+    size_t n = (size_t)r->n_chip * (size_t)r->n_tech * (size_t)nx;
+    if (!(r->metric[m] = malloc(n * sizeof(double))))
+        return fail(err, r->path, ANA_ENOMEM, "out of memory reading %s", path);
+    if (ana__h5_read_double(f, path, r->metric[m]))
+        return fail(err, r->path, ANA_ECORRUPT, "cannot read %s", path);
+    return ANA_EOK;
+}
+
+/* Pairs /progress/done marks unfinished hold fill values, not results: read as NaN. */
+static int mask_not_done(hid_t f, ana_results *r, FILE *err)
+{
+    if (!ana__h5_exists(f, "/progress/done"))
+        return ANA_EOK;
+    long want[2] = { r->n_chip, r->n_tech };
+    if (!shape_is(f, "/progress/done", 2, want))
+        return fail(err, r->path, ANA_ECORRUPT, "/progress/done is not [chip][technique]");
+    size_t n = (size_t)r->n_chip * (size_t)r->n_tech;
+    uint8_t *done = malloc(n);
+    if (!done)
+        return fail(err, r->path, ANA_ENOMEM, "out of memory");
+    int rc = ana__h5_read_u8(f, "/progress/done", done);
+    if (rc) {
+        free(done);
+        return fail(err, r->path, ANA_ECORRUPT, "cannot read /progress/done");
+    }
+    for (size_t ct = 0; ct < n; ct++) {
+        if (done[ct])
+            continue;
+        r->n_not_done++;
+        for (int m = 0; m < ANA_N_METRICS; m++) {
+            int nx = ana_results_axis_len(r, m);
+            for (int x = 0; r->metric[m] && x < nx; x++)
+                r->metric[m][ct * (size_t)nx + (size_t)x] = NAN;
+        }
+    }
+    free(done);
+    return ANA_EOK;
+}
+
+/* sigma_rand / sigma_sys: the numeric root attribute, else `sigma_ratio = X;` in the
+ * resolved sweep text (files written before the attribute existed). */
+static double sigma_ratio(hid_t f)
+{
+    double v;
+    if (ana__h5_attr_double(f, "/", "sigma_ratio", &v) == ANA_EOK)
+        return v;
+    size_t size = 1 << 20;
+    char *cfg = malloc(size);
+    v = NAN;
+    if (cfg && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+        const char *p = strstr(cfg, "sigma_ratio");
+        if (p && (p = strchr(p, '=')))
+            v = strtod(p + 1, NULL);
+    }
+    free(cfg);
+    return v;
+}
+
+int ana__trace_load(hid_t f, ana_results *r, FILE *err);
+
+int ana_results_load(const char *path, ana_results **out, FILE *err)
+{
+    int rc;
+    hid_t f = H5I_INVALID_HID;
+    ana_results *r = calloc(1, sizeof *r);
+    *out = NULL;
+    if (!r)
+        return fail(err, path, ANA_ENOMEM, "out of memory");
+    snprintf(r->path, sizeof r->path, "%s", path);
+    if (access(path, R_OK) != 0) {
+        rc = fail(err, path, ANA_ENOFILE, "cannot open: %s", strerror(errno));
+        goto done;
+    }
+    if ((f = ana__h5_open(path, 0)) < 0) {
+        rc = fail(err, path, ANA_ENOTRFDSE, "not an HDF5 file (or a damaged one)");
+        goto done;
+    }
+    if (ana__h5_attr_string(f, "/", "rfdse_version", r->version, sizeof r->version)) {
+        rc = fail(err, path, ANA_ENOTRFDSE,
+                  "no rfdse_version attribute: not an rfdse results file");
+        goto done;
+    }
+    if ((rc = load_axes(f, r, err)))
+        goto done;
+    for (int m = 0; m < ANA_N_METRICS; m++)
+        if ((rc = load_metric(f, r, (ana_metric)m, err)))
+            goto done;
+    if ((rc = mask_not_done(f, r, err)) || (rc = ana__trace_load(f, r, err)))
+        goto done;
+    r->sigma_ratio = sigma_ratio(f);
+    *out = r;
+    r = NULL;
+done:
+    if (f >= 0)
+        H5Fclose(f);
+    ana_results_free(r);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/* rfdse analyze: thin wrapper over the analysis module (analysis/ana.h). */
+#include <string.h>
+
+#include "ana.h"
+#include "dse_cli.h"
+#include "dse_version.h"
+
+static const char help[] =
+    "Usage: rfdse analyze OUT.h5 [MORE.h5 ...] [--figures DIR] [--csv DIR]\n"
+    "\n"
+    "Summarises results files: per technique (and per benchmark or aging year) the\n"
+    "distribution over chips of frequency, IPC, performance and guardband: mean, standard\n"
+    "deviation, 5th/50th/95th percentiles, min, max, 95 % confidence interval of the mean,\n"
+    "and a histogram with its bin edges.  Writes them back into each file under /analysis\n"
+    "(replacing an earlier /analysis; /results is never modified) and prints a summary\n"
+    "table, techniques as rows.  NaN entries (not computed) are skipped and counted.\n"
+    "\n"
+    "Files from `rfdse chipmap` may be given too: they give the Vth-map figure.  Two or\n"
+    "more results files with different sigma_rand:sigma_sys give the sensitivity figure.\n"
+    "Figures whose data a file lacks are skipped with a note naming the sweep that makes\n"
+    "them.  Layout of /analysis: docs/results-format.md; figures: docs/reproducing.md.\n"
+    "\n"
+    "Options:\n"
+    "  --figures DIR  write the figures as PNG into DIR (needs gnuplot)\n"
+    "  --csv DIR      write the statistics and histograms as CSV into DIR\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Exit status: 0 success, 1 I/O or gnuplot failure, 2 bad usage or a file that is not\n"
+    "a readable rfdse results or chipmap file (nothing is written then).\n";
+
+int dse_cmd_analyze(int argc, char **argv)
+{
+    if (dse_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return DSE_EXIT_OK;
+    }
+    ana_options opt = { .tool_version = DSE_VERSION, .out = stdout, .err = stderr };
+    const char **paths = (const char **)argv + 1; /* files are compacted in place */
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char **dir = !strcmp(argv[i], "--figures") ? &opt.figures_dir
+                           : !strcmp(argv[i], "--csv")   ? &opt.csv_dir
+                                                         : NULL;
+        if (dir) {
+            if (i + 1 >= argc)
+                return dse_cli_usage_error("analyze", "%s needs a directory", argv[i]);
+            *dir = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return dse_cli_usage_error("analyze", "unknown option '%s'", argv[i]);
+        else
+            paths[n++] = argv[i];
+    }
+    if (n == 0)
+        return dse_cli_usage_error("analyze", "expected at least one results file");
+    int rc = ana_analyze(paths, n, &opt);
+    if (rc == ANA_EOK)
+        return DSE_EXIT_OK;
+    return ana_err_is_input(rc) ? DSE_EXIT_USAGE : DSE_EXIT_FAILURE;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# check_analyze.sh RFDSE ANA_SYNTH: `rfdse analyze` from the command line on synthetic
+# files: table, CSV and figures; /results bit-identical across re-runs; bad files give one
+# line on stderr and exit status 2, and leave every file alone.
+set -u
+rfdse=$1 synth=$2 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$synth" results "$tmp/run.h5" 30 || { echo "FAIL: ana_synth"; exit 1; }
+cp "$tmp/run.h5" "$tmp/orig.h5"
+
+# First run: table on stdout, techniques as rows; CSV; figures.
+"$rfdse" analyze "$tmp/run.h5" --csv "$tmp/csv" --figures "$tmp/fig" >"$tmp/out" 2>"$tmp/err" \
+  || { bad "analyze exit status $?"; cat "$tmp/err"; }
+grep -q '^technique ' "$tmp/out" || bad "no table header"
+grep -q '^pv_opt_nbti_opt ' "$tmp/out" || bad "no row for pv_opt_nbti_opt"
+[ "$(grep -c '^technique ' "$tmp/out")" -eq 1 ] || bad "table header printed more than once"
+head -1 "$tmp/csv/run_frequency.csv" | grep -q '^technique,year,n,n_nan,mean,std,ci95_low' \
+  || bad "CSV header"
+[ "$(wc -l < "$tmp/csv/run_chip_performance.csv")" -eq 14 ] || bad "CSV rows (13 techniques)"
+for f in freq_dist perf_dist ipc guardband nbti_trace; do
+  [ -s "$tmp/fig/run-$f.png" ] || bad "figure $f missing"
+done
+
+# /results (and every other group) untouched by analyze, also when re-run; /analysis
+# identical across runs but for its time stamp.
+"$rfdse" analyze "$tmp/run.h5" >/dev/null 2>&1 || bad "second analyze"
+for g in /results /axes /progress /chips; do
+  h5diff -r "$tmp/orig.h5" "$tmp/run.h5" "$g" "$g" >/dev/null 2>&1 || bad "$g changed by analyze"
+done
+cp "$tmp/run.h5" "$tmp/first.h5"
+"$rfdse" analyze "$tmp/run.h5" >/dev/null 2>&1 || bad "third analyze"
+h5diff -r "$tmp/first.h5" "$tmp/run.h5" /analysis /analysis >/dev/null 2>&1 \
+  || bad "/analysis differs between runs"
+# The checker can fail: a changed value in /results is seen.
+"$synth" results "$tmp/other.h5" 30 2.0
+h5diff -r "$tmp/orig.h5" "$tmp/other.h5" /results /results >/dev/null 2>&1 \
+  && bad "h5diff does not see a different /results"
+ls "$tmp" | grep -q 'analyze-' && bad "temporary file left behind"
+
+# Bad input: one line on stderr, exit 2, nothing written.
+"$synth" foreign "$tmp/foreign.h5"
+echo "plain text" > "$tmp/text.h5"
+head -c 3000 "$tmp/orig.h5" > "$tmp/truncated.h5"
+for f in foreign.h5 text.h5 truncated.h5 missing.h5; do
+  cp "$tmp/orig.h5" "$tmp/good.h5"
+  "$rfdse" analyze "$tmp/good.h5" "$tmp/$f" >/dev/null 2>"$tmp/err"; st=$?
+  [ $st -eq 2 ] || bad "$f: exit status $st, expected 2"
+  [ "$(wc -l < "$tmp/err")" -eq 1 ] || { bad "$f: stderr is not one line:"; cat "$tmp/err"; }
+  grep -q "^rfdse analyze: $tmp/$f: " "$tmp/err" || bad "$f: message does not name the file"
+  cmp -s "$tmp/orig.h5" "$tmp/good.h5" || bad "$f: the good file was modified"
+  echo "ok: $f -> $(cat "$tmp/err")"
+done
+"$rfdse" analyze >/dev/null 2>&1; [ $? -eq 2 ] || bad "no file: exit status"
+"$rfdse" analyze "$tmp/run.h5" --bogus >/dev/null 2>&1; [ $? -eq 2 ] || bad "unknown option"
+"$rfdse" analyze "$tmp/run.h5" --figures >/dev/null 2>&1; [ $? -eq 2 ] || bad "--figures without DIR"
+
+# A missing axis: the figures that need it are skipped with a note, the rest succeeds.
+"$synth" results "$tmp/nobench.h5" 20 --no-benchmark-axis
+"$rfdse" analyze "$tmp/nobench.h5" --figures "$tmp/fig2" >/dev/null 2>"$tmp/err" \
+  || bad "missing axis: exit status"
+grep -q "skipped figure ipc: .*/axes/benchmark" "$tmp/err" || bad "missing axis: no note"
+[ -s "$tmp/fig2/nobench-freq_dist.png" ] || bad "missing axis: frequency figure missing"
+
+# The Python example of docs/results-format.md works on the file (Debian's h5py).
+doc=$(dirname "$0")/../../docs/results-format.md
+if [ -f "$doc" ] && /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  sed -n '/^```python$/,/^```$/p' "$doc" | sed '1d;$d' > "$tmp/example.py"
+  (cd "$tmp" && cp run.h5 results.h5 && /usr/bin/python3 example.py > py.out 2>&1) \
+    || { bad "the h5py example fails"; cat "$tmp/py.out"; }
+fi
+[ $fail -eq 0 ] && echo "ok: analyze command line"
+exit $fail
