@@ -31,9 +31,11 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     sm__gen_warp(k, wp, blk->id, j);
     sm__banks_warp(s, w, blk);
     sm__gen_next(k, wp);
-    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    wp->sched = (uint8_t)(w % s->c->n_schedulers);
+    sm__sched *q = &s->sched[wp->sched];
     q->warps |= 1ULL << w;
     q->ready |= 1ULL << w;
+    q->unit_mask[wp->next.unit] |= 1ULL << w;
     q->by_age[q->n_age++] = (uint8_t)w;
 }
 
@@ -55,6 +57,9 @@ static void launch_block(sm_sim *s, int slot)
 
 void sm__launch(sm_sim *s)
 {
+    if (!s->slot_freed)
+        return;
+    s->slot_freed = false;
     const sm__kernel *k = &s->k;
     for (int slot = 0; slot < k->resident && s->next_block < k->n_blocks; slot++)
         if (!s->blocks[slot].live)
@@ -64,9 +69,11 @@ void sm__launch(sm_sim *s)
 static void retire_warp(sm_sim *s, int w)
 {
     sm__warp *wp = &s->warps[w];
-    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    sm__sched *q = &s->sched[wp->sched];
     q->warps &= ~(1ULL << w);
     q->ready &= ~(1ULL << w);
+    for (int u = 0; u < SM__N_UNITS; u++)
+        q->unit_mask[u] &= ~(1ULL << w);
     int j = 0;
     for (int i = 0; i < q->n_age; i++)
         if (q->by_age[i] != w)
@@ -82,6 +89,7 @@ static void retire_warp(sm_sim *s, int w)
         blk->live = false;
         s->live_blocks--;
         s->blocks_done++;
+        s->slot_freed = true;
         s->st->blocks++;
     }
 }

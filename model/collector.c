@@ -50,8 +50,7 @@ static void count_read(sm_sim *s, int b, const sm__warp *wp, int div, int slow)
     st->reads++;
     st->slow_reads += (uint64_t)slow;
     st->bank_reads[b]++;
-    for (int p = 0; p < wp->parts[div]; p++)
-        st->sub_reads[s->k.sub_id[b][p]]++;
+    s->rd_parts[b][wp->parts[div]]++;
 }
 
 void sm__read_operands(sm_sim *s)

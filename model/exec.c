@@ -1,8 +1,8 @@
 /* Execution: dispatch from operand collectors into the SP, SFU and LD/ST pipelines,
  * and completion of results into the write queues.
  *
- * Every operation class has one constant latency, so the instructions of a class
- * complete in dispatch order and each completion queue is a FIFO.  Pipelines accept
+ * A dispatched instruction waits in a timing wheel for the cycle its result leaves
+ * the pipeline (dispatch + the latency of its class).  Pipelines accept
  * one warp instruction per `interval` cycles: Fermi's 16-wide SP groups and LD/ST
  * units run on a doubled hot clock (one warp per core cycle), its 4 SFUs need 4 core
  * cycles per warp, and divides are not fully pipelined (GPGPU-Sim GTX480 initiation
@@ -23,23 +23,32 @@ const sm__op_info sm__ops[SM__N_OPS] = {
     [SM__OP_ST_SHARED] = { SM__UNIT_MEM, SM__LAT_SHARED, 1, 1 },
 };
 
-/* Oldest collector of unit u whose operands have all arrived, or -1. */
-static int oldest_ready(const sm_sim *s, int u, uint64_t full, int *n_ready)
+/* Collectors of unit u whose operands have all arrived, oldest first, into out[]. */
+static int ready_by_age(const sm_sim *s, int u, int *out)
 {
-    int best = -1;
-    uint64_t best_seq = UINT64_MAX;
-    *n_ready = 0;
-    for (uint64_t m = full; m; m &= m - 1) {
-        const sm__collector *co = &s->coll[s->coll_base[u] + __builtin_ctzll(m)];
+    int n = 0;
+    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
+        int bit = __builtin_ctzll(m);
+        const sm__collector *co = &s->coll[s->coll_base[u] + bit];
         if (co->ready_at > s->now)
             continue;
-        ++*n_ready;
-        if (co->seq < best_seq) {
-            best_seq = co->seq;
-            best = __builtin_ctzll(m);
-        }
+        int i = n++;
+        for (; i > 0 && s->coll[s->coll_base[u] + out[i - 1]].seq > co->seq; i--)
+            out[i] = out[i - 1];
+        out[i] = bit;
     }
-    return best;
+    return n;
+}
+
+static void wheel_push(sm_sim *s, uint16_t slot)
+{
+    int i = (int)(s->slots[slot].done_at & (SM__WHEEL - 1));
+    s->slots[slot].next = SM__NIL;
+    if (s->wheel_head[i] == SM__NIL)
+        s->wheel_head[i] = slot;
+    else
+        s->slots[s->wheel_tail[i]].next = slot;
+    s->wheel_tail[i] = slot;
 }
 
 static void start(sm_sim *s, uint16_t slot)
@@ -55,25 +64,20 @@ static void start(sm_sim *s, uint16_t slot)
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat];
-    sl->next = SM__NIL;
-    if (s->cq_busy & (1u << lat))
-        s->slots[s->cq_tail[lat]].next = slot;
-    else
-        s->cq_head[lat] = slot;
-    s->cq_tail[lat] = slot;
-    s->cq_busy |= 1u << lat;
+    wheel_push(s, slot);
+    s->n_wheel++;
 }
 
+/* Each free pipeline takes the oldest ready collector; what is left waits. */
 static void dispatch_unit(sm_sim *s, int u)
 {
-    int n_ready = 0;
-    for (int p = 0; p < s->n_pipes[u] && s->coll_full[u]; p++) {
+    int ready[64];
+    int n = ready_by_age(s, u, ready), i = 0;
+    for (int p = 0; p < s->n_pipes[u] && i < n; p++) {
         if (s->pipe_free[u][p] > s->now)
             continue;
-        int bit = oldest_ready(s, u, s->coll_full[u], &n_ready);
-        if (bit < 0)
-            return;
-        sm__collector *co = &s->coll[s->coll_base[u] + bit];
+        int bit = ready[i];
+        const sm__collector *co = &s->coll[s->coll_base[u] + bit];
         const sm__slot *sl = &s->slots[co->slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
@@ -83,12 +87,10 @@ static void dispatch_unit(sm_sim *s, int u)
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
         s->coll_busy--;
+        i++;
         start(s, co->slot);
     }
-    if (s->coll_full[u]) {
-        oldest_ready(s, u, s->coll_full[u], &n_ready);
-        s->st->dispatch_stalls += (uint64_t)n_ready;
-    }
+    s->st->dispatch_stalls += (uint64_t)(n - i);
 }
 
 void sm__dispatch(sm_sim *s)
@@ -98,27 +100,39 @@ void sm__dispatch(sm_sim *s)
             dispatch_unit(s, u);
 }
 
+/* Results due this cycle go to their bank's write queue, in dispatch order. */
 void sm__complete(sm_sim *s)
 {
-    for (uint32_t m = s->cq_busy; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        uint16_t h;
-        while ((h = s->cq_head[l]) != SM__NIL && s->slots[h].done_at <= s->now) {
-            s->cq_head[l] = s->slots[h].next;
-            if (s->cq_head[l] == SM__NIL)
-                s->cq_busy &= ~(1u << l);
-            sm__mem_done(s, l);
+    int i = (int)(s->now & (SM__WHEEL - 1));
+    uint16_t h = s->wheel_head[i];
+    if (h == SM__NIL)
+        return;
+    s->wheel_head[i] = SM__NIL;
+    while (h != SM__NIL) {
+        uint16_t next = s->slots[h].next;
+        if (s->slots[h].done_at == s->now) {
+            s->n_wheel--;
+            sm__mem_done(s, s->slots[h].lat);
             sm__write_enqueue(s, h);
+        } else {
+            wheel_push(s, h); /* due a later round of the wheel */
         }
+        h = next;
     }
 }
 
+/* Earliest completion after now, for skipping idle cycles: the first bucket holding
+ * an instruction due in this round, else the minimum over all (long latencies). */
 int64_t sm__next_completion(const sm_sim *s)
 {
-    int64_t t = INT64_MAX;
-    for (uint32_t m = s->cq_busy; m; m &= m - 1) {
-        int64_t d = s->slots[s->cq_head[__builtin_ctz(m)]].done_at;
-        t = d < t ? d : t;
-    }
-    return t;
+    int64_t best = INT64_MAX;
+    if (!s->n_wheel)
+        return best;
+    for (int64_t t = s->now; t < s->now + SM__WHEEL; t++)
+        for (uint16_t h = s->wheel_head[t & (SM__WHEEL - 1)]; h != SM__NIL; h = s->slots[h].next) {
+            if (s->slots[h].done_at == t)
+                return t;
+            best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+        }
+    return best;
 }

@@ -1,7 +1,7 @@
 /* The issue stage: each warp scheduler (warps w with w mod n_schedulers == its index)
  * issues at most one instruction per cycle, chosen by the technique's policy from the
- * warps whose next instruction passes the scoreboard and finds a free operand
- * collector.  Policies plug in through sm__sched_policy (sched_*.c).
+ * warps whose next instruction finds a free operand collector and passes the
+ * scoreboard.  Policies plug in through sm__sched_policy (sched_*.c).
  *
  * Scoreboard-blocked warps leave the scheduler's `ready` mask and come back when the
  * register they wait for is written (sm__sched_wake), so a cycle costs work only for
@@ -24,7 +24,7 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
 void sm__sched_block(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
-    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    sm__sched *q = &s->sched[wp->sched];
     wp->wait_reg = (uint8_t)reg;
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
@@ -36,7 +36,7 @@ void sm__sched_wake(sm_sim *s, int w, int reg)
     sm__warp *wp = &s->warps[w];
     if (!wp->wait_kind || wp->wait_reg != reg)
         return;
-    sm__sched *q = &s->sched[w % s->c->n_schedulers];
+    sm__sched *q = &s->sched[wp->sched];
     q->n_wait[wp->wait_kind]--;
     wp->wait_kind = 0;
     q->ready |= 1ULL << w;
@@ -64,10 +64,6 @@ bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
         q->why |= 1u << SM__STALL_INFLIGHT;
         return false;
     }
-    if (!s->coll_free[in->unit]) {
-        q->why |= 1u << SM__STALL_COLLECTOR;
-        return false;
-    }
     return true;
 }
 
@@ -93,10 +89,16 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     wp->n_issued++;
     q->last = w;
     s->last_progress = s->now;
-    if (--wp->n_left)
+    if (--wp->n_left) {
+        int unit = in->unit;
         sm__gen_next(&s->k, wp);
-    else
+        if (wp->next.unit != unit) {
+            q->unit_mask[unit] &= ~(1ULL << w);
+            q->unit_mask[wp->next.unit] |= 1ULL << w;
+        }
+    } else {
         q->ready &= ~(1ULL << w);
+    }
 }
 
 static sm__stall classify(const sm__sched *q)
@@ -117,7 +119,15 @@ void sm__issue(sm_sim *s)
     for (int i = 0; i < s->c->n_schedulers; i++) {
         sm__sched *q = &s->sched[i];
         q->why = 0;
-        int w = q->ready ? s->k.policy->pick(s, q, false) : -1;
+        /* warps whose unit has no free operand collector cannot issue: filter them
+         * by mask instead of trying each (the common structural stall) */
+        uint64_t cand = q->ready;
+        for (int u = 0; u < SM__N_UNITS; u++)
+            if (!s->coll_free[u])
+                cand &= ~q->unit_mask[u];
+        if (cand != q->ready)
+            q->why |= 1u << SM__STALL_COLLECTOR;
+        int w = cand ? s->k.policy->pick(s, q, cand, false) : -1;
         if (w >= 0) {
             issue_warp(s, q, w);
             q->stall = SM__STALL_NONE;

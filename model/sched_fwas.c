@@ -4,12 +4,12 @@
  * base policy: fast instructions only, then any. */
 #include "sm_internal.h"
 
-static int pick(sm_sim *s, sm__sched *q, bool fast_only)
+static int pick(sm_sim *s, sm__sched *q, uint64_t cand, bool fast_only)
 {
     const sm__sched_policy *base = s->k.base;
-    int w = base->pick(s, q, true);
+    int w = base->pick(s, q, cand, true);
     if (w < 0 && !fast_only)
-        w = base->pick(s, q, false);
+        w = base->pick(s, q, cand & q->ready, false);
     return w;
 }
 

@@ -18,9 +18,9 @@ int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fas
     return -1;
 }
 
-static int pick(sm_sim *s, sm__sched *q, bool fast_only)
+static int pick(sm_sim *s, sm__sched *q, uint64_t cand, bool fast_only)
 {
-    return sm__sched_lrr_in(s, q, q->ready, q->last, fast_only);
+    return sm__sched_lrr_in(s, q, cand, q->last, fast_only);
 }
 
 const sm__sched_policy sm__sched_lrr = { "lrr", pick };

@@ -6,11 +6,11 @@
 #include "sm_internal.h"
 
 
-static int pick(sm_sim *s, sm__sched *q, bool fast_only)
+static int pick(sm_sim *s, sm__sched *q, uint64_t cand, bool fast_only)
 {
     for (int i = 0; i < q->n_groups; i++) {
         int g = (q->group + i) % q->n_groups;
-        uint64_t m = q->ready & q->group_mask[g];
+        uint64_t m = cand & q->group_mask[g];
         if (!m)
             continue;
         int w = sm__sched_lrr_in(s, q, m, q->last, fast_only);

@@ -168,12 +168,17 @@ static void reset_state(sm_sim *s)
     memset(s->write_free, 0, sizeof s->write_free);
     s->rel_head = s->rel_tail = SM__NIL;
     s->n_wq = 0;
-    s->cq_busy = 0;
+    for (int i = 0; i < SM__WHEEL; i++)
+        s->wheel_head[i] = SM__NIL;
+    s->n_wheel = 0;
     s->misses = 0;
     memset(s->blocks, 0, sizeof s->blocks);
     s->next_block = s->blocks_done = s->live_blocks = 0;
+    s->slot_freed = true;
     memset(s->live_vec, 0, sizeof s->live_vec);
     memset(s->occ, 0, sizeof s->occ);
+    memset(s->rd_parts, 0, sizeof s->rd_parts);
+    memset(s->wr_parts, 0, sizeof s->wr_parts);
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
     s->diag[0] = '\0';
@@ -219,7 +224,7 @@ static bool skip_idle(sm_sim *s)
             return true;
     if (s->coll_busy || s->n_wq || s->rel_head != SM__NIL)
         return true;
-    if (s->live_blocks < s->k.resident && s->next_block < s->k.n_blocks)
+    if (s->slot_freed)
         return true;
     int64_t t = sm__next_completion(s);
     if (t == INT64_MAX)
@@ -257,8 +262,14 @@ static int finish(sm_sim *s, int rc)
     sm__occupancy_flush(s);
     st->cycles = (uint64_t)s->now;
     for (int b = 0; b < s->k.n_banks; b++)
-        for (int p = 0; p < s->k.subs; p++)
-            st->sub_occupancy[s->k.sub_id[b][p]] += s->occ[b];
+        for (int p = 0; p < s->k.subs; p++) {
+            int id = s->k.sub_id[b][p];
+            st->sub_occupancy[id] += s->occ[b];
+            for (int n = p + 1; n <= s->k.subs; n++) { /* accesses touching part p */
+                st->sub_reads[id] += s->rd_parts[b][n];
+                st->sub_writes[id] += s->wr_parts[b][n];
+            }
+        }
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #define SM__MAX_SCHED 4
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
+#define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -36,7 +37,7 @@ typedef enum {
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 
-/* Completion queues: one per latency, global-load misses separate from hits. */
+/* Latency classes: one per operation latency, global-load misses separate from hits. */
 typedef enum {
     SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
     SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT
@@ -106,6 +107,7 @@ typedef struct sm__warp {
     int32_t n_left;      /* instructions not yet issued */
     int32_t n_issued;
     int16_t block;       /* block slot */
+    uint8_t sched;       /* its scheduler: w mod n_schedulers, kept to avoid a division */
     uint8_t lanes;       /* active lanes (32, or fewer for a partial warp) */
     uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
     uint8_t n_inflight;
@@ -129,6 +131,7 @@ typedef struct sm__block {
 typedef struct sm__sched {
     uint64_t warps;      /* resident warps of this scheduler */
     uint64_t ready;      /* warps worth trying: not scoreboard-blocked, instructions left */
+    uint64_t unit_mask[SM__N_UNITS]; /* warps whose next instruction needs that unit */
     int last;            /* last warp issued (LRR, GTO) or -1 */
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
@@ -210,16 +213,23 @@ struct sm_sim {
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
-    uint16_t cq_head[SM__N_LAT], cq_tail[SM__N_LAT];
-    uint32_t cq_busy;    /* non-empty completion queues, bit per sm__lat */
+    /* completion timing wheel: results leaving their pipeline at cycle t wait in
+     * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
+    uint16_t wheel_head[SM__WHEEL], wheel_tail[SM__WHEEL];
+    int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
 
     sm__sched sched[SM__MAX_SCHED];
     sm__block blocks[32];
     int next_block;      /* next block of this SM's share to launch */
+    bool slot_freed;     /* a block retired: the launch stage has work */
     int blocks_done;
     int live_blocks;
     int live_vec[SM_MAX_BANKS];
+    /* accesses per bank by number of sub-bank parts touched; spread over the
+     * sub-banks once at the end instead of per access */
+    uint64_t rd_parts[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK + 1];
+    uint64_t wr_parts[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK + 1];
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 
@@ -246,9 +256,10 @@ void sm__sched_wake(sm_sim *s, int w, int reg);
 bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only);
 typedef struct sm__sched_policy {
     const char *name;
-    /* Returns the warp to issue among q's ready warps, or -1.  With fast_only, only
-     * warps whose next instruction is fast qualify (FWAS's first pass). */
-    int (*pick)(sm_sim *s, sm__sched *q, bool fast_only);
+    /* Returns the warp to issue among the candidates, or -1.  With fast_only, only
+     * warps whose next instruction is fast qualify (FWAS's first pass).  `cand` are
+     * the ready warps whose unit has a free operand collector. */
+    int (*pick)(sm_sim *s, sm__sched *q, uint64_t cand, bool fast_only);
 } sm__sched_policy;
 extern const sm__sched_policy sm__sched_lrr, sm__sched_gto, sm__sched_two_level,
     sm__sched_fwas;

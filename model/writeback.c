@@ -35,8 +35,7 @@ static void count_write(sm_sim *s, int b, const sm__warp *wp, int div, int slow)
     st->writes++;
     st->slow_writes += (uint64_t)slow;
     st->bank_writes[b]++;
-    for (int p = 0; p < wp->parts[div]; p++)
-        st->sub_writes[s->k.sub_id[b][p]]++;
+    s->wr_parts[b][wp->parts[div]]++;
 }
 
 static void grant(sm_sim *s, int b)
