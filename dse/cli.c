@@ -8,6 +8,7 @@
 static const dse_command commands[] = {
     { "validate", "check a sweep file and print it fully resolved", dse_cmd_validate },
     { "analyze", "summarise results files: statistics, histograms, CSV, figures", dse_cmd_analyze },
+    { "sm", "simulate one SM: IPC, stall causes and per-bank statistics", dse_cmd_sm },
     { NULL, NULL, NULL },
 };
 

@@ -1,0 +1,236 @@
+/* rfdse sm: one SM simulation of one workload under one technique; prints IPC and the
+ * statistics of model.md section 6 as a table for people (scripts should read the
+ * results file, not this output). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse_cli.h"
+#include "dse_sweep.h"
+#include "sm.h"
+
+static const char help[] =
+    "Usage: rfdse sm [SWEEP.cfg] --benchmark NAME --technique NAME [--chip K] [--sm I]\n"
+    "                [--slow-subbanks N]\n"
+    "\n"
+    "Simulates one SM running its share of a workload's blocks under a technique and\n"
+    "prints IPC, stall causes, bank conflicts and per-bank / per-sub-bank accesses.\n"
+    "The workload and technique come from the sweep file (the built-in default sweep\n"
+    "without one); a technique not in the sweep may be any preset name.\n"
+    "\n"
+    "Options:\n"
+    "  --benchmark NAME    workload profile (e.g. hotspot)\n"
+    "  --technique NAME    technique (e.g. rf_bro, fwas, pv_opt)\n"
+    "  --chip K            chip whose storage map to use (default 0)\n"
+    "  --sm I              SM of the chip (default 0)\n"
+    "  --slow-subbanks N   until chip maps are wired in: mark N sub-banks slow\n"
+    "                      (default: the technique's slow share, 10 of 32 at 70 %)\n"
+    "  -h, --help          show this help\n";
+
+typedef struct sm_opts {
+    const char *path, *bench, *tech;
+    int chip, sm, slow_subs;
+} sm_opts;
+
+static int parse_int(const char *s, int lo, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > 1000000000)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse(int argc, char **argv, sm_opts *o)
+{
+    *o = (sm_opts){ .chip = 0, .sm = 0, .slow_subs = -1 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int *num = !strcmp(a, "--chip") ? &o->chip : !strcmp(a, "--sm") ? &o->sm
+                 : !strcmp(a, "--slow-subbanks") ? &o->slow_subs : NULL;
+        if (num || !strcmp(a, "--benchmark") || !strcmp(a, "--technique")) {
+            if (i + 1 >= argc)
+                return dse_cli_usage_error("sm", "option '%s' needs a value", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--benchmark"))
+                o->bench = v;
+            else if (!strcmp(a, "--technique"))
+                o->tech = v;
+            else if (parse_int(v, 0, num))
+                return dse_cli_usage_error("sm", "option '%s' needs a non-negative integer, got '%s'", a, v);
+        } else if (a[0] == '-' && a[1]) {
+            return dse_cli_usage_error("sm", "unknown option '%s'", a);
+        } else if (o->path) {
+            return dse_cli_usage_error("sm", "expected one sweep file, got '%s' and '%s'", o->path, a);
+        } else {
+            o->path = a;
+        }
+    }
+    if (!o->bench || !o->tech)
+        return dse_cli_usage_error("sm", "--benchmark and --technique are required");
+    return 0;
+}
+
+/* The storage map SM `sm` of chip `chip` runs with under technique t.
+ *
+ * Chip maps come from the variation module; until dse/ wires them in, this builds a
+ * stand-in so the command is useful: ideal and baseline run on an all-fast map (their
+ * accesses are 1-cycle by definition); sub-bank techniques get `slow` slow sub-banks,
+ * the last ones of the bank organisation table with rf_bro (pairs of slow sub-banks)
+ * and spread evenly over the banks without it; vl_rv marks the last arrays of 32
+ * register vectors slow; vl_rf marks every register vector that holds a slow
+ * register, which with spatially correlated variation is nearly all of them.
+ * Replacing this function with a copy of the chip's var_rf_map is the whole change. */
+static void build_map(const dse_sweep *s, const dse_technique *t, int chip, int sm, int slow,
+                      sm_rf_map *m)
+{
+    (void)chip;
+    (void)sm;
+    const var_floorplan *fp = &s->var.floorplan;
+    sm_rf_map_all_fast(m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
+    if (!t->freq.variation || slow <= 0)
+        return;
+    int total = fp->n_banks * fp->sub_banks;
+    switch (t->freq.granularity) {
+    case VAR_GRAN_SUB_BANK:
+        if (t->freq.bro) {
+            sm_rf_map_mark_last_slow(m, slow);
+        } else {
+            for (int i = 0; i < total; i++) /* the i-th sub-bank is slow every total/slow */
+                if ((i + 1) * slow / total > i * slow / total)
+                    m->sub_slow[i / fp->sub_banks][i % fp->sub_banks] = 1;
+        }
+        break;
+    case VAR_GRAN_VECTOR_ARRAY: {
+        int vectors = fp->n_banks * fp->entries_per_bank;
+        int slow_vec = (int)((long)vectors * slow / total) / 32 * 32;
+        for (int v = vectors - slow_vec; v < vectors; v++)
+            m->entry_slow[v / fp->entries_per_bank][v % fp->entries_per_bank] = 1;
+        break;
+    }
+    case VAR_GRAN_REGISTER:
+        for (int b = 0; b < fp->n_banks; b++)
+            memset(m->entry_slow[b], 1, (size_t)fp->entries_per_bank);
+        break;
+    default:
+        break;
+    }
+}
+
+static void print_scalars(const sm_stats *st)
+{
+    int n;
+    const sm_stat_info *info = sm_stats_info(&n);
+    for (int i = 0; i < n; i++)
+        if (info[i].length == 1)
+            printf("  %-22s %14llu  %-20s %s\n", info[i].name,
+                   (unsigned long long)sm_stats_get(st, &info[i], 0), info[i].unit,
+                   info[i].description);
+}
+
+static void print_stalls(const sm_stats *st, int n_sched)
+{
+    double total = (double)st->cycles * n_sched;
+    const struct { const char *name; uint64_t v; } rows[] = {
+        { "issued", st->warp_insts },
+        { "idle (no warp)", st->stall_idle },
+        { "memory", st->stall_memory },
+        { "dependency", st->stall_dependency },
+        { "operand collector", st->stall_collector },
+        { "in-flight limit", st->stall_inflight },
+    };
+    printf("\nScheduler cycles (%d schedulers x %llu cycles)\n", n_sched,
+           (unsigned long long)st->cycles);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("  %-20s %12llu  %6.2f %%\n", rows[i].name, (unsigned long long)rows[i].v,
+               total > 0 ? 100.0 * (double)rows[i].v / total : 0.0);
+}
+
+static void print_banks(const sm_stats *st, const sm_rf_map *m)
+{
+    printf("\nVirtual banks (order of the bank organisation table; hybrid banks first)\n");
+    printf("  %4s %12s %12s\n", "bank", "reads", "writes");
+    for (uint64_t b = 0; b < st->n_banks; b++)
+        printf("  %4llu %12llu %12llu\n", (unsigned long long)b,
+               (unsigned long long)st->bank_reads[b], (unsigned long long)st->bank_writes[b]);
+    printf("\nPhysical sub-banks (sm_rf_map.sub_id)\n");
+    printf("  %4s %5s %12s %12s %16s\n", "sub", "slow", "reads", "writes", "occupancy");
+    for (uint64_t i = 0; i < st->n_sub_banks; i++) {
+        int slow = 0;
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++)
+                if ((uint64_t)m->sub_id[b][p] == i)
+                    slow = m->sub_slow[b][p];
+        printf("  %4llu %5s %12llu %12llu %16llu\n", (unsigned long long)i, slow ? "yes" : "no",
+               (unsigned long long)st->sub_reads[i], (unsigned long long)st->sub_writes[i],
+               (unsigned long long)st->sub_occupancy[i]);
+    }
+}
+
+static int simulate(const dse_sweep *s, const sm_opts *o)
+{
+    int wi = dse_sweep_workload_index(s, o->bench);
+    if (wi < 0)
+        return dse_cli_usage_error("sm", "unknown benchmark '%s' (not in the sweep)", o->bench);
+    dse_technique tech;
+    int ti = dse_sweep_technique_index(s, o->tech);
+    if (ti >= 0)
+        tech = s->techniques[ti];
+    else if (!dse_technique_preset(o->tech, &tech))
+        return dse_cli_usage_error("sm", "unknown technique '%s'", o->tech);
+    const var_floorplan *fp = &s->var.floorplan;
+    if (o->sm >= fp->n_sms)
+        return dse_cli_usage_error("sm", "--sm %d: the chip has %d SMs", o->sm, fp->n_sms);
+    int total = fp->n_banks * fp->sub_banks;
+    int slow = o->slow_subs >= 0 ? o->slow_subs
+                                 : (int)(total * (100.0 - tech.freq.fast_percent) / 100.0 + 0.5);
+    if (slow > total)
+        return dse_cli_usage_error("sm", "--slow-subbanks %d: the RF has %d sub-banks", slow, total);
+    static sm_rf_map map;
+    build_map(s, &tech, o->chip, o->sm, slow, &map);
+    sm_sim *sim = sm_sim_alloc(&s->sm);
+    static sm_stats st;
+    if (!sim) {
+        fprintf(stderr, "rfdse sm: cannot allocate the SM simulator\n");
+        return DSE_EXIT_FAILURE;
+    }
+    int rc = sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, &map, o->sm, fp->n_sms, &st);
+    if (rc) {
+        fprintf(stderr, "rfdse sm: %s: %s\n", sm_strerror(rc), sm_sim_diagnostic(sim));
+        sm_sim_free(sim);
+        return DSE_EXIT_FAILURE;
+    }
+    sm_sim_free(sim);
+    printf("rfdse sm: benchmark %s, technique %s, chip %d, SM %d of %d\n", o->bench, tech.name,
+           o->chip, o->sm, fp->n_sms);
+    printf("storage map: stand-in (chip maps not wired in yet), %d of %d sub-banks slow\n\n",
+           tech.freq.variation ? slow : 0, total);
+    printf("  %-22s %14.4f  %-20s %s\n", "ipc", sm_stats_ipc(&st), "warp instr./cycle",
+           "warp instructions per cycle");
+    printf("  %-22s %14.4f  %-20s %s\n", "avg_live_blocks", sm_stats_avg_live_blocks(&st),
+           "blocks", "resident blocks, averaged over cycles");
+    print_scalars(&st);
+    print_stalls(&st, s->sm.n_schedulers);
+    print_banks(&st, &map);
+    return DSE_EXIT_OK;
+}
+
+int dse_cmd_sm(int argc, char **argv)
+{
+    if (dse_cli_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return DSE_EXIT_OK;
+    }
+    sm_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    dse_sweep *s = o.path ? dse_sweep_load_file(o.path, stderr) : dse_sweep_load_default(stderr);
+    if (!s)
+        return DSE_EXIT_USAGE;
+    rc = simulate(s, &o);
+    dse_sweep_free(s);
+    return rc;
+}
