@@ -77,6 +77,8 @@ static void y_range(const ana_view *v, const ana_view *cv, const int *tech, int 
     mx = fmax(mx, 1.0);
     double step = ana_bins_nice((mx - mn) / 5.0);
     *lo = fmax(0.0, floor(mn / step - 0.5) * step);
+    if (*lo < 0.5 * mx) /* large differences: bars from zero read truer */
+        *lo = 0.0;
     *hi = mx + 0.45 * (mx - *lo); /* head room for the legend */
 }
 
@@ -99,6 +101,22 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         ana__skip(note, b->fig, why, skipped);
         return ANA_EOK;
     }
+    /* Say in the subtitle what is left out and why, so a missing bar is not a puzzle. */
+    char one[256] = "", none[256] = "", out[600] = "";
+    for (int t = 0, k = 0; t < v->n_tech; t++) {
+        char e[2 * ANA_NAME_MAX];
+        if (k < n && tech[k] == t) {
+            k++;
+            continue;
+        }
+        ana__plot_escape(r->tech[t], e, sizeof e);
+        char *list = v->stats[(size_t)t * (size_t)v->n_x].n ? one : none;
+        snprintf(list + strlen(list), 256 - strlen(list), "%s%s", list[0] ? ", " : "", e);
+    }
+    if (one[0])
+        snprintf(out, sizeof out, "; 1 on every chip, not drawn: %s", one);
+    if (none[0])
+        snprintf(out + strlen(out), sizeof out - strlen(out), "; not computed: %s", none);
     ana__plot p;
     int rc = ana__plot_open(&p, dir, prefix, b->fig, note);
     if (rc)
@@ -108,7 +126,7 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
     send_data(p.gp, r, v, cv, tech, n);
     fprintf(p.gp,
             "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips; error bars: 95 %% CI of "
-            "the mean}\"\n"
+            "the mean%s}\"\n"
             "set ylabel \"%s\"\nset xlabel 'workload'\n"
             "set yrange [%.17g:%.17g]\nset xrange [-0.6:%d.6]\n"
             "set style data histograms\n"
@@ -116,11 +134,13 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
             "set style fill solid 0.9 border rgb '#333333'\n"
             "set boxwidth 0.92\n"
             "set xtics rotate by -35 left scale 0\n"
-            "set key top center horizontal maxrows 2 samplen 1.5 font 'Sans,11' width 1\n"
+            "set key top center horizontal maxcols 7 reverse Left samplen 1.5 font 'Sans,11' "
+            "width 1\n"
+            "set format y '%%.2f'\n"
             "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' lw 1\n"
             "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "
             "'#555555' front\n",
-            b->title, r->n_chip, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
+            b->title, r->n_chip, out, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
     fputs("plot ", p.gp);
     for (int i = 0; i < n; i++) {
         char name[2 * ANA_NAME_MAX];

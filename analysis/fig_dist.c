@@ -54,35 +54,47 @@ typedef struct dist_spec {
 } dist_spec;
 
 static void panel(FILE *gp, const ana_results *r, const ana_view *v, int t, const int *xs,
-                  int nxs, int first, int bottom, int left, const dist_spec *d)
+                  int nxs, int first, int last, int left, const dist_spec *d)
 {
     char tech[2 * ANA_NAME_MAX], hist[32];
     ana__plot_escape(r->tech[t], tech, sizeof tech);
     const ana_stats *s0 = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)xs[0]];
-    fprintf(gp, "set title \"{/:Bold %s}   mean %.3f, p5 %.3f\" font 'Sans,13'\n", tech,
-            s0->mean, s0->p5);
-    fprintf(gp, "set xlabel \"%s\"\nset ylabel \"%s\"\n", bottom ? d->xlabel : "",
-            left ? "chips" : "");
-    fprintf(gp, "unset arrow\n");
+    fprintf(gp, "set title \"{/:Bold=13 %s}   {/=11 mean %.3f, p5 %.3f}\"\n", tech, s0->mean,
+            s0->p5);
+    fprintf(gp, "set ylabel \"%s\"\nunset arrow\n", left ? "chips" : "");
     if (!isnan(d->reference))
         fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lw 1.5 lc rgb "
                     "'#555555'\n", d->reference, d->reference);
+    /* One shared axis title and one legend for the whole figure, drawn with the first
+     * and last panels at fixed screen positions. */
+    if (last)
+        fprintf(gp, "set label 90 \"%s\" at screen 0.5, 0.02 center font 'Sans,14'\n",
+                d->xlabel);
+    else
+        fputs("unset label 90\n", gp);
+    if (first)
+        fputs("set key at screen 0.5, 0.955 top center horizontal maxrows 1 width 2 samplen 3 font 'Sans,12'\n",
+              gp);
+    else
+        fputs("set key off\n", gp);
     for (int k = 0; k < nxs; k++) {
         snprintf(hist, sizeof hist, "h%d_%d", t, k);
         send_hist(gp, hist, v, t, xs[k]);
     }
-    const char *colour = ana__colour(r->tech[t], t);
-    fprintf(gp, "set key %s top left reverse Left samplen 1.5 font 'Sans,11'\n",
-            first ? "" : "off");
-    fprintf(gp, "plot $h%d_0 using 1:2:3 with boxes fill solid 0.8 lc rgb '%s' title '%s'", t,
-            colour, nxs > 1 ? "t = 0" : "");
+    fprintf(gp, "plot $h%d_0 using 1:2:3 with boxes fill solid 0.85 lc rgb '%s' notitle", t,
+            ana__colour(r->tech[t], t));
+    /* The end of life as an outline over the time-zero bars, so neither hides the other. */
     if (nxs > 1)
-        fprintf(gp, ", $h%d_1 using 1:2:3 with boxes fill transparent solid 0.25 border lc rgb "
-                    "'#222222' lw 1.5 lc rgb '#222222' title 't = %g years'",
-                t, r->year[xs[1]]);
-    if (!isnan(d->reference) && first)
-        fprintf(gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'",
-                d->reference_label);
+        fprintf(gp, ", $h%d_1 using 1:2 with histeps lw 2.2 lc rgb '#111111' notitle", t);
+    if (first) {
+        if (nxs > 1)
+            fprintf(gp, ", NaN with boxes fill solid 0.85 lc rgb '#8c8c8c' title 't = 0', "
+                        "NaN with lines lw 2.2 lc rgb '#111111' title 't = %g years'",
+                    r->year[xs[1]]);
+        if (!isnan(d->reference))
+            fprintf(gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'",
+                    d->reference_label);
+    }
     fputc('\n', gp);
 }
 
@@ -114,11 +126,13 @@ static int dist_figure(const dist_spec *d, const char *dir, const char *prefix,
     x_range(v, xs, nxs, &lo, &hi);
     fprintf(p.gp, "set xrange [%.17g:%.17g]\nset yrange [0:*]\nset format x '%%.2f'\n"
                   "set xtics %s\n", lo, hi, hi - lo > 0.3 ? "0.1" : hi - lo > 0.12 ? "0.05" : "");
-    fprintf(p.gp, "set multiplot layout %d,%d title \"{/:Bold=16 %s}  (%d chips)\" "
-                  "margins 0.06,0.98,%.3f,0.92 spacing 0.045,%.3f\n",
-            rows, cols, d->title, r->n_chip, 0.24 / rows + 0.02, 0.28 / rows + 0.04);
+    fprintf(p.gp, "set multiplot layout %d,%d title \"{/:Bold=16 %s}  {/=12 (%d chips; "
+                  "panel titles: mean and 5th percentile%s)}\" "
+                  "margins 0.06,0.98,%.3f,0.87 spacing 0.045,%.3f\n",
+            rows, cols, d->title, r->n_chip, nxs > 1 ? " at t = 0" : "", 0.09,
+            0.2 / rows + 0.02);
     for (int i = 0; i < n; i++)
-        panel(p.gp, r, v, panels[i], xs, nxs, i == 0, i + cols >= n, i % cols == 0, d);
+        panel(p.gp, r, v, panels[i], xs, nxs, i == 0, i == n - 1, i % cols == 0, d);
     fputs("unset multiplot\n", p.gp);
     rc = ana__plot_close(&p, note);
     for (int t = 0; t < v->n_tech && !rc; t++)

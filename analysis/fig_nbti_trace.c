@@ -67,7 +67,7 @@ static void delay_panel(FILE *gp, const ana_results *r, int t, int left, double 
     fputs("EOD\n", gp);
     double b0 = boundary(r, t, 0), b1 = boundary(r, t, end);
     fprintf(gp, "set title \"{/:Bold %s}: sub-bank delay\"\nset ylabel \"%s\"\n"
-                "set xlabel ''\nset yrange [%.17g:%.17g]\nunset arrow\n",
+                "set xlabel ''\nset yrange [%.17g:%.17g]\nset format y '%%.2f'\nunset arrow\n",
             name, left ? "delay (normalised)" : "", lo, hi);
     if (!isnan(b0))
         fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 3 "
@@ -75,17 +75,18 @@ static void delay_panel(FILE *gp, const ana_results *r, int t, int left, double 
     if (!isnan(b1))
         fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 2 "
                     "lw 2 lc rgb '#b2182b' front\n", b1, b1);
-    fprintf(gp, "set key top left horizontal samplen 1.2 font 'Sans,10' %s\n",
-            left ? "" : "off");
+    /* One legend for the figure, under its title. */
+    fprintf(gp, "set key %s\n", left ? "at screen 0.5, 0.955 top center horizontal maxrows 1 "
+                                      "width 0.5 samplen 2 font 'Sans,11'" : "off");
     fprintf(gp,
             "plot $d%d using 1:3:(0.7):($4 > 0.5 ? 0xd6604d : 0x4393c3) with boxes fill solid 0.85 "
             "lc rgb variable notitle, "
             "$d%d using 1:2 with points pt 6 ps 1.1 lw 1.5 lc rgb '#000000' title 't = 0', "
             "NaN with boxes fill solid 0.85 lc rgb '#4393c3' title 't = %g y, fast', "
-            "NaN with boxes fill solid 0.85 lc rgb '#d6604d' title 'slow', "
-            "NaN with lines dt 3 lw 2 lc rgb '#1f78b4' title 'boundary t = 0', "
-            "NaN with lines dt 2 lw 2 lc rgb '#b2182b' title 'boundary t = %g y'\n",
-            t, t, r->year[end], r->year[end]);
+            "NaN with boxes fill solid 0.85 lc rgb '#d6604d' title 't = %g y, slow', "
+            "NaN with lines dt 3 lw 2 lc rgb '#1f78b4' title 'boundary, t = 0', "
+            "NaN with lines dt 2 lw 2 lc rgb '#b2182b' title 'boundary, t = %g y'\n",
+            t, t, r->year[end], r->year[end], r->year[end]);
 }
 
 static void util_panel(FILE *gp, const ana_results *r, int t, int bench, int left, double hi)
@@ -104,7 +105,8 @@ static void util_panel(FILE *gp, const ana_results *r, int t, int bench, int lef
     }
     fputs("EOD\n", gp);
     fprintf(gp, "set title \"{/:Bold %s}: utilisation, %s, t = %g y\"\nset ylabel \"%s\"\n"
-                "set xlabel 'sub-bank (SM 0)'\nset yrange [0:%.17g]\nunset arrow\nset key off\n"
+                "set xlabel 'sub-bank (SM 0)'\nset yrange [0:%.17g]\nset format y '%%.2f'\n"
+                "unset arrow\nset key off\n"
                 "plot $u%d using 1:2:(0.7) with boxes fill solid 0.85 lc rgb '%s'\n",
             name, bname, r->year[end], left ? "utilisation (fraction of accesses)" : "", hi,
             t, ana__colour(r->tech[t], t));
@@ -142,7 +144,7 @@ int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r
         return rc;
     fprintf(p.gp, "set xrange [-0.6:%d.6]\nset xtics 0,%d\n"
                   "set multiplot layout 2,2 title \"{/:Bold=16 NBTI aging of chip %d, SM 0: "
-                  "with and without nbti\\\\_opt}\" margins 0.07,0.98,0.08,0.9 spacing 0.06,0.1\n",
+                  "with and without nbti\\\\_opt}\" margins 0.07,0.98,0.08,0.87 spacing 0.06,0.1\n",
             tr->n_sub_bank - 1, tr->n_sub_bank > 16 ? 4 : 2, tr->chip[0]);
     delay_panel(p.gp, r, without, 1, lo - pad, hi + 2.5 * pad);
     delay_panel(p.gp, r, with, 0, lo - pad, hi + 2.5 * pad);

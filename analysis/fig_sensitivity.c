@@ -73,15 +73,14 @@ static void panel(FILE *gp, const ana_results *const *res, const ana_summary *co
         fputs("EOD\n", gp);
     }
     fprintf(gp, "set title \"{/:Bold %s}\"\nset ylabel \"%s\"\nset key %s\n", title, ylabel,
-            key ? "bottom left samplen 2 font 'Sans,11' opaque box lc rgb '#cccccc'" : "off");
+            key ? "at screen 0.995, 0.84 top right Left reverse samplen 2 font 'Sans,11'" : "off");
     fputs("plot ", gp);
     for (int k = 0; k < nt; k++) {
         char name[2 * ANA_NAME_MAX];
         const char *col = ana__colour(r0->tech[tech[k]], tech[k]);
         ana__plot_escape(r0->tech[tech[k]], name, sizeof name);
-        fprintf(gp, "%s$s%d using 1:2 with linespoints pt 7 ps 1.2 lw 2 lc rgb '%s' title \"%s\", "
-                    "$s%d using 1:2:3 with yerrorbars pt 0 lw 1 lc rgb '%s' notitle",
-                k ? ", " : "", k, col, name, k, col);
+        fprintf(gp, "%s$s%d using 1:2:3 with yerrorlines pt 7 ps 1.1 lw 2 lc rgb '%s' "
+                    "title \"%s\"", k ? ", " : "", k, col, name);
     }
     fputc('\n', gp);
 }
@@ -125,8 +124,8 @@ int ana_fig_sensitivity(const char *dir, const ana_results *const *results,
     fprintf(p.gp, ")\nset xlabel \"{/Symbol s}_{rand} : {/Symbol s}_{sys}\"\n"
                   "set grid xtics ytics\n"
                   "set multiplot layout 1,2 title \"{/:Bold=16 Sensitivity to the split of "
-                  "variation}  {/=12 (mean over %d chips, 95 %% CI)}\" margins 0.07,0.98,0.12,0.86 "
-                  "spacing 0.08,0\n",
+                  "variation}  {/=12 (mean over %d chips, 95 %% CI)}\" margins 0.06,0.84,0.12,0.86 "
+                  "spacing 0.08,0\nset format y '%%.2f'\n",
             results[pts[0].file]->n_chip);
     panel(p.gp, results, summaries, pts, np, tech, nt, "frequency", "Chip frequency (t = 0)",
           "frequency (normalised to the no-PV chip)", 1);

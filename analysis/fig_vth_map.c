@@ -30,9 +30,11 @@ int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, F
         fputc('\n', p.gp);
     }
     fputs("EOD\n", p.gp);
-    char who[96] = "";
+    char who[96] = "", shown[96] = "";
+    if (k > 1)
+        snprintf(shown, sizeof shown, "; one cell of every %d x %d block shown", k, k);
     if (m->chip >= 0)
-        snprintf(who, sizeof who, ", chip %ld%s", m->chip, m->sm >= 0 ? "" : "");
+        snprintf(who, sizeof who, ", chip %ld", m->chip);
     if (m->sm >= 0)
         snprintf(who + strlen(who), sizeof who - strlen(who), ", SM %ld", m->sm);
     fprintf(p.gp,
@@ -43,9 +45,9 @@ int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, F
             "set cblabel \"V_{th} (%s)\"\nset xlabel 'column (bit cell)'\n"
             "set ylabel 'row (register entry)'\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
             "set size ratio %.6g\nset tics out\nunset grid\nset border 15\n"
-            "plot $map using 1:2:3 with image pixels\n",
+            "plot $map using 1:2:3 with image\n",
             who, m->rows, m->cols, mean, m->vth_units, sd, m->vth_units,
-            k > 1 ? "; every shown pixel is one cell of each k x k block" : "", m->vth_units,
+            shown, m->vth_units,
             m->cols - 1, m->rows - 1, (double)m->rows / m->cols);
     return ana__plot_close(&p, note);
 }

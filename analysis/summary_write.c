@@ -17,17 +17,17 @@
 
 #include "ana_internal.h"
 
-/* Statistics fields written as datasets: name, member, description. */
+/* Statistics fields written as datasets: member of ana_stats, dataset name, description. */
 #define STAT_FIELDS(X)                                                                  \
-    X(mean, "mean over chips")                                                          \
-    X(std, "sample standard deviation over chips (n - 1)")                              \
-    X(p5, "5th percentile over chips")                                                  \
-    X(p50, "median over chips")                                                         \
-    X(p95, "95th percentile over chips")                                                \
-    X(min, "minimum over chips")                                                        \
-    X(max, "maximum over chips")                                                        \
-    X(ci_low, "lower end of the 95 % confidence interval of the mean (Student t)")      \
-    X(ci_high, "upper end of the 95 % confidence interval of the mean (Student t)")
+    X(mean, mean, "mean over chips")                                                    \
+    X(std, std, "sample standard deviation over chips (n - 1)")                         \
+    X(p5, p5, "5th percentile over chips")                                              \
+    X(p50, p50, "median over chips")                                                    \
+    X(p95, p95, "95th percentile over chips")                                           \
+    X(min, min, "minimum over chips")                                                   \
+    X(max, max, "maximum over chips")                                                   \
+    X(ci_low, ci95_low, "lower end of the 95 % confidence interval of the mean (Student t)") \
+    X(ci_high, ci95_high, "upper end of the 95 % confidence interval of the mean (Student t)")
 
 static int copy_file(const char *from, int to_fd)
 {
@@ -76,10 +76,10 @@ static int write_view(hid_t parent, const ana_results *r, const ana_view *v)
         ana__h5_set_string_attr(g, "axes", axes) ||
         ana__h5_set_string_attr(g, na, ana_metric_norm(v->metric)))
         goto done;
-#define WRITE_STAT(f, doc)                                                              \
+#define WRITE_STAT(f, name, doc)                                                        \
     for (size_t i = 0; i < nv; i++)                                                     \
         col[i] = v->stats[i].f;                                                         \
-    if (ana__h5_write(g, #f, H5T_NATIVE_DOUBLE, rank, dims, col, doc, norm))            \
+    if (ana__h5_write(g, #name, H5T_NATIVE_DOUBLE, rank, dims, col, doc, norm))         \
         goto done;
     STAT_FIELDS(WRITE_STAT)
 #undef WRITE_STAT
