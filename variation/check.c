@@ -43,6 +43,22 @@ int var_params_check(const var_params *p, char *key, size_t kl, char *msg, size_
         return reject(key, kl, "floorplan.sub_banks", msg, ml,
                       "must divide the %d registers of an entry, got %d",
                       f->bits_per_entry / 32, f->sub_banks);
+    const var_variation *v = &p->variation;
+    if (!(v->phi > 0.0))
+        return reject(key, kl, "variation.phi", msg, ml,
+                      "must be positive (a fraction of the domain width), got %g", v->phi);
+    if (!(v->vth_sigma >= 0.0))
+        return reject(key, kl, "variation.vth_sigma", msg, ml, "must be >= 0, got %g",
+                      v->vth_sigma);
+    if (!(v->leff_sigma >= 0.0))
+        return reject(key, kl, "variation.leff_sigma", msg, ml, "must be >= 0, got %g",
+                      v->leff_sigma);
+    if (!(v->sigma_ratio >= 0.0))
+        return reject(key, kl, "variation.sigma_ratio", msg, ml, "must be >= 0, got %g",
+                      v->sigma_ratio);
+    if (!(p->timing.alpha > 0.0))
+        return reject(key, kl, "timing.alpha", msg, ml, "must be positive, got %g",
+                      p->timing.alpha);
     if (grid_points_per_sub_bank(p) < 4.0)
         return reject(key, kl, "variation.grid_cols", msg, ml,
                       "grid too coarse: %.1f points across a sub-bank, need at least 4",

@@ -1,0 +1,211 @@
+/* The systematic field: a stationary zero-mean unit-variance Gaussian field with the
+ * spherical correlation on a regular grid.
+ *
+ * Production: circulant embedding (Dietrich & Newsam 1997).  The grid's covariance is
+ * embedded in a circulant on an M x N torus; its eigenvalues are the FFT of the first
+ * row.  If none is negative the embedding is exact: Y = FFT(sqrt(lambda / MN) * (Z1 +
+ * i Z2)) has real and imaginary parts that are two independent fields with exactly the
+ * asked covariance.  A negative eigenvalue beyond round-off means the embedding is not a
+ * covariance; we then enlarge the torus (still exact) up to max_grow times, and report
+ * VAR_ENOTPD rather than clip.  Reference: dense Cholesky (GSL) for small grids. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+
+#include "var_internal.h"
+
+#define EIGEN_TOL 1e-9     /* |negative eigenvalue| / largest treated as round-off    */
+#define CHOLESKY_MAX 2048  /* points; 2048^2 doubles = 32 MB                           */
+#define EMBED_MAX (1 << 22) /* torus points; 64 MB of complex doubles                  */
+
+struct var__field {
+    var_field_method method;
+    int rows, cols, M, N;
+    double min_eigen;
+    double *sqrt_lambda;   /* [M][N], circulant                                      */
+    fftw_complex *buf;     /* [M][N], circulant                                      */
+    fftw_plan plan;
+    double *L;             /* [P][P] lower Cholesky factor, cholesky                 */
+};
+
+double var__spherical(double r, double phi)
+{
+    if (r >= phi)
+        return 0.0;
+    double s = r / phi;
+    return 1.0 - 1.5 * s + 0.5 * s * s * s;
+}
+
+/* Smallest m >= n whose prime factors are 2, 3, 5, 7: FFTW's fast sizes. */
+static int fft_size(int n)
+{
+    for (int m = n > 1 ? n : 1;; m++) {
+        int r = m;
+        for (int p = 2; p <= 7; p++)
+            while (r % p == 0)
+                r /= p;
+        if (r == 1)
+            return m;
+    }
+}
+
+/* Eigenvalues of the M x N embedding into f->sqrt_lambda; returns min / max. */
+static double embed(var__field *f, double h, double phi)
+{
+    int M = f->M, N = f->N;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double dm = m < M - m ? m : M - m, dn = n < N - n ? n : N - n;
+            f->buf[m * N + n][0] = var__spherical(h * sqrt(dm * dm + dn * dn), phi);
+            f->buf[m * N + n][1] = 0.0;
+        }
+    fftw_execute(f->plan);
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < M * N; i++) {
+        double l = f->buf[i][0];
+        lo = fmin(lo, l), hi = fmax(hi, l);
+        f->sqrt_lambda[i] = l > 0 ? sqrt(l / ((double)M * N)) : 0.0;
+    }
+    return lo / hi;
+}
+
+static int circulant_init(var__field *f, double h, double phi, int max_grow)
+{
+    /* The torus must hold the grid plus the correlation range (in points) so that no
+     * point sees another one from both sides: max(2 (n - 1), n - 1 + range). */
+    int R = (int)ceil(phi / h);
+    int M = fft_size(f->rows > 1 ? (2 * (f->rows - 1) > f->rows - 1 + R ? 2 * (f->rows - 1) : f->rows - 1 + R) : 1);
+    int N = fft_size(f->cols > 1 ? (2 * (f->cols - 1) > f->cols - 1 + R ? 2 * (f->cols - 1) : f->cols - 1 + R) : 1);
+    for (int attempt = 0; attempt <= max_grow; attempt++) {
+        if ((double)M * N > EMBED_MAX)
+            return VAR_EEMBED;
+        if (f->plan)
+            fftw_destroy_plan(f->plan);
+        fftw_free(f->buf);
+        free(f->sqrt_lambda);
+        f->M = M, f->N = N;
+        f->buf = fftw_alloc_complex((size_t)M * N);
+        f->sqrt_lambda = malloc(sizeof(double) * (size_t)M * N);
+        if (!f->buf || !f->sqrt_lambda)
+            return VAR_ENOMEM;
+        f->plan = fftw_plan_dft_2d(M, N, f->buf, f->buf, FFTW_FORWARD, FFTW_ESTIMATE);
+        if (!f->plan)
+            return VAR_ENOMEM;
+        f->min_eigen = embed(f, h, phi);
+        if (f->min_eigen >= -EIGEN_TOL)
+            return VAR_OK;
+        M = fft_size(M + M / 4 + 1), N = fft_size(N + N / 4 + 1);
+    }
+    return VAR_ENOTPD;
+}
+
+static int cholesky_init(var__field *f, double h, double phi)
+{
+    int P = f->rows * f->cols;
+    if (P > CHOLESKY_MAX)
+        return VAR_ETOOBIG;
+    f->L = malloc(sizeof(double) * (size_t)P * P);
+    if (!f->L)
+        return VAR_ENOMEM;
+    for (int a = 0; a < P; a++)
+        for (int b = 0; b < P; b++) {
+            double di = a / f->cols - b / f->cols, dj = a % f->cols - b % f->cols;
+            f->L[a * P + b] = var__spherical(h * sqrt(di * di + dj * dj), phi);
+        }
+    gsl_matrix_view m = gsl_matrix_view_array(f->L, P, P);
+    gsl_error_handler_t *old = gsl_set_error_handler_off(); /* GSL aborts otherwise */
+    int rc = gsl_linalg_cholesky_decomp1(&m.matrix);
+    gsl_set_error_handler(old);
+    f->min_eigen = 0.0;
+    return rc ? VAR_ENOTPD : VAR_OK;
+}
+
+var__field *var__field_alloc(int rows, int cols, double h, double phi, var_field_method m,
+                             int max_grow, int *err)
+{
+    var__field *f = calloc(1, sizeof *f);
+    if (!f) {
+        *err = VAR_ENOMEM;
+        return NULL;
+    }
+    f->method = m, f->rows = rows, f->cols = cols;
+    *err = m == VAR_FIELD_CHOLESKY ? cholesky_init(f, h, phi)
+                                   : circulant_init(f, h, phi, max_grow);
+    if (*err) {
+        var__field_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void var__field_free(var__field *f)
+{
+    if (!f)
+        return;
+    if (f->plan)
+        fftw_destroy_plan(f->plan);
+    fftw_free(f->buf);
+    free(f->sqrt_lambda);
+    free(f->L);
+    free(f);
+}
+
+double var__field_min_eigen(const var__field *f, int *rows, int *cols)
+{
+    if (rows)
+        *rows = f->M;
+    if (cols)
+        *cols = f->N;
+    return f->min_eigen;
+}
+
+static void cholesky_sample(var__field *f, var__stream s, double *a, double *b)
+{
+    int P = f->rows * f->cols;
+    /* z is read twice per output point, so draw it into a and b first, then multiply
+     * in place from the last row up (row i needs z[0..i] only). */
+    for (int i = 0; i < P; i++) {
+        double z[2];
+        var__normal2_fast(s, (uint32_t)i, z);
+        a[i] = z[0];
+        if (b)
+            b[i] = z[1];
+    }
+    for (int i = P - 1; i >= 0; i--) {
+        const double *Li = f->L + (size_t)i * P;
+        double sa = 0.0, sb = 0.0;
+        for (int j = 0; j <= i; j++) {
+            sa += Li[j] * a[j];
+            if (b)
+                sb += Li[j] * b[j];
+        }
+        a[i] = sa;
+        if (b)
+            b[i] = sb;
+    }
+}
+
+void var__field_sample(var__field *f, var__stream s, double *a, double *b)
+{
+    if (f->method == VAR_FIELD_CHOLESKY) {
+        cholesky_sample(f, s, a, b);
+        return;
+    }
+    int MN = f->M * f->N;
+    for (int i = 0; i < MN; i++) {
+        double z[2];
+        var__normal2_fast(s, (uint32_t)i, z);
+        f->buf[i][0] = f->sqrt_lambda[i] * z[0];
+        f->buf[i][1] = f->sqrt_lambda[i] * z[1];
+    }
+    fftw_execute(f->plan);
+    for (int r = 0; r < f->rows; r++)
+        for (int c = 0; c < f->cols; c++) {
+            a[r * f->cols + c] = f->buf[r * f->N + c][0];
+            if (b)
+                b[r * f->cols + c] = f->buf[r * f->N + c][1];
+        }
+}

@@ -1,0 +1,113 @@
+/* Tables of the quantile function of the maximum of n = 2^k cell log-delays.
+ *
+ * Drawing the maximum of n iid cells directly (inverse CDF of F^n, model.md section 4)
+ * needs the quantile at a field value g for a uniform u.  The exact quantile costs a root
+ * search over a quadrature; the table holds it on a grid of g and of an axis P(u) and
+ * interpolates bilinearly.
+ *
+ * The u axis.  The maximum's tails matter (the slowest of 10^5 registers is a 1e-6
+ * quantile), so the axis must resolve u down to 2^-54 without a log per lookup, which
+ * would cost as much as the rest of the draw.  u comes from a 53-bit integer k; write the
+ * tail mass v = min(u, 1 - u) = (j + 0.5) 2^-53 and read its binary exponent o and
+ * mantissa fraction f straight from the bits of the double j + 0.5: P = o + f + 1 in the
+ * lower half, 106 - (o + f + 1) in the upper half.  P is continuous, increasing in u,
+ * linear in v inside each binary octave, and the table has NSUB nodes per octave, so the
+ * kinks of P fall on nodes.  Inside an octave the quantile is smooth in v (like ln v):
+ * linear interpolation errs by about (1/NSUB)^2 / 8 of its slope.  Every 53-bit uniform
+ * lies inside the table; g outside [-G_LIM, G_LIM] (P ~ 6e-14 per grid point) falls back
+ * to the exact solver.  tests/variation/test_maxtab.c bounds the error. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "var_internal.h"
+
+#define OCTAVES VAR__OCTAVES
+#define NSUB VAR__NSUB
+#define NP VAR__NP
+#define G_LIM 7.5
+#define G_STEP 0.25
+
+double var__bits_logit(uint64_t k)
+{
+    int upper = k >= (1ULL << 52);
+    uint64_t j = upper ? (1ULL << 53) - 1 - k : k;
+    double v = ((double)j + 0.5) * (1.0 / 9007199254740992.0); /* tail mass, exact */
+    double lv = log(v) - log1p(-v);
+    return upper ? -lv : lv;
+}
+
+/* logit(u) at axis node i, for building the table. */
+static double node_logit(int i)
+{
+    double P = (double)i / NSUB;
+    int upper = P > OCTAVES;
+    double t = upper ? 2.0 * OCTAVES - P : P;
+    int o = (int)floor(t - 1.0);
+    if (o > OCTAVES - 2)
+        o = OCTAVES - 2;
+    double jj = ldexp(1.0 + (t - 1.0 - o), o);
+    double v = jj * (1.0 / 9007199254740992.0);
+    double lv = log(v) - log1p(-v);
+    return upper ? -lv : lv;
+}
+
+var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask)
+{
+    var__maxtab *t = calloc(1, sizeof *t);
+    double *col = malloc(sizeof(double) * NP), *x = malloc(sizeof(double) * NP);
+    if (!t || !col || !x)
+        goto fail;
+    t->d = *d;
+    t->ng = (int)lround(2 * G_LIM / G_STEP) + 1;
+    for (int i = 0; i < NP; i++)
+        x[i] = node_logit(i);
+    for (int k = 0; k < VAR__MAXK; k++) {
+        if (!(need_mask & (1u << k)))
+            continue;
+        t->q[k] = malloc(sizeof(float) * (size_t)NP * (size_t)t->ng);
+        if (!t->q[k])
+            goto fail;
+        for (int j = 0; j < t->ng; j++) {
+            var__maxq_column(d, 1 << k, -G_LIM + j * G_STEP, x, NP, col);
+            for (int i = 0; i < NP; i++)
+                t->q[k][(size_t)j * NP + i] = (float)col[i];
+        }
+    }
+    free(col);
+    free(x);
+    return t;
+fail:
+    free(col);
+    free(x);
+    var__maxtab_free(t);
+    return NULL;
+}
+
+void var__maxtab_free(var__maxtab *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; k < VAR__MAXK; k++)
+        free(t->q[k]);
+    free(t);
+}
+
+var__gcol var__maxtab_gcol(const var__maxtab *t, double g)
+{
+    double f = (g + G_LIM) / G_STEP;
+    if (!(f >= 0.0 && f < t->ng - 1))
+        return (var__gcol){ -1, 0.0f };
+    int i = (int)f;
+    return (var__gcol){ i, (float)(f - i) };
+}
+
+double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits)
+{
+    return var__maxq_exact(&t->d, 1 << k, g, var__bits_logit(bits));
+}
+
+double var__maxtab_q(const var__maxtab *t, int k, double g, uint64_t bits)
+{
+    return var__maxtab_q_col(t, k, var__maxtab_gcol(t, g), g, bits);
+}

@@ -1,0 +1,132 @@
+/* The frequency side of the register-file techniques (model.md section 5). */
+#include <math.h>
+#include <string.h>
+
+#include "var_internal.h"
+
+#define MAX_UNITS (VAR_MAX_BANKS * VAR_MAX_SUBS_PER_BANK > VAR_MAX_BANKS * VAR_MAX_ENTRIES / 32 \
+                       ? VAR_MAX_BANKS * VAR_MAX_SUBS_PER_BANK                              \
+                       : VAR_MAX_BANKS * VAR_MAX_ENTRIES / 32)
+
+static int n_fast_of(double percent, int units)
+{
+    int n = (int)floor(percent / 100.0 * units + 1e-9);
+    return n < 1 ? 1 : n > units ? units : n;
+}
+
+static void identity_banks(var_rf_map *m)
+{
+    for (int b = 0; b < m->n_banks; b++)
+        for (int s = 0; s < m->subs_per_bank; s++)
+            m->sub_id[b][s] = (int16_t)(b * m->subs_per_bank + s);
+}
+
+/* Insertion sort of unit ids by (delay, id): at most 512 units, and a stable total order
+ * makes ties deterministic. */
+static void sort_units(const double *d, int n, int16_t *ids)
+{
+    for (int i = 0; i < n; i++) {
+        int16_t v = (int16_t)i;
+        int j = i;
+        while (j > 0 && d[ids[j - 1]] > d[v]) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = v;
+    }
+}
+
+static double by_register(const var_chip *c, int sm, double percent, var_rf_map *m)
+{
+    const double *reg = var_chip_register_delays(c, sm);
+    int L = c->plan.lanes, nf = n_fast_of(percent, c->n_regs);
+    double thr = var__kth_smallest(reg, c->n_regs, nf - 1);
+    int ties = nf; /* fast registers still to hand out at the threshold, by index */
+    for (int r = 0; r < c->n_regs; r++)
+        ties -= reg[r] < thr;
+    for (int r = 0; r < c->n_regs; r++) {
+        int slow = reg[r] > thr || (reg[r] == thr && ties-- <= 0);
+        if (slow)
+            m->entry_slow[r / L / m->n_entries][(r / L) % m->n_entries] = 1;
+    }
+    return 1.0 / thr;
+}
+
+static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
+{
+    const double *entry = var_chip_entry_delays(c, sm);
+    int n = (c->n_entries + 31) / 32;
+    double d[MAX_UNITS];
+    int16_t ids[MAX_UNITS];
+    for (int a = 0; a < n; a++) {
+        d[a] = 0.0;
+        for (int e = 32 * a; e < 32 * a + 32 && e < c->n_entries; e++)
+            d[a] = fmax(d[a], entry[e]);
+    }
+    sort_units(d, n, ids);
+    int nf = n_fast_of(percent, n);
+    for (int i = nf; i < n; i++)
+        for (int e = 32 * ids[i]; e < 32 * ids[i] + 32 && e < c->n_entries; e++)
+            m->entry_slow[e / m->n_entries][e % m->n_entries] = 1;
+    return 1.0 / d[ids[nf - 1]];
+}
+
+static double by_sub_bank(const var_chip *c, int sm, const var_technique *t, var_rf_map *m)
+{
+    const double *sub = var_chip_sub_bank_delays(c, sm);
+    int n = c->n_subs, S = m->subs_per_bank;
+    int16_t ids[MAX_UNITS];
+    sort_units(sub, n, ids);
+    int nf = n_fast_of(t->fast_percent, n);
+    if (!t->bro) {
+        for (int i = nf; i < n; i++)
+            m->sub_slow[ids[i] / S][ids[i] % S] = 1;
+        return 1.0 / sub[ids[nf - 1]];
+    }
+    /* virtual banks of one speed class: leftover fast sub-banks join the slow class */
+    if (nf >= S)
+        nf -= nf % S;
+    for (int i = 0; i < n; i++) {
+        m->sub_id[i / S][i % S] = ids[i];
+        m->sub_slow[i / S][i % S] = i >= nf;
+    }
+    return 1.0 / sub[ids[nf - 1]];
+}
+
+int var_technique_apply(const var_chip *c, const var_params *p, const var_technique *t,
+                        int sm, var_rf_map *map, double *freq)
+{
+    (void)p; /* the chip holds its own copy; kept for symmetry with generate */
+    if (!c->generated)
+        return VAR_ENOTGEN;
+    if (sm < 0 || sm >= c->n_sms)
+        return VAR_ERANGE;
+    memset(map, 0, sizeof *map);
+    map->n_banks = c->n_banks;
+    map->n_entries = c->p.floorplan.entries_per_bank;
+    map->subs_per_bank = c->p.floorplan.sub_banks;
+    identity_banks(map);
+    if (!t->variation) {
+        *freq = 1.0;
+        return VAR_OK;
+    }
+    if (!(t->fast_percent > 0.0 && t->fast_percent <= 100.0))
+        return VAR_ETECHNIQUE;
+    switch (t->granularity) {
+    case VAR_GRAN_NONE:
+        *freq = c->sm_freq[sm];
+        break;
+    case VAR_GRAN_REGISTER:
+        *freq = by_register(c, sm, t->fast_percent, map);
+        break;
+    case VAR_GRAN_VECTOR_ARRAY:
+        *freq = by_array(c, sm, t->fast_percent, map);
+        break;
+    case VAR_GRAN_SUB_BANK:
+        *freq = by_sub_bank(c, sm, t, map);
+        break;
+    default:
+        return VAR_ETECHNIQUE;
+    }
+    return VAR_OK;
+}

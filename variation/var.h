@@ -1,0 +1,120 @@
+/* var.h - process-variation chips and register-file timing (model.md sections 2-5).
+ *
+ * Life cycle: var_chip_alloc() once per parameter set (plans FFTs, builds the floorplan
+ * map and the max-delay tables), then var_chip_generate() for as many chips as wanted
+ * (no allocation), reading results through the accessors and var_technique_apply(),
+ * then var_chip_free().  Chip k is a pure function of (params, seed, k): every random
+ * number comes from a Philox counter keyed by (seed, chip, purpose, sm, index).
+ *
+ * Delays are normalised to the same cell without variation (= 1.0), frequencies to the
+ * chip without variation (= 1.0).  A *register* is the 32 bits of one lane of one
+ * register vector (entry); lane l holds bits [32 l, 32 l + 32) of the entry.
+ */
+#ifndef RFDSE_VAR_H
+#define RFDSE_VAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "var_params.h"
+#include "var_rf_map.h"
+
+/* Error codes (negative), names and messages generated from one list. */
+#define VAR_ERRNO_MAP(X)                                                                   \
+    X(ENOMEM, -1, "out of memory")                                                         \
+    X(EINVAL, -2, "invalid variation parameters (see var_params_check)")                   \
+    X(ENOTPD, -3, "covariance embedding is not positive definite: raise grid_cols or "     \
+                  "lower phi, or use a larger embedding")                                  \
+    X(EGEOMETRY, -4, "floorplan does not fit: the register file is larger than its SM tile") \
+    X(ERANGE, -5, "index out of range (sm, chip or entry)")                                \
+    X(ETOOBIG, -6, "grid too large for the dense Cholesky reference (at most 2048 points)") \
+    X(ENOTGEN, -7, "no chip generated yet")                                                \
+    X(ETECHNIQUE, -8, "invalid technique (fast_percent must lie in (0, 100])")           \
+    X(EEMBED, -9, "circulant embedding would exceed 2^22 points: lower phi or grid_cols")
+
+typedef enum {
+    VAR_OK = 0,
+#define VAR__ENUM(name, code, msg) VAR_##name = code,
+    VAR_ERRNO_MAP(VAR__ENUM)
+#undef VAR__ENUM
+} var_error;
+
+/* Message of an error code; never NULL. */
+const char *var_strerror(int err);
+
+typedef struct var_chip var_chip; /* opaque: fields, delays, workspaces of one chip */
+
+/* Allocates everything needed to generate chips with these parameters.  Returns NULL on
+ * failure; var_chip_alloc_err() also gives the reason (a var_error). */
+var_chip *var_chip_alloc(const var_params *p);
+var_chip *var_chip_alloc_err(const var_params *p, int *err);
+void var_chip_free(var_chip *c);
+
+/* Generates chip `chip` (0 <= chip < 2^32) of the population rooted at `seed` into c.
+ * `p` must be the parameters c was allocated with.  Returns 0 or a var_error. */
+int var_chip_generate(var_chip *c, const var_params *p, uint64_t seed, int64_t chip);
+
+/* ---- results of the last var_chip_generate ---------------------------------------- */
+int var_chip_n_sms(const var_chip *c);
+double var_chip_sm_frequency(const var_chip *c, int sm); /* baseline, normalised        */
+double var_chip_within_sm_ratio(const var_chip *c, int sm); /* slowest / fastest register
+                                                               delay (= fastest / slowest
+                                                               register speed), >= 1       */
+double var_chip_sm_to_sm_ratio(const var_chip *c);        /* fastest / slowest SM freq   */
+double var_chip_frequency(const var_chip *c);             /* mean of SM frequencies      */
+double var_chip_min_frequency(const var_chip *c);         /* slowest SM                  */
+
+/* Normalised delays of one SM (register index (bank * entries + entry) * lanes + lane,
+ * entry index bank * entries + entry, sub-bank index bank * sub_banks + s).  Pointers
+ * into c, valid until the next generate; NULL if sm is out of range. */
+const double *var_chip_register_delays(const var_chip *c, int sm);
+const double *var_chip_entry_delays(const var_chip *c, int sm);
+const double *var_chip_sub_bank_delays(const var_chip *c, int sm);
+const double *var_chip_bank_delays(const var_chip *c, int sm);
+
+/* Systematic field (standard normal units, multiply by the systematic sigma) of the
+ * domain SM `sm` lies in: rows x cols points, row-major.  For domain "chip" every SM
+ * returns the die field. */
+const double *var_chip_field(const var_chip *c, int sm, int *rows, int *cols);
+
+/* Smallest eigenvalue of the circulant embedding relative to the largest (>= -1e-9 or
+ * the allocation failed), and the embedding size used; for docs and tests. */
+double var_chip_embedding_min_eigen(const var_chip *c, int *rows, int *cols);
+
+/* ---- per-cell maps ----------------------------------------------------------------- *
+ * Vth (V) and Leff (relative to nominal) of every bit cell of SM `sm` of the last
+ * generated chip, row = bank * entries + entry, col = bit, row-major.  Consistent with
+ * the register delays: max over a register's cells of var_cell_delay() equals its
+ * delay.  Slow (about 1 s per SM at the default floorplan): for chipmap and aging, not
+ * the Monte Carlo path.  vth and leff hold n_banks * entries * bits doubles each. */
+int var_chip_cells(const var_chip *c, const var_params *p, int sm, double *vth, double *leff);
+
+/* Normalised delay of one cell (the read path: access transistor in series with the
+ * pull-down, both with the cell's Vth and Leff).  Non-decreasing in both arguments;
+ * capped at VAR_DELAY_CAP (a cell that slow does not work). */
+#define VAR_DELAY_CAP 1e6
+double var_cell_delay(const var_timing *t, double vth, double leff_rel);
+
+/* ---- techniques (model.md section 5) ----------------------------------------------- *
+ * Fills *map for SM `sm` of the last generated chip under technique t and sets *freq to
+ * the SM's normalised frequency: 1 / (slowest delay among the storage the technique
+ * counts).  Classification: the fastest floor(n/100 * units) units (at least one) are
+ * fast, the rest slow; ties by index.  With bro, virtual banks are consecutive groups of
+ * sub_banks sub-banks in fastest-first order; if the fast count is not a multiple of
+ * sub_banks, the leftover fast sub-banks join the slow class so no virtual bank mixes
+ * classes.  t->variation false (ideal): frequency 1, all fast, identity banks. */
+int var_technique_apply(const var_chip *c, const var_params *p, const var_technique *t,
+                        int sm, var_rf_map *map, double *freq);
+
+/* ---- aging hook (docs/variation.md "Aging") ---------------------------------------- *
+ * Recomputes SM `sm`'s delays after NBTI: for every cell, the aged Vth is
+ * shift(vth0_dev, sub_bank, ctx) + vth where vth0_dev = vth - timing.vth0 is the cell's
+ * PV deviation and sub_bank its index in the SM.  Uses the per-cell path, so it costs
+ * about what var_chip_cells costs; `scratch` (2 * n_banks * entries * bits doubles, or
+ * NULL to allocate internally) is caller-owned.  Updates register/entry/sub-bank/bank
+ * delays and the SM's baseline frequency in place; var_chip_generate restores time 0. */
+typedef double (*var_vth_shift_fn)(double vth0_dev, int sub_bank, void *ctx);
+int var_chip_age(var_chip *c, const var_params *p, int sm, var_vth_shift_fn shift,
+                 void *ctx, double *scratch);
+
+#endif

@@ -1,0 +1,214 @@
+/* var_internal.h - shared by the files of variation/, not installed, not for other modules. */
+#ifndef RFDSE_VAR_INTERNAL_H
+#define RFDSE_VAR_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <Random123/philox.h>
+#include <fftw3.h>
+
+#include "var.h"
+
+/* ---- random streams ----------------------------------------------------------------
+ * One Philox4x32-10 block per (seed, chip, purpose, sm, slot, index): key = seed,
+ * counter = {index, slot, purpose << 24 | sm, chip}.  A block gives two uniforms. */
+typedef enum {
+    VAR__P_FIELD = 1,  /* normals of the systematic field: sm = field id           */
+    VAR__P_PIECE = 2,  /* uniform of a run maximum: index = register, slot = piece/2 */
+    VAR__P_CELL = 3,   /* per-cell conditional draws (chipmap, aging)                */
+    VAR__P_BRUTE = 4,  /* brute-force reference sampler (tests)                      */
+    VAR__P_TEST = 5
+} var__purpose;
+
+#define VAR__SM_CHIP 0xFFFFFFu /* sm slot of streams that belong to the whole die */
+
+typedef struct var__stream {
+    uint64_t seed;
+    uint32_t chip;
+    uint32_t purpose_sm;
+} var__stream;
+
+static inline var__stream var__stream_make(uint64_t seed, int64_t chip, var__purpose p, uint32_t sm)
+{
+    return (var__stream){ seed, (uint32_t)chip, ((uint32_t)p << 24) | (sm & 0xFFFFFFu) };
+}
+
+/* Two 53-bit integers k; the uniform they stand for is (k + 0.5) 2^-53, in (0, 1). */
+static inline void var__bits2(var__stream s, uint32_t slot, uint32_t index, uint64_t k[2])
+{
+    philox4x32_key_t key = { { (uint32_t)s.seed, (uint32_t)(s.seed >> 32) } };
+    philox4x32_ctr_t c = { { index, slot, s.purpose_sm, s.chip } };
+    philox4x32_ctr_t r = philox4x32(c, key);
+    k[0] = ((uint64_t)r.v[0] << 21) ^ (r.v[1] >> 11);
+    k[1] = ((uint64_t)r.v[2] << 21) ^ (r.v[3] >> 11);
+}
+
+/* A uniform in (0, 1) from k: 52 bits, because (k + 0.5) 2^-53 rounds to 1.0 at the top
+ * (doubles below 1 are 2^-53 apart).  The table axis uses all 53 bits exactly. */
+static inline double var__bits_uniform(uint64_t k)
+{
+    return ((double)(k >> 1) + 0.5) * (1.0 / 4503599627370496.0); /* 2^-52 */
+}
+
+/* Two uniforms in (0, 1), 53 bits each, never 0 or 1. */
+static inline void var__uniform2(var__stream s, uint32_t slot, uint32_t index, double u[2])
+{
+    uint64_t k[2];
+    var__bits2(s, slot, index, k);
+    u[0] = var__bits_uniform(k[0]);
+    u[1] = var__bits_uniform(k[1]);
+}
+
+/* logit((k + 0.5) 2^-53), accurate in both tails: the x the table axis stands for. */
+double var__bits_logit(uint64_t k);
+
+/* Two independent standard normals (Box-Muller: exact, no rejection, so a block always
+ * yields exactly two deviates and streams stay aligned). */
+void var__normal2(var__stream s, uint32_t slot, uint32_t index, double z[2]);
+/* The same by the polar method with 32-bit uniforms; for the field. */
+void var__normal2_fast(var__stream s, uint32_t index, double z[2]);
+
+/* ---- cell model and the distribution of the maximum --------------------------------
+ * Log-delay of one cell whose Vth is vth0 (1 + sv + rv) and Leff is 1 + sl + rl. */
+#define VAR__GH 48 /* Gauss-Hermite nodes of the one-cell CDF integral */
+typedef struct var__dist {
+    var_timing t;
+    double vs_sys, ls_sys;   /* systematic sigma/mu of Vth, Leff                */
+    double vs_rand, ls_rand; /* random sigma/mu                                 */
+    double gh_x[VAR__GH], gh_w[VAR__GH]; /* N(0,1) quadrature, weights sum to 1 */
+} var__dist;
+
+int var__dist_init(var__dist *d, const var_params *p);
+double var__log_delay(const var__dist *d, double g, double zv, double zl);
+/* Exact quantile of the log-delay maximum of n iid cells at field value g, at
+ * logit(probability) x.  Slow (root finding): the tables interpolate it. */
+double var__maxq_exact(const var__dist *d, int n, double g, double x);
+/* The same at x[i], i < nx (increasing), for one table column. */
+void var__maxq_column(const var__dist *d, int n, double g, const double *x, int nx,
+                      double *out);
+/* CDF pieces of one cell's log-delay: ln F(y) and ln(1 - F(y)). */
+void var__cell_lcdf(const var__dist *d, double g, double y, double *lnF, double *lnS);
+
+typedef struct var__gcol {
+    int32_t i;   /* column index, or -1: out of the table, use the exact path */
+    float w;     /* weight of column i + 1                                    */
+} var__gcol;
+
+#define VAR__MAXK 6 /* tables for run lengths 1, 2, 4, ..., 32 */
+#define VAR__OCTAVES 53 /* axis octaves o = -1 .. 51 (maxtab.c) */
+#define VAR__NSUB 8     /* axis nodes per octave */
+#define VAR__NP (2 * VAR__OCTAVES * VAR__NSUB + 1)
+typedef struct var__maxtab {
+    var__dist d;
+    int ng;
+    float *q[VAR__MAXK]; /* [ng][NP] log-delays; float: 3e-8 relative, far below the
+                            interpolation error, and half the cache footprint */
+} var__maxtab;
+var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask);
+void var__maxtab_free(var__maxtab *t);
+/* Table lookup of var__maxq_exact(d, 1 << k, g, var__bits_logit(bits)); exact
+ * fallback for g outside the table. */
+double var__maxtab_q(const var__maxtab *t, int k, double g, uint64_t bits);
+var__gcol var__maxtab_gcol(const var__maxtab *t, double g);
+double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits);
+
+/* Axis position of the uniform of k (maxtab.c explains the axis). */
+static inline double var__axis_of(uint64_t k)
+{
+    int upper = k >= (1ULL << 52);
+    uint64_t j = upper ? (1ULL << 53) - 1 - k : k;
+    double jj = (double)j + 0.5; /* exact: j < 2^52 */
+    uint64_t b;
+    memcpy(&b, &jj, sizeof b);
+    int o = (int)((b >> 52) & 0x7ff) - 1023;
+    double f = (double)(b & 0x000fffffffffffffULL) * (1.0 / 4503599627370496.0); /* 2^-52 */
+    double t = o + f + 1.0;
+    return upper ? 2.0 * VAR__OCTAVES - t : t;
+}
+
+/* Inline: the Monte Carlo hot loop is this lookup. */
+static inline double var__maxtab_q_col(const var__maxtab *t, int k, var__gcol col, double g,
+                                       uint64_t bits)
+{
+    if (col.i < 0 || !t->q[k])
+        return var__maxtab_q_slow(t, k, g, bits);
+    double f = var__axis_of(bits) * VAR__NSUB;
+    int i = (int)f;
+    if (i > VAR__NP - 2)
+        i = VAR__NP - 2;
+    double a = f - i, w = col.w;
+    const float *q0 = t->q[k] + (size_t)col.i * VAR__NP + i, *q1 = q0 + VAR__NP;
+    return (1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0]));
+}
+
+/* ---- systematic field ------------------------------------------------------------- */
+typedef struct var__field var__field;
+/* Field of rows x cols points at spacing h (domain widths), spherical range phi.
+ * max_grow: how many times the circulant embedding may be enlarged to become positive
+ * definite (0: minimal embedding only). */
+var__field *var__field_alloc(int rows, int cols, double h, double phi, var_field_method m,
+                             int max_grow, int *err);
+void var__field_free(var__field *f);
+/* Samples two independent fields (b may be NULL) from stream s, field id `id`. */
+void var__field_sample(var__field *f, var__stream s, double *a, double *b);
+double var__field_min_eigen(const var__field *f, int *rows, int *cols);
+double var__spherical(double r, double phi);
+
+/* ---- floorplan ---------------------------------------------------------------------
+ * Cells of a register sharing one grid point form a run; a run of length m is split
+ * into pieces of power-of-two length (binary digits of m), each drawn as one maximum. */
+typedef struct var__piece {
+    int16_t grid_col; /* grid column of the piece's cells           */
+    uint8_t k;        /* length 1 << k                              */
+    uint8_t first;    /* first bit of the piece inside the register */
+} var__piece;
+
+typedef struct var__plan {
+    int lanes, rows, cols;       /* registers per entry; RF cell rows (logical) and bits */
+    int grid_rows, grid_cols;    /* of one field                                         */
+    int n_fields;                /* SM domain: n_sms; chip domain: 1                      */
+    double h;                    /* grid spacing in domain widths                         */
+    unsigned need_k;             /* bit k set if some piece has length 1 << k              */
+    int max_pieces;              /* most pieces of one register                           */
+    /* per SM: grid row of each logical cell row [sm][rows]; pieces of each
+     * (bank column, lane) [sm][bank_col][lane] -> piece_start..piece_start+n */
+    int32_t *row_grid;
+    int32_t *piece_start;        /* [n_sms][bank_cols][lanes + 1]                          */
+    var__piece *pieces;
+} var__plan;
+
+int var__plan_build(var__plan *pl, const var_params *p);
+void var__plan_free(var__plan *pl);
+
+/* ---- the chip ----------------------------------------------------------------------- */
+struct var_chip {
+    var_params p; /* copy, to check callers pass the same parameters */
+    var__dist dist;
+    var__plan plan;
+    var__field *field;
+    var__maxtab *tab;
+    int generated;
+    uint64_t seed;
+    int64_t chip;
+    int n_sms, n_regs, n_entries, n_subs, n_banks;
+    double *g;          /* fields [n_fields][grid points]                         */
+    double *g_spare;    /* second output of the last FFT when n_fields is odd     */
+    var__gcol *gcol;    /* per field point                                        */
+    double *reg;        /* [n_sms][n_regs]                                        */
+    double *entry;      /* [n_sms][n_entries]                                     */
+    double *sub;        /* [n_sms][n_subs]                                        */
+    double *bank;       /* [n_sms][n_banks]                                       */
+    double *sm_freq;    /* [n_sms]                                                */
+    double *sm_ratio;   /* [n_sms]                                                */
+};
+
+/* Recomputes entry/sub-bank/bank delays and baseline frequency of one SM from reg. */
+void var__chip_aggregate(var_chip *c, int sm);
+/* Field value at the grid point of register r's piece q in SM sm. */
+double var__chip_piece_g(const var_chip *c, int sm, int reg, const var__piece *pc);
+const var__piece *var__chip_pieces(const var_chip *c, int sm, int reg, int *n);
+/* k-th smallest (0-based) of x[0..n) without modifying x. */
+double var__kth_smallest(const double *x, int n, int k);
+
+#endif
