@@ -9,6 +9,7 @@ static const dse_command commands[] = {
     { "validate", "check a sweep file and print it fully resolved", dse_cmd_validate },
     { "analyze", "summarise results files: statistics, histograms, CSV, figures", dse_cmd_analyze },
     { "sm", "simulate one SM: IPC, stall causes and per-bank statistics", dse_cmd_sm },
+    { "chipmap", "one chip's Vth/Leff maps and register delays as HDF5 and PNG", dse_cmd_chipmap },
     { NULL, NULL, NULL },
 };
 

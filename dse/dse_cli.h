@@ -22,6 +22,7 @@ const dse_command *dse_cli_commands(void);
 
 /* Subcommands. */
 int dse_cmd_validate(int argc, char **argv);
+int dse_cmd_chipmap(int argc, char **argv);
 int dse_cmd_sm(int argc, char **argv);
 int dse_cmd_run(int argc, char **argv);
 int dse_cmd_analyze(int argc, char **argv);
