@@ -15,6 +15,7 @@ struct dse_sched {
     bool epoch;                   /* a flush epoch is open                 */
     bool *told;                   /* [rank] told FLUSH in this epoch       */
     int n_told, n_finished;       /* workers told FLUSH / told DONE        */
+    int handed;                   /* chips handed out since the last flush */
     double flush_interval, last_flush;
     dse_progress *progress;
 };
@@ -62,7 +63,8 @@ static void count_units(dse_sched *s, int units)
 }
 
 /* Rank 0's answer to worker w.  A worker told DONE is gone for good, so once any worker
- * is, no further epoch may open (it could never be joined). */
+ * is, no further epoch may open (it could never be joined).  An epoch opens only after
+ * chips were handed out since the last one, so flushes never starve the work. */
 static int answer_for(dse_sched *s, int w)
 {
     if (s->epoch && !s->told[w]) {
@@ -74,6 +76,7 @@ static int answer_for(dse_sched *s, int w)
         s->n_finished++;
         return DSE_SCHED_DONE;
     }
+    s->handed++;
     return s->todo[s->next++];
 }
 
@@ -93,7 +96,7 @@ static void serve_one(dse_sched *s, bool block)
 
 static void maybe_open_epoch(dse_sched *s)
 {
-    if (!s->epoch && s->n_finished == 0 && work_left(s) &&
+    if (!s->epoch && s->n_finished == 0 && work_left(s) && s->handed > 0 &&
         dse_now() - s->last_flush >= s->flush_interval) {
         s->epoch = true;
         s->n_told = 0;
@@ -119,6 +122,7 @@ static int coordinator_next(dse_sched *s, int units)
         while (s->n_told < s->size - 1)
             serve_one(s, true);
         s->epoch = false;
+        s->handed = 0;
         s->last_flush = dse_now();
         return DSE_SCHED_FLUSH;
     }
@@ -127,6 +131,7 @@ static int coordinator_next(dse_sched *s, int units)
             serve_one(s, true);
         return DSE_SCHED_DONE;
     }
+    s->handed++;
     return s->todo[s->next++];
 }
 
