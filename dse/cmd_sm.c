@@ -92,27 +92,19 @@ static void build_map(const dse_sweep *s, const dse_technique *t, int chip, int 
     sm_rf_map_all_fast(m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
     if (!t->freq.variation || slow <= 0)
         return;
-    int total = fp->n_banks * fp->sub_banks;
+    int total = fp->n_banks * fp->sub_banks, vectors = fp->n_banks * fp->entries_per_bank;
     switch (t->freq.granularity) {
     case VAR_GRAN_SUB_BANK:
-        if (t->freq.bro) {
+        if (t->freq.bro)
             sm_rf_map_mark_last_slow(m, slow);
-        } else {
-            for (int i = 0; i < total; i++) /* the i-th sub-bank is slow every total/slow */
-                if ((i + 1) * slow / total > i * slow / total)
-                    m->sub_slow[i / fp->sub_banks][i % fp->sub_banks] = 1;
-        }
+        else
+            sm_rf_map_mark_spread_slow(m, slow);
         break;
-    case VAR_GRAN_VECTOR_ARRAY: {
-        int vectors = fp->n_banks * fp->entries_per_bank;
-        int slow_vec = (int)((long)vectors * slow / total) / 32 * 32;
-        for (int v = vectors - slow_vec; v < vectors; v++)
-            m->entry_slow[v / fp->entries_per_bank][v % fp->entries_per_bank] = 1;
+    case VAR_GRAN_VECTOR_ARRAY: /* whole arrays of 32 vectors */
+        sm_rf_map_mark_last_entries_slow(m, (int)((long)vectors * slow / total) / 32 * 32);
         break;
-    }
     case VAR_GRAN_REGISTER:
-        for (int b = 0; b < fp->n_banks; b++)
-            memset(m->entry_slow[b], 1, (size_t)fp->entries_per_bank);
+        sm_rf_map_mark_last_entries_slow(m, vectors);
         break;
     default:
         break;

@@ -27,6 +27,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->n_issued = 0;
     wp->n_inflight = 0;
     wp->wait_kind = 0;
+    wp->passed = 0;
     wp->age = s->age++;
     sm__gen_warp(k, wp, blk->id, j);
     sm__banks_warp(s, w, blk);

@@ -77,6 +77,8 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_base = (int)floor(m);
     k->alu_src_thresh = prob32(m - floor(m));
+    for (int op = 0; op < SM__N_OPS; op++)
+        k->n_src[op] = (int8_t)(sm__ops[op].is_store ? 2 : sm__ops[op].unit != SM__UNIT_SP ? 1 : -1);
 }
 
 /* Small register IDs dominate: P(r) ~ exp(-reg_skew * r) within each register set. */
@@ -139,29 +141,26 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     int div = (uint32_t)a < k->div_thresh;
     int op = k->op_tab[(a >> 32) & 1023];
     const uint8_t *rt = k->reg_tab[div];
-    int n;
-    if (op == SM__OP_LD_GLOBAL || op == SM__OP_LD_SHARED || op == SM__OP_SFU)
-        n = 1;
-    else if (sm__ops[op].is_store)
-        n = 2;
-    else
-        n = k->alu_src_base + ((uint32_t)b < k->alu_src_thresh);
+    /* sources: loads and SFU 1, stores 2, ALU from the profile's mean */
+    int n = k->n_src[op] >= 0 ? k->n_src[op] : k->alu_src_base + ((uint32_t)b < k->alu_src_thresh);
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
     in->dst = sm__ops[op].is_store ? SM__NO_REG : rt[(a >> 42) & 1023];
     in->miss = op == SM__OP_LD_GLOBAL && ((b >> 52) & 4095) >= k->hit_thresh;
-    uint8_t src[SM__MAX_SRC] = { rt[(b >> 32) & 1023], rt[(b >> 42) & 1023], rt[(a >> 20) & 1023] };
     int d = k->dep_tab[(a >> 52) & 255];
-    if (d <= wp->ring_fill[div])
-        src[0] = wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING];
-    in->n_src = 0;
-    for (int i = 0; i < n; i++) {
-        int dup = 0;
-        for (int j = 0; j < in->n_src; j++)
-            dup |= in->src[j] == src[i];
-        if (!dup)
-            in->src[in->n_src++] = src[i];
-    }
+    uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
+                                        : rt[(b >> 32) & 1023];
+    uint8_t s1 = rt[(b >> 42) & 1023], s2 = rt[(a >> 20) & 1023];
+    /* a register read twice is read once */
+    in->src[0] = s0;
+    in->src[1] = s1;
+    in->src[2] = s2;
+    int m = n > 0;
+    if (n > 1 && s1 != s0)
+        in->src[m++] = s1;
+    if (n > 2 && s2 != s0 && s2 != s1)
+        in->src[m++] = s2;
+    in->n_src = (uint8_t)m;
     if (in->dst != SM__NO_REG) {
         wp->ring[div][wp->ring_pos[div] % SM__RING] = in->dst;
         wp->ring_pos[div]++;

@@ -22,3 +22,22 @@ void sm_rf_map_mark_last_slow(sm_rf_map *m, int n_slow)
         for (int p = m->subs_per_bank - 1; p >= 0 && n_slow > 0; p--, n_slow--)
             m->sub_slow[b][p] = 1;
 }
+
+/* Marks n_slow sub-banks slow spread evenly over the table (every total/n_slow-th):
+ * what a sub-bank classification looks like without rf_bro's sorting. */
+void sm_rf_map_mark_spread_slow(sm_rf_map *m, int n_slow)
+{
+    int total = m->n_banks * m->subs_per_bank;
+    for (int i = 0; i < total && n_slow > 0; i++)
+        if ((i + 1) * n_slow / total > i * n_slow / total)
+            m->sub_slow[i / m->subs_per_bank][i % m->subs_per_bank] = 1;
+}
+
+/* Marks the last n register vectors (entries, bank-major) slow: per-register or
+ * per-array classifications (vl_rf, vl_rv). */
+void sm_rf_map_mark_last_entries_slow(sm_rf_map *m, int n)
+{
+    for (int b = m->n_banks - 1; b >= 0 && n > 0; b--)
+        for (int e = m->n_entries - 1; e >= 0 && n > 0; e--, n--)
+            m->entry_slow[b][e] = 1;
+}

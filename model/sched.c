@@ -87,7 +87,9 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     st->fast_insts += in->fast;
     wp->n_inflight++;
     wp->n_issued++;
-    q->last = w;
+    wp->passed = 0;
+    q->last = q->resume >= 0 ? q->resume : w;
+    q->resume = -1;
     s->last_progress = s->now;
     if (--wp->n_left) {
         int unit = in->unit;

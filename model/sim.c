@@ -133,6 +133,7 @@ static void reset_sched(sm_sim *s)
         sm__sched *q = &s->sched[i];
         memset(q, 0, sizeof *q);
         q->last = -1;
+        q->resume = -1;
         int n_local = (c->max_warps - i + c->n_schedulers - 1) / c->n_schedulers;
         q->n_groups = (n_local + c->group_size - 1) / c->group_size;
         for (int w = i; w < c->max_warps; w += c->n_schedulers)

@@ -144,4 +144,10 @@ void sm_rf_map_all_fast(sm_rf_map *m, int n_banks, int n_entries, int subs_per_b
  * rf_bro table has: fastest first).  For tests and for `rfdse sm` without chip maps. */
 void sm_rf_map_mark_last_slow(sm_rf_map *m, int n_slow);
 
+/* Marks n_slow sub-banks slow spread evenly over the table (no rf_bro sorting). */
+void sm_rf_map_mark_spread_slow(sm_rf_map *m, int n_slow);
+
+/* Marks the last n register vectors (entries, bank-major) slow (vl_rf, vl_rv). */
+void sm_rf_map_mark_last_entries_slow(sm_rf_map *m, int n);
+
 #endif

@@ -23,6 +23,7 @@
 #define SM__MAX_SCHED 4
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
+#define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
@@ -108,6 +109,7 @@ typedef struct sm__warp {
     int32_t n_issued;
     int16_t block;       /* block slot */
     uint8_t sched;       /* its scheduler: w mod n_schedulers, kept to avoid a division */
+    uint8_t passed;      /* FWAS: times its slow instruction was passed over */
     uint8_t lanes;       /* active lanes (32, or fewer for a partial warp) */
     uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
     uint8_t n_inflight;
@@ -133,6 +135,7 @@ typedef struct sm__sched {
     uint64_t ready;      /* warps worth trying: not scoreboard-blocked, instructions left */
     uint64_t unit_mask[SM__N_UNITS]; /* warps whose next instruction needs that unit */
     int last;            /* last warp issued (LRR, GTO) or -1 */
+    int resume;          /* FWAS: >= 0 to make the base order resume at this warp */
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
     uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
@@ -157,6 +160,7 @@ typedef struct sm__kernel {
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
     uint32_t hit_thresh;  /* L1 hit rate * 4096 */
     int alu_src_base;
+    int8_t n_src[SM__N_OPS]; /* sources by operation, -1: drawn (ALU) */
     int partial_lanes;
     int lat[SM__N_LAT];
     uint8_t op_tab[1024];

@@ -240,10 +240,13 @@ static void test_fwas_prefers_fast_instructions(void **state)
     compute_bound(&f->p);
     sm_rf_map_mark_last_slow(&f->map, 10);
     double lrr = ipc_of(f);
+    uint64_t conflicts = f->st.bank_read_conflicts;
     f->t.scheduler = SM_SCHED_FWAS;
     double fwas = ipc_of(f);
-    print_message("lrr %.4f fwas %.4f\n", lrr, fwas);
+    print_message("lrr %.4f fwas %.4f, read conflicts %llu -> %llu\n", lrr, fwas,
+                  (unsigned long long)conflicts, (unsigned long long)f->st.bank_read_conflicts);
     assert_true(fwas >= lrr * 0.995);
+    assert_true(f->st.bank_read_conflicts < conflicts);
 }
 
 /* fba_rm: a kernel whose registers fit the fast banks never touches a slow one. */

@@ -1,0 +1,140 @@
+/* Benchmark of the SM model: simulated warp instructions per host CPU-second on each
+ * shipped profile with the default configuration (ideal technique, all-fast map, every
+ * SM of the default chip), and with --ipc-table the IPC of every technique on an
+ * all-fast and on a 70 % stand-in storage map (docs/performance.md, docs/model.md). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "dse_sweep.h"
+#include "sm.h"
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The stand-in map of `rfdse sm` (dse/cmd_sm.c) with `slow` of the sub-banks slow. */
+static void standin_map(const dse_sweep *s, const dse_technique *t, int slow, sm_rf_map *m)
+{
+    const var_floorplan *fp = &s->var.floorplan;
+    sm_rf_map_all_fast(m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
+    int total = fp->n_banks * fp->sub_banks, vectors = fp->n_banks * fp->entries_per_bank;
+    if (!t->freq.variation || slow <= 0)
+        return;
+    if (t->freq.granularity == VAR_GRAN_SUB_BANK && t->freq.bro)
+        sm_rf_map_mark_last_slow(m, slow);
+    else if (t->freq.granularity == VAR_GRAN_SUB_BANK)
+        sm_rf_map_mark_spread_slow(m, slow);
+    else if (t->freq.granularity == VAR_GRAN_VECTOR_ARRAY)
+        sm_rf_map_mark_last_entries_slow(m, vectors * slow / total / 32 * 32);
+    else if (t->freq.granularity == VAR_GRAN_REGISTER)
+        sm_rf_map_mark_last_entries_slow(m, vectors);
+}
+
+/* Mean IPC over the SMs of the chip (what the driver reports for a chip). */
+static double chip_ipc(sm_sim *sim, const dse_sweep *s, const sm_profile *w,
+                       const dse_technique *t, const sm_rf_map *m, uint64_t *insts)
+{
+    static sm_stats st;
+    int n = s->var.floorplan.n_sms;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (sm_sim_run(sim, &s->sm, w, &t->ipc, m, i, n, &st)) {
+            fprintf(stderr, "model_bench: %s failed on SM %d: %s\n", w->name, i,
+                    sm_sim_diagnostic(sim));
+            return -1;
+        }
+        sum += sm_stats_ipc(&st);
+        *insts += st.warp_insts;
+    }
+    return sum / n;
+}
+
+static int speed(const dse_sweep *s, sm_sim *sim)
+{
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_rf_map m;
+    standin_map(s, &ideal, 0, &m);
+    printf("%-16s %10s %12s %10s %14s\n", "profile", "ipc", "insts/SM", "ms/SM", "Minst/cpu-s");
+    double total_i = 0, total_t = 0;
+    for (int wi = 0; wi < s->n_workloads; wi++) {
+        uint64_t insts = 0;
+        int reps = 0;
+        double ipc = 0, t0 = cpu_seconds(), dt;
+        do {
+            ipc = chip_ipc(sim, s, &s->workloads[wi], &ideal, &m, &insts);
+            reps++;
+            dt = cpu_seconds() - t0;
+        } while (dt < 0.3 && ipc >= 0);
+        if (ipc < 0)
+            return 1;
+        int runs = reps * s->var.floorplan.n_sms;
+        printf("%-16s %10.3f %12.0f %10.3f %14.2f\n", s->workloads[wi].name, ipc,
+               (double)insts / runs, 1e3 * dt / runs, (double)insts / dt / 1e6);
+        total_i += (double)insts;
+        total_t += dt;
+    }
+    printf("%-16s %10s %12s %10s %14.2f\n", "all", "", "", "", total_i / total_t / 1e6);
+    return 0;
+}
+
+static int ipc_table(const dse_sweep *s, sm_sim *sim, int slow)
+{
+    static const char *const names[] = { "ideal", "baseline", "vl_rf", "vl_rv", "vl_sb",
+                                         "rf_bro", "fba_rm", "two_level", "fwas", "hybrid",
+                                         "pv_opt", "nbti_opt" };
+    const int n_tech = (int)(sizeof names / sizeof names[0]);
+    printf("IPC (mean over %d SMs), %d of %d sub-banks slow\n%-16s", s->var.floorplan.n_sms, slow,
+           s->var.floorplan.n_banks * s->var.floorplan.sub_banks, "profile");
+    for (int t = 0; t < n_tech; t++)
+        printf(" %9s", names[t]);
+    printf("\n");
+    double mean[16] = { 0 };
+    for (int wi = 0; wi < s->n_workloads; wi++) {
+        printf("%-16s", s->workloads[wi].name);
+        for (int t = 0; t < n_tech; t++) {
+            dse_technique tech;
+            dse_technique_preset(names[t], &tech);
+            static sm_rf_map m;
+            standin_map(s, &tech, slow, &m);
+            uint64_t insts = 0;
+            double ipc = chip_ipc(sim, s, &s->workloads[wi], &tech, &m, &insts);
+            if (ipc < 0)
+                return 1;
+            mean[t] += ipc / s->n_workloads;
+            printf(" %9.4f", ipc);
+        }
+        printf("\n");
+    }
+    printf("%-16s", "mean");
+    for (int t = 0; t < n_tech; t++)
+        printf(" %9.4f", mean[t]);
+    printf("\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    dse_sweep *s = dse_sweep_load_default(stderr);
+    if (!s)
+        return 2;
+    sm_sim *sim = sm_sim_alloc(&s->sm);
+    int rc = 1;
+    if (sim) {
+        if (argc > 1 && !strcmp(argv[1], "--ipc-table")) {
+            int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+            rc = ipc_table(s, sim, 0);
+            printf("\n");
+            rc |= ipc_table(s, sim, (int)(total * 0.3 + 0.5));
+        } else {
+            rc = speed(s, sim);
+        }
+    }
+    sm_sim_free(sim);
+    dse_sweep_free(s);
+    return rc;
+}
