@@ -6,6 +6,7 @@
 
 /* Only commands that exist are listed: adding one is adding a row and a cmd_*.c file. */
 static const dse_command commands[] = {
+    { "run", "run a sweep under MPI into an HDF5 results file", dse_cmd_run },
     { "validate", "check a sweep file and print it fully resolved", dse_cmd_validate },
     { "analyze", "summarise results files: statistics, histograms, CSV, figures", dse_cmd_analyze },
     { "sm", "simulate one SM: IPC, stall causes and per-bank statistics", dse_cmd_sm },

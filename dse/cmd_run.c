@@ -1,5 +1,6 @@
 /* rfdse run: the Monte Carlo sweep under MPI. */
 #include <getopt.h>
+#include <hdf5.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ int dse_cmd_run(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     install_handlers();
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our own one-line errors instead of HDF5's stack */
     /* every rank parses; only rank 0 speaks */
     FILE *err = rank == 0 ? stderr : NULL;
     dse_sweep *s = parse(argc, argv, &a, err) ? NULL

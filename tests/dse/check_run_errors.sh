@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# check_run_errors.sh RFDSE SWEEP: bad output paths and bad results files give one
+# clear line and a non-zero status, and never destroy an existing file.
+set -u
+rfdse=$1 sweep=$2
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+fail=0
+expect() { # expect STATUS PATTERN -- command...
+  local want=$1 pat=$2; shift 3
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" -ne "$want" ] || [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ] || [[ "$err" != *"$pat"* ]]; then
+    echo "FAIL: $* -> status $rc (want $want), stderr: $err"; fail=1
+  else echo "ok: $pat"; fi
+}
+expect 2 "cannot create" -- "$rfdse" run "$sweep" -o /nonexistent-dir/x.h5 --quiet
+mkdir "$tmp/ro"; chmod a-w "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then expect 2 "cannot create" -- "$rfdse" run "$sweep" -o "$tmp/ro/x.h5" --quiet; fi
+echo "precious" > "$tmp/exists.h5"
+expect 2 "exists: use --resume" -- "$rfdse" run "$sweep" -o "$tmp/exists.h5" --quiet
+grep -q precious "$tmp/exists.h5" || { echo "FAIL: existing file was touched"; fail=1; }
+expect 2 "not an HDF5 file" -- "$rfdse" run "$sweep" -o "$tmp/exists.h5" --quiet --resume
+grep -q precious "$tmp/exists.h5" || { echo "FAIL: existing file was touched by resume"; fail=1; }
+expect 2 "no such file" -- "$rfdse" run "$sweep" -o "$tmp/missing.h5" --quiet --resume
+"$rfdse" run "$sweep" -o "$tmp/good.h5" --quiet --chips 2 || fail=1
+head -c 3000 "$tmp/good.h5" > "$tmp/truncated.h5"
+expect 2 "cannot open" -- "$rfdse" run "$sweep" -o "$tmp/truncated.h5" --chips 2 --quiet --resume
+/usr/bin/python3 -c "import h5py; h5py.File('$tmp/foreign.h5','w').create_dataset('x', data=[1,2])"
+expect 2 "not an rfdse results file" -- "$rfdse" run "$sweep" -o "$tmp/foreign.h5" --quiet --resume
+expect 2 "--chips expects an integer" -- "$rfdse" run "$sweep" --chips 0
+expect 2 "unknown option" -- "$rfdse" run "$sweep" --frobnicate
+exit $fail
