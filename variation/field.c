@@ -29,6 +29,7 @@ struct var__field {
     fftw_complex *buf;     /* [M][N], circulant                                      */
     fftw_plan plan;
     double *L;             /* [P][P] lower Cholesky factor, cholesky                 */
+    var__zig zig;
 };
 
 double var__spherical(double r, double phi)
@@ -132,6 +133,7 @@ var__field *var__field_alloc(int rows, int cols, double h, double phi, var_field
         return NULL;
     }
     f->method = m, f->rows = rows, f->cols = cols;
+    var__zig_init(&f->zig);
     *err = m == VAR_FIELD_CHOLESKY ? cholesky_init(f, h, phi)
                                    : circulant_init(f, h, phi, max_grow);
     if (*err) {
@@ -168,8 +170,8 @@ static void cholesky_sample(var__field *f, var__stream s, double *a, double *b)
     /* z is read twice per output point, so draw it into a and b first, then multiply
      * in place from the last row up (row i needs z[0..i] only). */
     for (int i = 0; i < P; i++) {
-        double z[2];
-        var__normal2_fast(s, (uint32_t)i, z);
+        double z[4];
+        var__zig_normal4(&f->zig, s, (uint32_t)i, z);
         a[i] = z[0];
         if (b)
             b[i] = z[1];
@@ -194,12 +196,16 @@ void var__field_sample(var__field *f, var__stream s, double *a, double *b)
         cholesky_sample(f, s, a, b);
         return;
     }
-    int MN = f->M * f->N;
-    for (int i = 0; i < MN; i++) {
-        double z[2];
-        var__normal2_fast(s, (uint32_t)i, z);
+    int MN = f->M * f->N; /* one Ziggurat block of four normals per two points */
+    for (int i = 0; i < MN; i += 2) {
+        double z[4];
+        var__zig_normal4(&f->zig, s, (uint32_t)(i / 2), z);
         f->buf[i][0] = f->sqrt_lambda[i] * z[0];
         f->buf[i][1] = f->sqrt_lambda[i] * z[1];
+        if (i + 1 < MN) { /* MN is odd only for a 1 x 1 torus */
+            f->buf[i + 1][0] = f->sqrt_lambda[i + 1] * z[2];
+            f->buf[i + 1][1] = f->sqrt_lambda[i + 1] * z[3];
+        }
     }
     fftw_execute(f->plan);
     for (int r = 0; r < f->rows; r++)

@@ -1,5 +1,7 @@
 /* Normal deviates from the Philox streams, and the error messages. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "var_internal.h"
 
@@ -46,4 +48,88 @@ const char *var_strerror(int err)
 #undef VAR__MSG
     }
     return "unknown variation error";
+}
+
+void var__zig_init(var__zig *z)
+{
+    const double m1 = 2147483648.0, vn = 9.91256303526217e-3;
+    double dn = 3.442619855899, tn = dn, q = vn / exp(-0.5 * dn * dn);
+    z->kn[0] = (uint32_t)((dn / q) * m1);
+    z->kn[1] = 0;
+    z->wn[0] = q / m1;
+    z->wn[127] = dn / m1;
+    z->fn[0] = 1.0;
+    z->fn[127] = exp(-0.5 * dn * dn);
+    for (int i = 126; i >= 1; i--) {
+        dn = sqrt(-2.0 * log(vn / dn + exp(-0.5 * dn * dn)));
+        z->kn[i + 1] = (uint32_t)((dn / tn) * m1);
+        tn = dn;
+        z->fn[i] = exp(-0.5 * dn * dn);
+        z->wn[i] = dn / m1;
+    }
+}
+
+/* Words of one index: the block at slot 0, then slot 1, ... */
+typedef struct words {
+    var__stream s;
+    uint32_t index, slot, w[4];
+    int next;
+} words;
+
+static uint32_t next_word(words *ws)
+{
+    if (ws->next == 4) {
+        philox4x32_key_t key = { { (uint32_t)ws->s.seed, (uint32_t)(ws->s.seed >> 32) } };
+        philox4x32_ctr_t c = { { ws->index, ws->slot++, ws->s.purpose_sm, ws->s.chip } };
+        philox4x32_ctr_t r = philox4x32(c, key);
+        memcpy(ws->w, r.v, sizeof ws->w);
+        ws->next = 0;
+    }
+    return ws->w[ws->next++];
+}
+
+static double word_uniform(words *ws) { return (next_word(ws) + 0.5) * (1.0 / 4294967296.0); }
+
+/* The slow path of one draw: wedges and the tail (Marsaglia & Tsang's nfix). */
+static double zig_fix(const var__zig *z, words *ws, int32_t hz, int iz)
+{
+    const double r = 3.442619855899;
+    for (;;) {
+        double x = hz * z->wn[iz];
+        if (iz == 0) {
+            double y;
+            do {
+                x = -log(word_uniform(ws)) / r;
+                y = -log(word_uniform(ws));
+            } while (y + y < x * x);
+            return hz > 0 ? r + x : -r - x;
+        }
+        if (z->fn[iz] + word_uniform(ws) * (z->fn[iz - 1] - z->fn[iz]) < exp(-0.5 * x * x))
+            return x;
+        uint32_t u = next_word(ws);
+        iz = (int)(u & 127);
+        hz = (int32_t)(u & ~127u);
+        if ((uint32_t)abs(hz) < z->kn[iz])
+            return hz * z->wn[iz];
+    }
+}
+
+void var__zig_normal4(const var__zig *z, var__stream s, uint32_t index, double out[4])
+{
+    philox4x32_key_t key = { { (uint32_t)s.seed, (uint32_t)(s.seed >> 32) } };
+    philox4x32_ctr_t c = { { index, 0, s.purpose_sm, s.chip } };
+    philox4x32_ctr_t r = philox4x32(c, key);
+    unsigned slow = 0;
+    for (int i = 0; i < 4; i++) {
+        int iz = (int)(r.v[i] & 127);
+        int32_t hz = (int32_t)(r.v[i] & ~127u);
+        out[i] = hz * z->wn[iz];
+        slow |= ((uint32_t)abs(hz) >= z->kn[iz]) << i;
+    }
+    if (!slow) /* 95 % of calls */
+        return;
+    words ws = { s, index, 1, { 0 }, 4 }; /* slow paths draw from slot 1 on */
+    for (int i = 0; i < 4; i++)
+        if (slow & (1u << i))
+            out[i] = zig_fix(z, &ws, (int32_t)(r.v[i] & ~127u), (int)(r.v[i] & 127));
 }

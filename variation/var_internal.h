@@ -66,8 +66,22 @@ double var__bits_logit(uint64_t k);
 /* Two independent standard normals (Box-Muller: exact, no rejection, so a block always
  * yields exactly two deviates and streams stay aligned). */
 void var__normal2(var__stream s, uint32_t slot, uint32_t index, double z[2]);
-/* The same by the polar method with 32-bit uniforms; for the field. */
+/* The same by the polar method with 32-bit uniforms. */
 void var__normal2_fast(var__stream s, uint32_t index, double z[2]);
+
+/* Ziggurat (Marsaglia & Tsang 2000, 128 layers) on Philox words: four standard normals
+ * per counter `index`, one 32-bit word each on the fast path (98.8 %), further words
+ * from slots 1, 2, ... of the same index when a draw needs them.  The layer index and
+ * the value use disjoint bits (the low 7 bits pick the layer, the upper 25 the value),
+ * avoiding the correlation of the original RNOR (Leong et al. 2005).  For the field,
+ * whose cost is its normals. */
+typedef struct var__zig {
+    uint32_t kn[128];
+    double wn[128], fn[128];
+} var__zig;
+void var__zig_init(var__zig *z);
+void var__zig_normal4(const var__zig *z, var__stream s, uint32_t index, double out[4]);
+
 
 /* ---- cell model and the distribution of the maximum --------------------------------
  * Log-delay of one cell whose Vth is vth0 (1 + sv + rv) and Leff is 1 + sl + rl. */
