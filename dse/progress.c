@@ -1,6 +1,9 @@
 /* Progress display on rank 0. */
 #include "dse_progress.h"
 
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,9 +17,25 @@ double dse_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Under mpirun a rank's stdout is a pseudo-terminal even when mpirun's own output goes
+ * to a file, so a terminal is believed only if the parent process (mpirun, or the
+ * shell) writes to one too; where /proc cannot tell, isatty() decides. */
+static bool is_live_terminal(FILE *out)
+{
+    if (!isatty(fileno(out)))
+        return false;
+    char link[64], target[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/%d/fd/1", (int)getppid());
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0)
+        return true;
+    target[n] = '\0';
+    return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8);
+}
+
 void dse_progress_init(dse_progress *p, FILE *out, long total, long at_start, bool quiet)
 {
-    *p = (dse_progress){ .out = out, .live = isatty(fileno(out)), .quiet = quiet,
+    *p = (dse_progress){ .out = out, .live = is_live_terminal(out), .quiet = quiet,
                          .total = total, .at_start = at_start, .done = at_start };
     p->t0 = p->last_print = dse_now();
 }
