@@ -109,23 +109,16 @@ static double zig_fix(const var__zig *z, words *ws, int32_t hz, int iz)
         uint32_t u = next_word(ws);
         iz = (int)(u & 127);
         hz = (int32_t)(u & ~127u);
-        if ((uint32_t)abs(hz) < z->kn[iz])
+        uint32_t mag = hz < 0 ? 0u - (uint32_t)hz : (uint32_t)hz; /* abs(INT32_MIN) is UB */
+        if (mag < z->kn[iz])
             return hz * z->wn[iz];
     }
 }
 
 void var__zig_normal4(const var__zig *z, var__stream s, uint32_t index, double out[4])
 {
-    philox4x32_key_t key = { { (uint32_t)s.seed, (uint32_t)(s.seed >> 32) } };
-    philox4x32_ctr_t c = { { index, 0, s.purpose_sm, s.chip } };
-    philox4x32_ctr_t r = philox4x32(c, key);
-    unsigned slow = 0;
-    for (int i = 0; i < 4; i++) {
-        int iz = (int)(r.v[i] & 127);
-        int32_t hz = (int32_t)(r.v[i] & ~127u);
-        out[i] = hz * z->wn[iz];
-        slow |= ((uint32_t)abs(hz) >= z->kn[iz]) << i;
-    }
+    philox4x32_ctr_t r = var__block(s, 0, index);
+    unsigned slow = var__zig_fast4(z, r, out);
     if (!slow) /* 95 % of calls */
         return;
     words ws = { s, index, 1, { 0 }, 4 }; /* slow paths draw from slot 1 on */

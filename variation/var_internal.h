@@ -80,6 +80,28 @@ typedef struct var__zig {
     double wn[128], fn[128];
 } var__zig;
 void var__zig_init(var__zig *z);
+
+/* The fast path on one Philox block: fills out[4], returns a bit mask of the draws
+ * that need var__zig_normal4's slow path. */
+static inline unsigned var__zig_fast4(const var__zig *z, philox4x32_ctr_t r, double out[4])
+{
+    unsigned slow = 0;
+    for (int i = 0; i < 4; i++) {
+        int iz = (int)(r.v[i] & 127);
+        int32_t hz = (int32_t)(r.v[i] & ~127u);
+        uint32_t mag = hz < 0 ? 0u - (uint32_t)hz : (uint32_t)hz;
+        out[i] = hz * z->wn[iz];
+        slow |= (unsigned)(mag >= z->kn[iz]) << i;
+    }
+    return slow;
+}
+
+static inline philox4x32_ctr_t var__block(var__stream s, uint32_t slot, uint32_t index)
+{
+    philox4x32_key_t key = { { (uint32_t)s.seed, (uint32_t)(s.seed >> 32) } };
+    philox4x32_ctr_t c = { { index, slot, s.purpose_sm, s.chip } };
+    return philox4x32(c, key);
+}
 void var__zig_normal4(const var__zig *z, var__stream s, uint32_t index, double out[4]);
 
 
