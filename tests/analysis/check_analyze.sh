@@ -79,7 +79,7 @@ if "$rfdse" --help | grep -q '^  run '; then
     || { bad "analyze on a real sweep"; cat "$tmp/err"; }
   figs="freq_dist perf_dist ipc"
   # the guardband figure needs aging results (the NBTI issue); expect it once they exist
-  if /usr/bin/python3 -c "import sys,h5py,numpy as np; sys.exit(0 if np.isfinite(h5py.File(sys.argv[1],'r')['/results/guardband'][...]).any() else 1)" "$tmp/real.h5" 2>/dev/null; then
+  if /usr/bin/python3 -c "import sys,h5py,numpy as np; sys.exit(0 if np.isfinite(h5py.File(sys.argv[1],'r')['/results/guardband'][...]).any() else 1)" "$tmp/tiny.h5" 2>/dev/null; then
     figs="$figs guardband"
   fi
   for f in $figs; do
