@@ -201,22 +201,24 @@ void var__field_sample(var__field *f, var__stream s, double *a, double *b)
      * latency-bound otherwise.  MN is a multiple of 4 unless the torus is tiny. */
     int MN = f->M * f->N, i = 0;
     double *out = (double *)f->buf;
+    const double *sl = f->sqrt_lambda;
     for (; i + 4 <= MN; i += 4) {
         uint32_t j = (uint32_t)(i / 2);
+        double *o = out + 2 * i;
         philox4x32_ctr_t r0 = var__block(s, 0, j), r1 = var__block(s, 0, j + 1);
-        if (var__zig_fast4(&f->zig, r0, out + 2 * i))
-            var__zig_normal4(&f->zig, s, j, out + 2 * i);
-        if (var__zig_fast4(&f->zig, r1, out + 2 * i + 4))
-            var__zig_normal4(&f->zig, s, j + 1, out + 2 * i + 4);
+        if (var__zig_fast4(&f->zig, r0, o))
+            var__zig_normal4(&f->zig, s, j, o);
+        if (var__zig_fast4(&f->zig, r1, o + 4))
+            var__zig_normal4(&f->zig, s, j + 1, o + 4);
+        for (int q = 0; q < 8; q++) /* point i + q / 2, re and im */
+            o[q] *= sl[i + q / 2];
     }
     for (; i < MN; i += 2) {
         double z[4];
         var__zig_normal4(&f->zig, s, (uint32_t)(i / 2), z);
         for (int q = 0; q < 4 && 2 * i + q < 2 * MN; q++)
-            out[2 * i + q] = z[q];
+            out[2 * i + q] = z[q] * sl[i + q / 2];
     }
-    for (i = 0; i < MN; i++)
-        out[2 * i] *= f->sqrt_lambda[i], out[2 * i + 1] *= f->sqrt_lambda[i];
     fftw_execute(f->plan);
     for (int r = 0; r < f->rows; r++)
         for (int c = 0; c < f->cols; c++) {
