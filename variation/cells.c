@@ -116,7 +116,7 @@ int var_chip_cells(const var_chip *c, const var_params *p, int sm, double *vth, 
             if (!(q & 1))
                 var__bits2(sp, (uint32_t)(q >> 1), (uint32_t)r, u);
             double g = var__chip_piece_g(c, sm, r, &pc[q]);
-            double y = var__maxtab_q(c->tab, pc[q].k, g, u[q & 1]);
+            double y = log(var__maxtab_q(c->tab, pc[q].k, g, u[q & 1]));
             piece_cells(c, sm, r, &pc[q], y, sc, vth, leff);
         }
     }

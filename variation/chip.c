@@ -163,16 +163,16 @@ static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
         for (int l = 0; l < L; l++) {
             const var__piece *pc = c->plan.pieces + start[l];
             int n = start[l + 1] - start[l], r = row * L + l;
-            double ymax = -INFINITY;
+            double dmax = 0.0;
             uint64_t u[2];
             for (int q = 0; q < n; q++) {
                 if (!(q & 1))
                     var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
                 size_t pt = base + (size_t)pc[q].grid_col;
-                double y = var__maxtab_q_col(c->tab, pc[q].k, c->gcol[pt], c->g[pt], u[q & 1]);
-                ymax = y > ymax ? y : ymax;
+                double d = var__maxtab_q_col(c->tab, pc[q].k, c->gcol[pt], c->g[pt], u[q & 1]);
+                dmax = d > dmax ? d : dmax;
             }
-            reg[r] = exp(ymax);
+            reg[r] = dmax;
         }
     }
 }

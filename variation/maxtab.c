@@ -3,7 +3,12 @@
  * Drawing the maximum of n iid cells directly (inverse CDF of F^n, model.md section 4)
  * needs the quantile at a field value g for a uniform u.  The exact quantile costs a root
  * search over a quadrature; the table holds it on a grid of g and of an axis P(u) and
- * interpolates bilinearly.
+ * interpolates bilinearly.  It holds the maximum delay divided by the systematic delay
+ * d_sys(g) (the cell delay with no random part): a delay, not a log-delay, so the Monte
+ * Carlo path needs no exp per register, and divided by d_sys because the g dependence is
+ * then mild enough for linear interpolation (the delay itself grows about exponentially
+ * in g; interpolating it directly triples the error).  d_sys is computed exactly once per
+ * grid point per chip (var__maxtab_gcol).
  *
  * The u axis.  The maximum's tails matter (the slowest of 10^5 registers is a 1e-6
  * quantile), so the axis must resolve u down to 2^-54 without a log per lookup, which
@@ -69,9 +74,10 @@ var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask)
         if (!t->q[k])
             goto fail;
         for (int j = 0; j < t->ng; j++) {
-            var__maxq_column(d, 1 << k, -G_LIM + j * G_STEP, x, NP, col);
+            double g = -G_LIM + j * G_STEP, ysys = var__log_delay(d, g, 0.0, 0.0);
+            var__maxq_column(d, 1 << k, g, x, NP, col);
             for (int i = 0; i < NP; i++)
-                t->q[k][(size_t)j * NP + i] = (float)col[i];
+                t->q[k][(size_t)j * NP + i] = (float)exp(col[i] - ysys);
         }
     }
     free(col);
@@ -97,14 +103,16 @@ var__gcol var__maxtab_gcol(const var__maxtab *t, double g)
 {
     double f = (g + G_LIM) / G_STEP;
     if (!(f >= 0.0 && f < t->ng - 1))
-        return (var__gcol){ -1, 0.0f };
+        return (var__gcol){ -1, 0.0f, 0.0 };
     int i = (int)f;
-    return (var__gcol){ i, (float)(f - i) };
+    const var__dist *d = &t->d; /* d_sys(g), one pow: this runs per grid point per chip */
+    double dsys = var_cell_delay(&d->t, d->t.vth0 * (1.0 + d->vs_sys * g), 1.0 + d->ls_sys * g);
+    return (var__gcol){ i, (float)(f - i), dsys };
 }
 
 double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits)
 {
-    return var__maxq_exact(&t->d, 1 << k, g, var__bits_logit(bits));
+    return exp(var__maxq_exact(&t->d, 1 << k, g, var__bits_logit(bits)));
 }
 
 double var__maxtab_q(const var__maxtab *t, int k, double g, uint64_t bits)

@@ -127,8 +127,9 @@ void var__maxq_column(const var__dist *d, int n, double g, const double *x, int 
 void var__cell_lcdf(const var__dist *d, double g, double y, double *lnF, double *lnS);
 
 typedef struct var__gcol {
-    int32_t i;   /* column index, or -1: out of the table, use the exact path */
-    float w;     /* weight of column i + 1                                    */
+    int32_t i;    /* column index, or -1: out of the table, use the exact path */
+    float w;      /* weight of column i + 1                                    */
+    double scale; /* d_sys(g): the table holds delays relative to it          */
 } var__gcol;
 
 #define VAR__MAXK 6 /* tables for run lengths 1, 2, 4, ..., 32 */
@@ -138,13 +139,13 @@ typedef struct var__gcol {
 typedef struct var__maxtab {
     var__dist d;
     int ng;
-    float *q[VAR__MAXK]; /* [ng][NP] log-delays; float: 3e-8 relative, far below the
-                            interpolation error, and half the cache footprint */
+    float *q[VAR__MAXK]; /* [ng][NP] delay / d_sys(g); float: 6e-8 relative, far below
+                            the interpolation error, and half the cache footprint */
 } var__maxtab;
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask);
 void var__maxtab_free(var__maxtab *t);
-/* Table lookup of var__maxq_exact(d, 1 << k, g, var__bits_logit(bits)); exact
- * fallback for g outside the table. */
+/* Table lookup of exp(var__maxq_exact(d, 1 << k, g, var__bits_logit(bits))): the
+ * maximum *delay* (not log-delay) of 2^k cells; exact fallback for g outside the table. */
 double var__maxtab_q(const var__maxtab *t, int k, double g, uint64_t bits);
 var__gcol var__maxtab_gcol(const var__maxtab *t, double g);
 double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits);
@@ -175,7 +176,8 @@ static inline double var__maxtab_q_col(const var__maxtab *t, int k, var__gcol co
         i = VAR__NP - 2;
     double a = f - i, w = col.w;
     const float *q0 = t->q[k] + (size_t)col.i * VAR__NP + i, *q1 = q0 + VAR__NP;
-    return (1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0]));
+    return col.scale *
+           ((1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0])));
 }
 
 /* ---- systematic field ------------------------------------------------------------- */
