@@ -28,6 +28,8 @@ static const char help[] =
     "  -q, --quiet           no progress output\n"
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
     "                        finished since the last write is redone after a crash\n"
+    "      --no-reuse        simulate every SM run, even one whose inputs equal an earlier\n"
+    "                        run's (the results are the same; for verification)\n"
     "  -h, --help            show this help\n"
     "\n"
     "SIGTERM, SIGINT or SIGUSR1 make the run finish the chips in flight, write them and\n"
@@ -91,7 +93,8 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "output", required_argument, NULL, 'o' }, { "chips", required_argument, NULL, 'c' },
         { "seed", required_argument, NULL, 's' },   { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },        { "quiet", no_argument, NULL, 'q' },
-        { "flush-interval", required_argument, NULL, 'i' }, { NULL, 0, NULL, 0 },
+        { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
+        { NULL, 0, NULL, 0 },
     };
     long long v;
     int c;
@@ -106,6 +109,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'r': a->opts.resume = true; break;
         case 'f': a->opts.force = true; break;
         case 'q': a->opts.quiet = true; break;
+        case 'n': a->opts.no_reuse = true; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);

@@ -10,8 +10,9 @@
 
 typedef struct dse_eval dse_eval;
 
-/* Per-rank workspace: chip maps, an SM simulator, the run cache. NULL on failure. */
-dse_eval *dse_eval_alloc(const dse_sweep *s, char *err, size_t err_len);
+/* Per-rank workspace: chip maps, an SM simulator, the run cache (used when `reuse`;
+ * without it every SM run is simulated, to verify the cache). NULL on failure. */
+dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t err_len);
 void dse_eval_free(dse_eval *e);
 
 /* Called between SM runs so rank 0 keeps answering the other ranks. */

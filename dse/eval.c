@@ -18,6 +18,8 @@ struct dse_eval {
     sm_rf_map *maps;      /* [n_sms]: the current technique's map of every SM */
     double *sm_freq;      /* [n_sms]                                          */
     double *ideal_ipc;    /* [n_workloads]: chip IPC without variation        */
+    bool reuse;           /* false: simulate every run (to verify the cache)   */
+    long direct_runs;     /* runs simulated with reuse off                    */
 };
 
 /* The variation module's map and the model's have the same layout by contract (their
@@ -49,13 +51,14 @@ void dse_eval_free(dse_eval *e)
     free(e);
 }
 
-dse_eval *dse_eval_alloc(const dse_sweep *s, char *err, size_t n)
+dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
 {
     dse_eval *e = calloc(1, sizeof *e);
     int n_sms = s->var.floorplan.n_sms, verr = 0;
     if (!e)
         goto fail;
     e->s = s;
+    e->reuse = reuse;
     e->chip = var_chip_alloc_err(&s->var, &verr);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
@@ -74,6 +77,21 @@ fail:
     return NULL;
 }
 
+/* One SM run, through the cache unless reuse is off. */
+static int sm_run_ipc(dse_eval *e, int w, const sm_technique *t, int sm, double *ipc)
+{
+    const dse_sweep *s = e->s;
+    int n_sms = s->var.floorplan.n_sms;
+    if (e->reuse)
+        return dse_sim_cache_ipc(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
+                                 sm, n_sms, ipc);
+    sm_stats st;
+    int rc = sm_sim_run(e->sim, &s->sm, &s->workloads[w], t, &e->maps[sm], sm, n_sms, &st);
+    e->direct_runs++;
+    *ipc = sm_stats_ipc(&st);
+    return rc;
+}
+
 /* Mean IPC over the SMs of workload w with technique t on the maps in e->maps. */
 static int chip_ipc(dse_eval *e, int w, const sm_technique *t, double *ipc, dse_poll_fn poll,
                     void *arg, char *err, size_t n)
@@ -83,8 +101,7 @@ static int chip_ipc(dse_eval *e, int w, const sm_technique *t, double *ipc, dse_
     double sum = 0;
     for (int sm = 0; sm < n_sms; sm++) {
         double v;
-        int rc = dse_sim_cache_ipc(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
-                                   sm, n_sms, &v);
+        int rc = sm_run_ipc(e, w, t, sm, &v);
         if (rc != SM_OK) {
             snprintf(err, n, "SM model failed on workload %s, SM %d: %s (%s)",
                      s->workloads[w].name, sm, sm_strerror(rc), sm_sim_diagnostic(e->sim));
@@ -199,4 +216,5 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
 void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
 {
     dse_sim_cache_counts(e->cache, reused, simulated);
+    *simulated += e->direct_runs;
 }

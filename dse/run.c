@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "dse_batch.h"
 #include "dse_eval.h"
@@ -138,11 +139,30 @@ static int setup(run_state *st)
     st->sched = dse_sched_alloc(st->comm, todo, n_todo, st->o->flush_interval,
                                 st->rank == 0 ? &st->progress : NULL);
     free(todo);
-    st->eval = dse_eval_alloc(st->s, err, sizeof err);
+    st->eval = dse_eval_alloc(st->s, !st->o->no_reuse, err, sizeof err);
     if (!st->eval)
         fatal(st, err);
     dse_batch_init(&st->batch, &st->dims);
     return st->sched ? 0 : -1;
+}
+
+/* One line for the log: throughput, reuse, and the largest peak memory of any rank. */
+static void report(run_state *st, long computed, double seconds)
+{
+    long counts[2] = { 0, 0 }, sums[2];
+    dse_eval_counts(st->eval, &counts[0], &counts[1]);
+    MPI_Reduce(counts, sums, 2, MPI_LONG, MPI_SUM, 0, st->comm);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    long rss = ru.ru_maxrss, max_rss = 0; /* KiB on Linux */
+    MPI_Reduce(&rss, &max_rss, 1, MPI_LONG, MPI_MAX, 0, st->comm);
+    int size;
+    MPI_Comm_size(st->comm, &size);
+    if (st->rank == 0 && !st->o->quiet)
+        printf("rfdse: %ld units in %.1f s (%.2f units/s) on %d ranks; SM runs simulated %ld, "
+               "reused %ld; peak memory per rank %.1f MiB\n",
+               computed, seconds, seconds > 0 ? (double)computed / seconds : 0.0, size, sums[1],
+               sums[0], (double)max_rss / 1024.0);
 }
 
 static void teardown(run_state *st)
@@ -165,13 +185,16 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     }
     if (setup(&st))
         fatal(&st, "out of memory");
+    double t0 = dse_now();
     work_loop(&st);
     long computed = 0;
     MPI_Allreduce(&st.units_computed, &computed, 1, MPI_LONG, MPI_SUM, comm);
     long left = st.units_left - computed;
+    if (st.rank == 0)
+        dse_progress_finish(&st.progress);
+    report(&st, computed, dse_now() - t0);
     teardown(&st);
     if (st.rank == 0) {
-        dse_progress_finish(&st.progress);
         if (left > 0)
             fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
                             "`rfdse run ... --resume -o %s`\n", left, o->output);

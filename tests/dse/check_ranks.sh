@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check_ranks.sh RFDSE SWEEP: the results and chip datasets are bit-identical for one
-# process without mpirun, mpirun -n 2 and mpirun -n 3 --oversubscribe.
+# process without mpirun, mpirun -n 2, mpirun -n 3 --oversubscribe, and with reuse of
+# identical SM runs switched off.
 set -u
 rfdse=$1 sweep=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -15,6 +16,12 @@ for n in 2 3; do
       echo "FAIL: $g differs between -n 1 and -n $n"; head -20 "$tmp/diff"; fail=1
     fi
   done
+done
+# Reusing identical SM runs changes nothing: every run simulated gives the same bits.
+"$rfdse" run "$sweep" -o "$tmp/noreuse.h5" --quiet --no-reuse || { echo "FAIL: --no-reuse run"; exit 1; }
+for g in /results /chips; do
+  h5diff -r "$tmp/n1.h5" "$tmp/noreuse.h5" "$g" "$g" >"$tmp/diff" 2>&1 \
+    || { echo "FAIL: $g differs with --no-reuse"; head -20 "$tmp/diff"; fail=1; }
 done
 # The comparison must be able to fail: a different seed gives different results.
 "$rfdse" run "$sweep" -o "$tmp/other.h5" --seed 8 --quiet
