@@ -1,11 +1,17 @@
 /* dse_sim_cache.h - reuse of provably identical SM runs.
  *
- * An SM run is a pure function of (workload, SM index, the IPC side of the technique,
- * the fast/slow pattern of the storage map): the key holds exactly those inputs, byte
- * for byte, and a hit is accepted only when the whole key compares equal, so a cached
- * result is the value recomputing would give, bit for bit.  Physical sub-bank ids are
- * not part of the key: they only label the per-sub-bank statistics, never change
- * timing (tests/dse/test_sim_cache.c checks this against the model).
+ * An SM run is a pure function of (workload, the SM's share of blocks, the IPC side of
+ * the technique, the fast/slow pattern of the storage map): the key holds exactly
+ * those inputs, byte for byte, and a hit is accepted only when the whole key compares
+ * equal, so a cached result is the value recomputing would give, bit for bit.  The SM
+ * index and SM count are not part of the key: the model uses them only to size the
+ * share (sm_sim_share; SMs with equal shares run identical instruction streams), so
+ * SMs with the same share and map reuse one run.  Physical sub-bank ids are not part
+ * of the key either: they only label the per-sub-bank statistics, never change timing.
+ * Both are contracts of sm.h, tested in tests/model/test_sm.c
+ * (test_equal_share_runs_are_identical, test_sub_id_only_labels_statistics).  The SM
+ * configuration is not in the key: one cache serves one sweep, whose configuration is
+ * fixed.
  */
 #ifndef RFDSE_DSE_SIM_CACHE_H
 #define RFDSE_DSE_SIM_CACHE_H

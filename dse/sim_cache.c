@@ -60,11 +60,13 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
 }
 
 /* Serialises every input the timing depends on; fields one by one, so struct padding
- * never enters the key. */
+ * never enters the key.  The SM index and SM count enter a run only through the
+ * SM's share of blocks (sm.h, sm_sim_share), so the share stands for both and SMs
+ * with equal shares and maps reuse one run. */
 static size_t build_key(uint8_t *k, int w_index, const sm_technique *t, const sm_rf_map *m,
-                        int sm, int n_sms)
+                        int share)
 {
-    int head[] = { w_index, sm, n_sms, (int)t->scheduler, t->fba_rm, t->hybrid,
+    int head[] = { w_index, share, (int)t->scheduler, t->fba_rm, t->hybrid,
                    (int)t->hybrid_policy, t->hybrid_banks, t->nbti_rename,
                    m->n_banks, m->n_entries, m->subs_per_bank };
     size_t n = put_ints(k, 0, head, (int)(sizeof head / sizeof *head));
@@ -104,7 +106,10 @@ int dse_sim_cache_ipc(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                       double *ipc)
 {
-    size_t len = build_key(c->key, w_index, t, m, sm, n_sms);
+    int share = sm_sim_share(cfg, w, sm, n_sms);
+    if (share < 0)
+        return share;
+    size_t len = build_key(c->key, w_index, t, m, share);
     uint64_t h = fnv1a(c->key, len);
     slot *s = find(c, h, len);
     if (s->key) {

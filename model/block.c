@@ -29,7 +29,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->wait_kind = 0;
     wp->passed = 0;
     wp->age = s->age++;
-    sm__gen_warp(k, wp, blk->id, j);
+    sm__gen_warp(k, wp, blk->ordinal, j);
     sm__banks_warp(s, w, blk);
     sm__gen_next(k, wp);
     wp->sched = (uint8_t)(w % s->c->n_schedulers);
@@ -44,7 +44,7 @@ static void launch_block(sm_sim *s, int slot)
 {
     const sm__kernel *k = &s->k;
     sm__block *blk = &s->blocks[slot];
-    blk->id = k->sm_index + s->next_block * k->n_sms;
+    blk->ordinal = s->next_block;
     blk->warps_left = k->warps_per_block;
     blk->live = true;
     s->next_block++;

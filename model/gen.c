@@ -1,9 +1,13 @@
 /* Synthetic instruction streams (model.md section 6, docs/workloads.md).
  *
- * Each warp owns a splitmix64 stream seeded from (profile seed, block id, warp in
- * block), so a warp's instructions do not depend on scheduling, on other warps, on
- * the SM it runs on or on the technique: the techniques are compared on identical
- * instruction streams.  Distributions are precomputed into small lookup tables at
+ * Each warp owns a splitmix64 stream seeded from (profile seed, block ordinal, warp
+ * in block), so a warp's instructions do not depend on scheduling, on other warps or
+ * on the technique: the techniques are compared on identical instruction streams.
+ * The block ordinal is the block's position in this SM's share (0 for the first block
+ * the SM runs), not its grid index: SMs with equal shares then run identical kernels,
+ * which is what lets the sweep driver reuse one SM run for many SMs (sm.h,
+ * sm_sim_share).  Which grid blocks an SM would run is of no consequence to a
+ * synthetic kernel whose blocks are statistically alike.  Distributions are precomputed into small lookup tables at
  * launch so that drawing an instruction costs two 64-bit draws and a few loads. */
 #include <math.h>
 #include <string.h>
@@ -122,9 +126,9 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     dep_table(k->dep_tab, p->dep_distance);
 }
 
-void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int block_id, int warp_in_block)
+void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
-    uint64_t key = mix64(k->seed ^ mix64(((uint64_t)block_id << 16 | (uint64_t)warp_in_block) + 1));
+    uint64_t key = mix64(k->seed ^ mix64(((uint64_t)ordinal << 16 | (uint64_t)warp_in_block) + 1));
     wp->rng = key;
     wp->lanes = 32;
     if (warp_in_block == k->warps_per_block - 1)

@@ -90,6 +90,30 @@ static int resident_blocks(const sm_config *c, const sm_profile *w, int wpb)
     return min_int(r, (int)((long)c->n_registers / ((long)wpb * 32 * w->regs_per_thread)));
 }
 
+static bool profile_ok(const sm_profile *w)
+{
+    return w->regs_per_thread >= 1 && w->regs_per_thread <= SM__MAX_REGS - 1 &&
+           w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1;
+}
+
+/* The only way sm_index and n_sms reach the simulation (sm.h): blocks b = sm_index,
+ * sm_index + n_sms, ... capped at SM_SIM_WAVES waves.  The blocks' instruction streams
+ * are keyed by their ordinal in this share, not by b, so SMs with equal shares run
+ * identical kernels and the driver can reuse one run for all of them. */
+int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sms)
+{
+    if (!config_ok(c) || !profile_ok(w) || sm_index < 0 || n_sms < 1 || sm_index >= n_sms)
+        return SM_E_INVALID;
+    int wpb = (w->block_threads + 31) / 32;
+    if (wpb > c->max_warps)
+        return SM_E_INVALID;
+    int resident = resident_blocks(c, w, wpb);
+    if (resident < 1)
+        return SM_E_INVALID;
+    int share = sm_index < w->grid_blocks ? (w->grid_blocks - 1 - sm_index) / n_sms + 1 : 0;
+    return min_int(share, SM_SIM_WAVES * resident);
+}
+
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                         const sm_rf_map *map, int sm_index, int n_sms)
 {
@@ -100,21 +124,15 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     memset(k, 0, sizeof *k);
     k->micro = micro;
     k->n_micro = n_micro;
-    if (w->regs_per_thread < 1 || w->regs_per_thread > SM__MAX_REGS - 1 ||
-        w->block_threads < 1 || w->insts_per_warp < 1 || w->grid_blocks < 1 ||
-        sm_index < 0 || n_sms < 1 || sm_index >= n_sms || !map_ok(map))
+    int share = sm_sim_share(c, w, sm_index, n_sms);
+    if (share < 0 || !map_ok(map))
         return SM_E_INVALID;
     k->regs = w->regs_per_thread;
     k->insts_per_warp = w->insts_per_warp;
     k->warps_per_block = (w->block_threads + 31) / 32;
     k->tail_lanes = w->block_threads % 32 ? w->block_threads % 32 : 32;
     k->resident = resident_blocks(c, w, k->warps_per_block);
-    if (k->resident < 1)
-        return SM_E_INVALID;
-    int share = sm_index < w->grid_blocks ? (w->grid_blocks - 1 - sm_index) / n_sms + 1 : 0;
-    k->n_blocks = min_int(share, SM_SIM_WAVES * k->resident);
-    k->sm_index = sm_index;
-    k->n_sms = n_sms;
+    k->n_blocks = share;
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,

@@ -127,9 +127,24 @@ void sm_sim_free(sm_sim *s);
  * than the configuration `s` was allocated with.  `map` is the storage map of this SM
  * (all entries fast for ideal/baseline).  Fills *out and returns SM_OK, or a negative
  * SM_E_* code; after SM_E_STUCK or SM_E_MAX_CYCLES, sm_sim_diagnostic() describes the
- * state the SM was stuck in and *out holds the statistics so far. */
+ * state the SM was stuck in and *out holds the statistics so far.
+ *
+ * Contract (what the sweep driver's run reuse relies on; tests/model/test_sm.c):
+ *  - sm_index and n_sms enter only through the share, sm_sim_share(c, w, sm_index,
+ *    n_sms): the k-th block an SM runs executes the instruction streams keyed by k,
+ *    whatever its grid index.  Two runs with equal share and otherwise equal inputs
+ *    are bit-identical whatever their sm_index.
+ *  - map->sub_id only labels the per-sub-bank statistics (sub_reads, sub_writes,
+ *    sub_occupancy are indexed by it) and never changes timing: permuting the ids
+ *    permutes those three arrays and leaves every other statistic identical. */
 int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
                const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out);
+
+/* Number of blocks sm_sim_run() simulates for SM `sm_index` of `n_sms`: its share of
+ * the grid (blocks sm_index, sm_index + n_sms, ...) capped at SM_SIM_WAVES times the
+ * blocks resident at once; 0 for an SM without blocks.  Returns SM_E_INVALID when
+ * sm_sim_run() would reject these arguments as such. */
+int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sms);
 
 /* Text describing why the last run failed (empty after a successful run). */
 const char *sm_sim_diagnostic(const sm_sim *s);

@@ -124,7 +124,7 @@ typedef struct sm__warp {
 } sm__warp;
 
 typedef struct sm__block {
-    int id;              /* block index in the kernel's grid */
+    int ordinal;         /* k-th block of this SM's share: keys its warps' streams */
     int warps_left;      /* warps not yet finished */
     bool live;
     uint8_t rename[SM_MAX_BANKS]; /* per-block renaming table, logical -> virtual bank */
@@ -153,8 +153,7 @@ typedef struct sm__kernel {
     int warps_per_block;
     int tail_lanes;      /* lanes of the last warp of a block (32 if full) */
     int resident;        /* blocks resident at once */
-    int n_blocks;        /* blocks this SM runs */
-    int sm_index, n_sms;
+    int n_blocks;        /* blocks this SM runs: sm_sim_share() */
     int first_div;       /* registers [first_div, regs) are touched only under thread-ID branches */
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
@@ -247,7 +246,7 @@ void sm__banks_rename(sm_sim *s, sm__block *b, int first_warp);
 void sm__banks_warp(sm_sim *s, int w, const sm__block *b);
 /* gen.c: instruction streams */
 void sm__gen_setup(sm__kernel *k, const sm_profile *p);
-void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int block_id, int warp_in_block);
+void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 void sm__gen_next(const sm__kernel *k, sm__warp *wp);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);

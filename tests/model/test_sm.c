@@ -327,6 +327,90 @@ static void test_sm_share_and_waves(void **state)
     assert_true(sm_stats_avg_live_blocks(&f->st) > 0.8 * (double)f->st.resident_blocks);
 }
 
+static void run_sm(fixture *f, int sm_index, int n_sms, sm_stats *out)
+{
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, sm_index, n_sms, out),
+                     SM_OK);
+}
+
+/* A map, technique and kernel that exercise every path a run can take (slow and hybrid
+ * banks, FWAS, partial warps, thread-ID branches). */
+static void varied_inputs(fixture *f)
+{
+    sm_rf_map_mark_last_slow(&f->map, 10);
+    f->t.scheduler = SM_SCHED_FWAS;
+    f->t.hybrid = true;
+    f->p.partial_warps = 0.3;
+    f->p.partial_lanes = 8;
+    f->p.tid_divergence = 0.1;
+}
+
+/* sm.h contract: sm_index and n_sms matter only through the share, so the sweep
+ * driver may reuse one run for every SM with the same share (dse/sim_cache.c). */
+static void test_equal_share_runs_are_identical(void **state)
+{
+    fixture *f = *state;
+    varied_inputs(f);
+    sm_stats a, b;
+    f->p.grid_blocks = 20; /* of 15 SMs: SMs 0-4 run 2 blocks, SMs 5-14 one */
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 1, 15), 2);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 4, 15), 2);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 2, 10), 2);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 5, 15), 1);
+    run_sm(f, 1, 15, &a);
+    run_sm(f, 4, 15, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    run_sm(f, 2, 10, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    /* a different share is a different kernel: the comparison can fail */
+    run_sm(f, 5, 15, &b);
+    assert_memory_not_equal(&a, &b, sizeof a);
+    assert_int_equal(b.blocks, 1);
+    /* capped shares: every SM of a large grid simulates SM_SIM_WAVES waves */
+    f->p.grid_blocks = 15 * 100;
+    int cap = sm_sim_share(&f->c, &f->p, 0, 15);
+    assert_int_equal(cap, SM_SIM_WAVES * 6); /* 6 blocks of 256 threads resident */
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 14, 15), cap);
+    run_sm(f, 0, 15, &a);
+    run_sm(f, 14, 15, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    run_sm(f, 3, 7, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_int_equal(a.blocks, (uint64_t)cap);
+    /* no blocks, and arguments sm_sim_run rejects */
+    f->p.grid_blocks = 3;
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 5, 15), 0);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 15, 15), SM_E_INVALID);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, -1, 15), SM_E_INVALID);
+    f->p.regs_per_thread = 0;
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 0, 15), SM_E_INVALID);
+}
+
+/* sm.h contract: sub_id labels the per-sub-bank statistics and nothing else. */
+static void test_sub_id_only_labels_statistics(void **state)
+{
+    fixture *f = *state;
+    varied_inputs(f);
+    sm_stats a, b;
+    run_sm(f, 0, 15, &a);
+    int n_subs = 16 * 2;
+    for (int bk = 0; bk < 16; bk++)
+        for (int p = 0; p < 2; p++) /* 7 is odd: a permutation of 0..31 */
+            f->map.sub_id[bk][p] = (int16_t)((f->map.sub_id[bk][p] * 7 + 3) % n_subs);
+    run_sm(f, 0, 15, &b);
+    sm_stats want = a;
+    for (int i = 0; i < n_subs; i++) {
+        int j = (i * 7 + 3) % n_subs;
+        want.sub_reads[j] = a.sub_reads[i];
+        want.sub_writes[j] = a.sub_writes[i];
+        want.sub_occupancy[j] = a.sub_occupancy[i];
+    }
+    assert_memory_equal(&want, &b, sizeof want);
+    /* the relabelling is visible, so the comparison above can fail */
+    assert_memory_not_equal(a.sub_reads, b.sub_reads, sizeof a.sub_reads);
+    assert_memory_not_equal(a.sub_occupancy, b.sub_occupancy, sizeof a.sub_occupancy);
+}
+
 static void test_ipc_is_floating_point(void **state)
 {
     (void)state;
@@ -413,6 +497,8 @@ int main(void)
         T(test_hybrid_serves_fixed_lane_vectors_fast),
         T(test_rename_keeps_speed_classes),
         T(test_sm_share_and_waves),
+        T(test_equal_share_runs_are_identical),
+        T(test_sub_id_only_labels_statistics),
         T(test_ipc_is_floating_point),
         T(test_stats_info_covers_struct),
         T(test_errors),
