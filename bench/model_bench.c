@@ -117,6 +117,27 @@ static int ipc_table(const dse_sweep *s, sm_sim *sim, int slow)
     return 0;
 }
 
+/* One chip of each profile (or of the named one) once, printing the warp instructions
+ * simulated: for instruction counting under callgrind, whose total divided by this
+ * count is host instructions per warp instruction (docs/performance.md). */
+static int once(const dse_sweep *s, sm_sim *sim, const char *only)
+{
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_rf_map m;
+    standin_map(s, &ideal, 0, &m);
+    for (int wi = 0; wi < s->n_workloads; wi++) {
+        if (only && strcmp(only, s->workloads[wi].name))
+            continue;
+        uint64_t insts = 0;
+        if (chip_ipc(sim, s, &s->workloads[wi], &ideal, &m, &insts) < 0)
+            return 1;
+        printf("%-16s %12llu warp instructions\n", s->workloads[wi].name,
+               (unsigned long long)insts);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     dse_sweep *s = dse_sweep_load_default(stderr);
@@ -130,6 +151,8 @@ int main(int argc, char **argv)
             rc = ipc_table(s, sim, 0);
             printf("\n");
             rc |= ipc_table(s, sim, (int)(total * 0.3 + 0.5));
+        } else if (argc > 1 && !strcmp(argv[1], "--once")) {
+            rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {
             rc = speed(s, sim);
         }
