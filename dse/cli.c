@@ -11,6 +11,7 @@ static const dse_command commands[] = {
     { "analyze", "summarise results files: statistics, histograms, CSV, figures", dse_cmd_analyze },
     { "sm", "simulate one SM: IPC, stall causes and per-bank statistics", dse_cmd_sm },
     { "chipmap", "one chip's Vth/Leff maps and register delays as HDF5 and PNG", dse_cmd_chipmap },
+    { "submit", "write a Slurm batch script for a sweep and submit it", dse_cmd_submit },
     { NULL, NULL, NULL },
 };
 
