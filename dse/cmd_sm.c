@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_rf_map.h"
 #include "dse_sweep.h"
 #include "sm.h"
 
@@ -23,8 +24,8 @@ static const char help[] =
     "  --technique NAME    technique (e.g. rf_bro, fwas, pv_opt)\n"
     "  --chip K            chip whose storage map to use (default 0)\n"
     "  --sm I              SM of the chip (default 0)\n"
-    "  --slow-subbanks N   until chip maps are wired in: mark N sub-banks slow\n"
-    "                      (default: the technique's slow share, 10 of 32 at 70 %)\n"
+    "  --slow-subbanks N   instead of the chip's map, a stand-in with N slow\n"
+    "                      sub-banks (a what-if experiment independent of any chip)\n"
     "  -h, --help          show this help\n";
 
 typedef struct sm_opts {
@@ -73,21 +74,15 @@ static int parse(int argc, char **argv, sm_opts *o)
     return 0;
 }
 
-/* The storage map SM `sm` of chip `chip` runs with under technique t.
- *
- * Chip maps come from the variation module; until dse/ wires them in, this builds a
- * stand-in so the command is useful: ideal and baseline run on an all-fast map (their
- * accesses are 1-cycle by definition); sub-bank techniques get `slow` slow sub-banks,
+/* A stand-in storage map for what-if runs (--slow-subbanks): ideal and baseline run on
+ * an all-fast map (their accesses are 1-cycle by definition); sub-bank techniques get
+ * `slow` slow sub-banks,
  * the last ones of the bank organisation table with rf_bro (pairs of slow sub-banks)
  * and spread evenly over the banks without it; vl_rv marks the last arrays of 32
  * register vectors slow; vl_rf marks every register vector that holds a slow
- * register, which with spatially correlated variation is nearly all of them.
- * Replacing this function with a copy of the chip's var_rf_map is the whole change. */
-static void build_map(const dse_sweep *s, const dse_technique *t, int chip, int sm, int slow,
-                      sm_rf_map *m)
+ * register, which with spatially correlated variation is nearly all of them. */
+static void stand_in_map(const dse_sweep *s, const dse_technique *t, int slow, sm_rf_map *m)
 {
-    (void)chip;
-    (void)sm;
     const var_floorplan *fp = &s->var.floorplan;
     sm_rf_map_all_fast(m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
     if (!t->freq.variation || slow <= 0)
@@ -161,6 +156,26 @@ static void print_banks(const sm_stats *st, const sm_rf_map *m)
     }
 }
 
+static void print_report(const dse_sweep *s, const sm_opts *o, const dse_technique *tech,
+                         const sm_rf_map *map, const sm_stats *st, double freq, int total)
+{
+    printf("rfdse sm: benchmark %s, technique %s, chip %d, SM %d of %d\n", o->bench, tech->name,
+           o->chip, o->sm, s->var.floorplan.n_sms);
+    if (o->slow_subs >= 0)
+        printf("storage map: stand-in, %d of %d sub-banks slow\n\n",
+               tech->freq.variation ? o->slow_subs : 0, total);
+    else
+        printf("storage map: chip %d (seed %llu), SM %d; SM frequency %.4f (normalised)\n\n",
+               o->chip, (unsigned long long)s->chips.seed, o->sm, freq);
+    printf("  %-22s %14.4f  %-20s %s\n", "ipc", sm_stats_ipc(st), "warp instr./cycle",
+           "warp instructions per cycle");
+    printf("  %-22s %14.4f  %-20s %s\n", "avg_live_blocks", sm_stats_avg_live_blocks(st),
+           "blocks", "resident blocks, averaged over cycles");
+    print_scalars(st);
+    print_stalls(st, s->sm.n_schedulers);
+    print_banks(st, map);
+}
+
 static int simulate(const dse_sweep *s, const sm_opts *o)
 {
     int wi = dse_sweep_workload_index(s, o->bench);
@@ -176,37 +191,40 @@ static int simulate(const dse_sweep *s, const sm_opts *o)
     if (o->sm >= fp->n_sms)
         return dse_cli_usage_error("sm", "--sm %d: the chip has %d SMs", o->sm, fp->n_sms);
     int total = fp->n_banks * fp->sub_banks;
-    int slow = o->slow_subs >= 0 ? o->slow_subs
-                                 : (int)(total * (100.0 - tech.freq.fast_percent) / 100.0 + 0.5);
-    if (slow > total)
-        return dse_cli_usage_error("sm", "--slow-subbanks %d: the RF has %d sub-banks", slow, total);
-    static sm_rf_map map;
-    build_map(s, &tech, o->chip, o->sm, slow, &map);
+    if (o->slow_subs > total)
+        return dse_cli_usage_error("sm", "--slow-subbanks %d: the RF has %d sub-banks",
+                                   o->slow_subs, total);
+    if (o->chip >= s->chips.count)
+        return dse_cli_usage_error("sm", "--chip %d: the sweep has %d chips", o->chip,
+                                   s->chips.count);
+    sm_rf_map *map = malloc(sizeof *map);
+    sm_stats *st = malloc(sizeof *st);
     sm_sim *sim = sm_sim_alloc(&s->sm);
-    static sm_stats st;
-    if (!sim) {
-        fprintf(stderr, "rfdse sm: cannot allocate the SM simulator\n");
-        return DSE_EXIT_FAILURE;
+    int rc = DSE_EXIT_FAILURE;
+    char err[256];
+    double freq = 1.0;
+    if (!map || !st || !sim) {
+        fprintf(stderr, "rfdse sm: out of memory\n");
+        goto done;
     }
-    int rc = sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, &map, o->sm, fp->n_sms, &st);
-    if (rc) {
-        fprintf(stderr, "rfdse sm: %s: %s\n", sm_strerror(rc), sm_sim_diagnostic(sim));
-        sm_sim_free(sim);
-        return DSE_EXIT_FAILURE;
+    if (o->slow_subs >= 0)
+        stand_in_map(s, &tech, o->slow_subs, map);
+    else if (dse_rf_map_of_chip(s, &tech, o->chip, o->sm, map, &freq, err, sizeof err)) {
+        fprintf(stderr, "rfdse sm: %s\n", err);
+        goto done;
     }
+    int sim_rc = sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, map, o->sm, fp->n_sms, st);
+    if (sim_rc) {
+        fprintf(stderr, "rfdse sm: %s: %s\n", sm_strerror(sim_rc), sm_sim_diagnostic(sim));
+        goto done;
+    }
+    print_report(s, o, &tech, map, st, freq, total);
+    rc = DSE_EXIT_OK;
+done:
     sm_sim_free(sim);
-    printf("rfdse sm: benchmark %s, technique %s, chip %d, SM %d of %d\n", o->bench, tech.name,
-           o->chip, o->sm, fp->n_sms);
-    printf("storage map: stand-in (chip maps not wired in yet), %d of %d sub-banks slow\n\n",
-           tech.freq.variation ? slow : 0, total);
-    printf("  %-22s %14.4f  %-20s %s\n", "ipc", sm_stats_ipc(&st), "warp instr./cycle",
-           "warp instructions per cycle");
-    printf("  %-22s %14.4f  %-20s %s\n", "avg_live_blocks", sm_stats_avg_live_blocks(&st),
-           "blocks", "resident blocks, averaged over cycles");
-    print_scalars(&st);
-    print_stalls(&st, s->sm.n_schedulers);
-    print_banks(&st, &map);
-    return DSE_EXIT_OK;
+    free(st);
+    free(map);
+    return rc;
 }
 
 int dse_cmd_sm(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse_rf_map.h"
 #include "dse_sim_cache.h"
 #include "sm.h"
 #include "var.h"
@@ -21,22 +22,6 @@ struct dse_eval {
     bool reuse;           /* false: simulate every run (to verify the cache)   */
     long direct_runs;     /* runs simulated with reuse off                    */
 };
-
-/* The variation module's map and the model's have the same layout by contract (their
- * headers); copying keeps the two modules independent of each other. */
-_Static_assert(sizeof(var_rf_map) == sizeof(sm_rf_map), "var_rf_map and sm_rf_map differ");
-_Static_assert(VAR_MAX_BANKS == SM_MAX_BANKS && VAR_MAX_ENTRIES == SM_MAX_ENTRIES &&
-               VAR_MAX_SUBS_PER_BANK == SM_MAX_SUBS_PER_BANK, "map capacities differ");
-
-static void to_sm_map(const var_rf_map *v, sm_rf_map *m)
-{
-    m->n_banks = v->n_banks;
-    m->n_entries = v->n_entries;
-    m->subs_per_bank = v->subs_per_bank;
-    memcpy(m->sub_id, v->sub_id, sizeof m->sub_id);
-    memcpy(m->sub_slow, v->sub_slow, sizeof m->sub_slow);
-    memcpy(m->entry_slow, v->entry_slow, sizeof m->entry_slow);
-}
 
 void dse_eval_free(dse_eval *e)
 {
@@ -145,7 +130,7 @@ static int technique_maps(dse_eval *e, const dse_technique *t, double *freq, dou
             snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
             return -1;
         }
-        to_sm_map(&vm, &e->maps[sm]);
+        dse_rf_map_from_var(&vm, &e->maps[sm]);
         sum += e->sm_freq[sm];
         min = fmin(min, e->sm_freq[sm]);
     }
