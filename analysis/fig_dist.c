@@ -109,7 +109,11 @@ static int dist_figure(const dist_spec *d, const char *dir, const char *prefix,
         ana__skip(note, d->fig, why, skipped);
         return ANA_EOK;
     }
-    int xs[2] = { 0, v->n_x - 1 }, nxs = v->n_x > 1 ? 2 : 1, panels[64], n = 0;
+    int xs[2] = { 0, v->n_x - 1 }, nxs = 1, panels[64], n = 0;
+    /* The end-of-life outline only where the file holds aged results. */
+    for (int t = 0; t < v->n_tech && v->n_x > 1; t++)
+        if (v->stats[(size_t)t * (size_t)v->n_x + (size_t)xs[1]].n > 0)
+            nxs = 2;
     for (int t = 0; t < v->n_tech && n < 64; t++)
         if (shown(v, t, 0))
             panels[n++] = t;
@@ -131,8 +135,13 @@ static int dist_figure(const dist_spec *d, const char *dir, const char *prefix,
                   "margins 0.06,0.98,%.3f,0.87 spacing 0.045,%.3f\n",
             rows, cols, d->title, r->n_chip, nxs > 1 ? " at t = 0" : "", 0.09,
             0.2 / rows + 0.02);
+    /* The normaliser's line only when it falls inside the axis (gnuplot does not clip
+     * arrows, so an outside one would be drawn at a wrong place). */
+    dist_spec shown_d = *d;
+    if (!(d->reference >= lo && d->reference <= hi))
+        shown_d.reference = NAN;
     for (int i = 0; i < n; i++)
-        panel(p.gp, r, v, panels[i], xs, nxs, i == 0, i == n - 1, i % cols == 0, d);
+        panel(p.gp, r, v, panels[i], xs, nxs, i == 0, i == n - 1, i % cols == 0, &shown_d);
     fputs("unset multiplot\n", p.gp);
     rc = ana__plot_close(&p, note);
     for (int t = 0; t < v->n_tech && !rc; t++)
