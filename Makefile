@@ -22,7 +22,7 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j $(NPROC)
+	@cmake --build $(BUILD) -j $(NPROC) -- --no-print-directory
 
 # In CI the suite runs twice: the release build and an ASan+UBSan build.
 test: build
@@ -33,7 +33,7 @@ endif
 
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRFDSE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(ASAN_BUILD) -j $(NPROC)
+	@cmake --build $(ASAN_BUILD) -j $(NPROC) -- --no-print-directory
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(NPROC) -LE slow
 
 run: build
