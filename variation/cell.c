@@ -1,10 +1,12 @@
-/* The cell model and the exact distribution of the maximum of n cell delays.
+/* The cell model, its inverse in Vth, and the exact distribution of the maximum of n
+ * cell delays.
  *
  * The read path is the access transistor in series with the pull-down; both carry the
  * cell's Vth and Leff, so the stack behaves as one alpha-power transistor of twice the
  * length and the normalised delay is Leff/L0 * ((Vdd - Vth0) / (Vdd - Vth))^alpha.
- * Swapping the model means changing var_cell_delay() and the matching inverse in
- * one_cell_cdf() (the Leff or Vth that gives a given delay). */
+ * Swapping the model means changing var_cell_delay() and the matching inverses:
+ * var_cell_vth_for_delay() (the Vth that gives a delay, used by aging) and lcdf() (the
+ * Leff or Vth that gives a delay, used by the tables). */
 #include <float.h>
 #include <math.h>
 
@@ -25,6 +27,18 @@ double var_cell_delay(const var_timing *t, double vth, double leff_rel)
         leff_rel = LEFF_MIN;
     double d = leff_rel * pow((t->vdd - t->vth0) / ov, t->alpha);
     return d < VAR_DELAY_CAP ? d : VAR_DELAY_CAP;
+}
+
+/* The inverse in Vth at fixed Leff: ((Vdd - Vth0) / (Vdd - Vth))^alpha = delay / Leff. */
+double var_cell_vth_for_delay(const var_timing *t, double delay, double leff_rel)
+{
+    if (delay >= VAR_DELAY_CAP)
+        return t->vdd; /* the cap stands for "never switches": overdrive zero */
+    if (!(delay > 0.0))
+        return -INFINITY;
+    if (leff_rel < LEFF_MIN)
+        leff_rel = LEFF_MIN;
+    return t->vdd - (t->vdd - t->vth0) * pow(leff_rel / delay, 1.0 / t->alpha);
 }
 
 int var__dist_init(var__dist *d, const var_params *p)

@@ -134,6 +134,7 @@ int var_chip_age(var_chip *c, const var_params *p, int sm, var_vth_shift_fn shif
     int rc = var_chip_cells(c, p, sm, vth, leff);
     if (rc)
         goto done;
+    var__chip_age_prepare(c, sm); /* keep time zero for var_chip_age_reset */
     const var_floorplan *f = &p->floorplan;
     int per_sub = c->plan.lanes / f->sub_banks;
     double *reg = c->reg + (size_t)sm * c->n_regs;

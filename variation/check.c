@@ -67,6 +67,16 @@ int var_params_check(const var_params *p, char *key, size_t kl, char *msg, size_
         return reject(key, kl, "timing.vth0", msg, ml, "must be below vdd (%g V), got %g V",
                       p->timing.vdd, p->timing.vth0);
     const var_aging *a = &p->aging;
+    if (!(a->kv >= 0.0))
+        return reject(key, kl, "aging.kv", msg, ml, "must be >= 0, got %g", a->kv);
+    if (!(a->temperature > 0.0))
+        return reject(key, kl, "aging.temperature", msg, ml, "must be positive (K), got %g",
+                      a->temperature);
+    if (!(a->eta >= 0.0 && a->eta <= 1.0)) /* > 1 would make recovery exceed the shift */
+        return reject(key, kl, "aging.eta", msg, ml, "must lie in [0, 1], got %g", a->eta);
+    if (!(a->time_exponent > 0.0 && a->time_exponent < 1.0))
+        return reject(key, kl, "aging.time_exponent", msg, ml, "must lie in (0, 1), got %g",
+                      a->time_exponent);
     if (a->n_years < 1 || a->years[0] != 0.0)
         return reject(key, kl, "aging.years", msg, ml, "must start at 0 (time zero)");
     for (int i = 1; i < a->n_years; i++)

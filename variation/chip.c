@@ -23,14 +23,17 @@ static int alloc_arrays(var_chip *c)
     c->bank = malloc(sizeof(double) * S * c->n_banks);
     c->sm_freq = malloc(sizeof(double) * S);
     c->sm_ratio = malloc(sizeof(double) * S);
+    c->age_ready = calloc(S, 1);
+    c->reg0 = malloc(sizeof(double) * S * c->n_regs);
+    c->vth_eff = malloc(sizeof(double) * S * c->n_regs);
     if (!c->g || !c->g_spare || !c->gcol || !c->reg || !c->entry || !c->sub || !c->bank ||
-        !c->sm_freq || !c->sm_ratio)
+        !c->sm_freq || !c->sm_ratio || !c->age_ready || !c->reg0 || !c->vth_eff)
         return VAR_ENOMEM;
     return VAR_OK;
 }
 
 /* The knobs the tables, plans and fields were built from (field by field: padding). */
-static int same_params(const var_params *a, const var_params *b)
+int var__chip_same_params(const var_params *a, const var_params *b)
 {
     const var_floorplan *f = &a->floorplan, *g = &b->floorplan;
     const var_variation *v = &a->variation, *w = &b->variation;
@@ -100,6 +103,9 @@ void var_chip_free(var_chip *c)
     free(c->bank);
     free(c->sm_freq);
     free(c->sm_ratio);
+    free(c->age_ready);
+    free(c->reg0);
+    free(c->vth_eff);
     free(c);
 }
 
@@ -179,11 +185,12 @@ static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
 
 int var_chip_generate(var_chip *c, const var_params *p, uint64_t seed, int64_t chip)
 {
-    if (!same_params(p, &c->p))
+    if (!var__chip_same_params(p, &c->p))
         return VAR_EINVAL; /* tables and plans were built for other parameters */
     if (chip < 0 || chip > (int64_t)UINT32_MAX)
         return VAR_ERANGE;
     sample_fields(c, seed, chip);
+    memset(c->age_ready, 0, (size_t)c->n_sms); /* time-zero state saved lazily (age.c) */
     for (int sm = 0; sm < c->n_sms; sm++) {
         sm_registers(c, sm, seed, chip);
         var__chip_aggregate(c, sm);

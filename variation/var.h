@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "var_nbti.h"
 #include "var_params.h"
 #include "var_rf_map.h"
 
@@ -94,6 +95,11 @@ int var_chip_cells(const var_chip *c, const var_params *p, int sm, double *vth, 
  * capped at VAR_DELAY_CAP (a cell that slow does not work). */
 #define VAR_DELAY_CAP 1e6
 double var_cell_delay(const var_timing *t, double vth, double leff_rel);
+/* Its inverse in Vth: the Vth at which a cell of Leff leff_rel has this delay, so that
+ * var_cell_delay(t, var_cell_vth_for_delay(t, d, l), l) = d up to rounding.  Increasing
+ * in delay; Vdd for a delay at the cap (a cell that never switches).  Changes together
+ * with var_cell_delay. */
+double var_cell_vth_for_delay(const var_timing *t, double delay, double leff_rel);
 
 /* ---- techniques (model.md section 5) ----------------------------------------------- *
  * Fills *map for SM `sm` of the last generated chip under technique t and sets *freq to
@@ -116,5 +122,24 @@ int var_technique_apply(const var_chip *c, const var_params *p, const var_techni
 typedef double (*var_vth_shift_fn)(double vth0_dev, int sub_bank, void *ctx);
 int var_chip_age(var_chip *c, const var_params *p, int sm, var_vth_shift_fn shift,
                  void *ctx, double *scratch);
+
+/* ---- fast aging for the Monte Carlo path (docs/nbti.md) ----------------------------- *
+ * Recomputes every register delay of SM `sm` from its time-zero delay after NBTI with
+ * the stress and recovery times (seconds, >= 0) of its sub-bank, t_stress_s[i] and
+ * t_rec_s[i] for sub-bank i = bank * sub_banks + s, then the entry/sub-bank/bank delays
+ * and the SM's baseline frequency; var_technique_apply then sees the aged chip.
+ * Worst-cell approximation: a register's delay is its slowest cell's, and that cell is
+ * taken at nominal Leff with the Vth that gives the register's time-zero delay
+ * (var_cell_vth_for_delay), aged by var_nbti_dvth.  Always starts from time zero, so
+ * calls with the same arguments give bit-identical delays whatever came before; all-zero
+ * stress restores time zero exactly.  Aged delays are never shorter than at time zero,
+ * and within one sub-bank the order of register delays is preserved.  No allocation;
+ * the first call per SM after a generate saves its time-zero state (~1 ms).  Returns 0,
+ * VAR_ENOTGEN, VAR_ERANGE (sm), VAR_EINVAL (p differs from the allocation's timing or
+ * a time is negative or not finite). */
+int var_chip_age_registers(var_chip *c, const var_params *p, int sm, const double *t_stress_s,
+                           const double *t_rec_s);
+/* Restores SM `sm` to time zero (bit-identical to right after var_chip_generate). */
+int var_chip_age_reset(var_chip *c, int sm);
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef RFDSE_VAR_INTERNAL_H
 #define RFDSE_VAR_INTERNAL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -219,6 +220,38 @@ typedef struct var__plan {
 int var__plan_build(var__plan *pl, const var_params *p);
 void var__plan_free(var__plan *pl);
 
+/* ---- NBTI (nbti.c) ------------------------------------------------------------------
+ * What one sub-bank's stress and recovery imply, independent of the device. */
+typedef struct var__nbti {
+    int stressed;      /* t_stress > 0; otherwise nothing changes            */
+    int cube;          /* n = 1/6: powers 3 and 1/3 by x*x*x and cbrt          */
+    double a;          /* Kv' sqrt(t_stress), V^(1/(2n))                      */
+    double rec;        /* recovery factor 1 - sqrt(eta t_rec / (t_s + t_r)), [0,1] */
+    double p_in, p_out; /* 1/(2n) and 2n for the general exponent             */
+} var__nbti;
+void var__nbti_prep(var__nbti *s, const var_aging *a, double t_stress_s, double t_rec_s);
+
+/* Sign-preserving power: real roots of negative numbers. */
+static inline double var__sgnpow(double x, double e) { return copysign(pow(fabs(x), e), x); }
+
+/* Deviation after stress alone, (a + x^(1/(2n)))^(2n), x = dVth0.  >= x because a >= 0
+ * and both powers are odd and increasing. */
+static inline double var__nbti_stress_dev(const var__nbti *s, double x)
+{
+    if (s->cube)
+        return cbrt(s->a + x * x * x);
+    return var__sgnpow(s->a + var__sgnpow(x, s->p_in), s->p_out);
+}
+
+/* Deviation after stress and recovery, x + rec (stress_dev(x) - x), written as the
+ * non-negative combination (1 - rec) x + rec stress_dev(x) of two non-decreasing
+ * functions of x, so it is non-decreasing in x operation by operation (each rounded
+ * step is monotone; only cbrt/pow are faithful rather than correctly rounded). */
+static inline double var__nbti_aged_dev(const var__nbti *s, double x)
+{
+    return (1.0 - s->rec) * x + s->rec * var__nbti_stress_dev(s, x);
+}
+
 /* ---- the chip ----------------------------------------------------------------------- */
 struct var_chip {
     var_params p; /* copy, to check callers pass the same parameters */
@@ -239,8 +272,16 @@ struct var_chip {
     double *bank;       /* [n_sms][n_banks]                                       */
     double *sm_freq;    /* [n_sms]                                                */
     double *sm_ratio;   /* [n_sms]                                                */
+    /* aging (age.c): time-zero state of each SM, filled lazily before the first change */
+    unsigned char *age_ready; /* [n_sms] reg0/vth_eff valid for this chip            */
+    double *reg0;       /* [n_sms][n_regs] time-zero register delays               */
+    double *vth_eff;    /* [n_sms][n_regs] effective Vth of the register (age.c)    */
 };
 
+/* Saves SM sm's time-zero delays (and effective Vths) if not saved since the last
+ * generate.  Every function that changes c->reg calls it first. */
+void var__chip_age_prepare(var_chip *c, int sm);
+int var__chip_same_params(const var_params *a, const var_params *b);
 /* Recomputes entry/sub-bank/bank delays and baseline frequency of one SM from reg. */
 void var__chip_aggregate(var_chip *c, int sm);
 /* Field value at the grid point of register r's piece q in SM sm. */
