@@ -2,6 +2,7 @@
  *
  *   variation_bench [--chips N] [--rscript PATH] [--rfile variation_field.R]
  *
+ * Also times the fast NBTI aging path (var_chip_age_registers) per SM.
  * Times are CPU time of this process (the build machines are shared, wall time is noise).
  * Prints a table meant to be pasted into docs/performance.md ("## Variation"). */
 #include <math.h>
@@ -20,6 +21,33 @@ static double cpu_now(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Fast NBTI aging (var_chip_age_registers): the first call per SM after a generate also
+ * saves the SM's time-zero state; the driver then calls it once per SM per time point. */
+static void bench_aging(var_chip *c, const var_params *p)
+{
+    enum { CHIPS = 4, POINTS = 7 };
+    double ts[512], tr[512], first = 0, later = 0;
+    int n_subs = p->floorplan.n_banks * p->floorplan.sub_banks;
+    for (int k = 0; k < CHIPS; k++) {
+        var_chip_generate(c, p, 1, k);
+        for (int sm = 0; sm < c->n_sms; sm++)
+            for (int y = 1; y <= POINTS; y++) {
+                for (int i = 0; i < n_subs; i++) /* duty 0.2 .. 0.8 across sub-banks */
+                    ts[i] = (0.2 + 0.6 * i / (n_subs - 1)) * y * VAR_YEAR_S,
+                    tr[i] = y * VAR_YEAR_S - ts[i];
+                double t0 = cpu_now();
+                var_chip_age_registers(c, p, sm, ts, tr);
+                double dt = cpu_now() - t0;
+                *(y == 1 ? &first : &later) += dt;
+            }
+    }
+    double n_sm = (double)CHIPS * c->n_sms;
+    printf("  aging, var_chip_age_registers         %8.2f ms per SM, first call per chip\n",
+           1e3 * first / n_sm);
+    printf("                                        %8.2f ms per SM per later time point\n",
+           1e3 * later / (n_sm * (POINTS - 1)));
 }
 
 static void bench_chips(int n_chips)
@@ -69,6 +97,7 @@ static void bench_chips(int n_chips)
     double t6 = cpu_now();
     printf("  per-cell maps of one SM (chipmap)     %8.0f ms\n", 1e3 * (t6 - t5));
     free(vth);
+    bench_aging(c, &p);
     var_chip_free(c);
 }
 
