@@ -253,6 +253,8 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
     int div_lanes = wp->lanes < SM__DIV_LANES ? wp->lanes : SM__DIV_LANES;
     wp->parts[0] = (uint8_t)sm__parts_for(wp->lanes, k->subs);
     wp->parts[1] = (uint8_t)sm__parts_for(div_lanes, k->subs);
+    wp->tlanes[0] = wp->lanes;
+    wp->tlanes[1] = (uint8_t)div_lanes;
     for (int r = 0; r < k->regs; r++) {
         int bank = blk->rename[logical_bank(k, w, r, fixed_lane(k, wp->lanes, r))];
         int entry = ((w * k->regs + r) / k->n_banks) % k->n_entries;

@@ -67,7 +67,7 @@ void sm__launch(sm_sim *s)
             launch_block(s, slot);
 }
 
-static void retire_warp(sm_sim *s, int w)
+void sm__retire_warp(sm_sim *s, int w)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
@@ -95,12 +95,3 @@ static void retire_warp(sm_sim *s, int w)
     }
 }
 
-/* An instruction of warp w has finished (its register written, or no result). */
-void sm__inst_done(sm_sim *s, int w)
-{
-    sm__warp *wp = &s->warps[w];
-    wp->n_inflight--;
-    s->last_progress = s->now;
-    if (wp->n_left == 0 && wp->n_inflight == 0)
-        retire_warp(s, w);
-}

@@ -11,69 +11,69 @@
 
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
-    int u = in->unit;
-    int bit = __builtin_ctzll(s->coll_free[u]);
-    s->coll_free[u] &= s->coll_free[u] - 1;
+    int u = in->unit, n_src = in->n_src;
+    uint64_t free = s->coll_free[u];
+    int bit = __builtin_ctzll(free);
+    free &= free - 1;
+    s->coll_free[u] = free;
+    if (!free)
+        s->units_full |= 1u << u;
     int ci = s->coll_base[u] + bit;
-    sm__collector *co = &s->coll[ci];
-    co->slot = slot;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
-    co->pending = in->n_src;
-    co->ready_at = s->now + 1; /* reads start next cycle */
-    co->seq = s->seq++;
+    s->coll[ci] = (sm__collector){ .ready_at = s->now + 1, /* reads start next cycle */
+                                   .seq = s->seq++, .slot = slot, .pending = (uint8_t)n_src,
+                                   .unit = (uint8_t)u, .bit = (uint8_t)bit };
     s->coll_busy++;
-    if (!in->n_src)
+    if (!n_src)
         s->coll_full[u] |= 1ULL << bit;
     const sm__warp *wp = &s->warps[w];
-    for (int i = 0; i < in->n_src; i++) {
+    const uint8_t *slow = wp->slow[in->div];
+    uint8_t parts = wp->parts[in->div];
+    uint64_t banks = 0;
+    for (int i = 0; i < n_src; i++) {
+        int reg = in->src[i], b = wp->bank[reg];
         uint16_t r = (uint16_t)(ci * SM__MAX_SRC + i);
-        sm__req *rq = &s->req[r];
-        rq->next = SM__NIL;
-        rq->coll = (uint8_t)ci;
-        rq->reg = in->src[i];
-        rq->warp = (uint8_t)w;
-        rq->div = in->div;
-        int b = wp->bank[in->src[i]];
+        s->req[r] = (sm__req){ .next = SM__NIL, .coll = (uint8_t)ci, .slow = slow[reg],
+                               .parts = parts };
         if (s->rq_len[b]++)
             s->req[s->rq_tail[b]].next = r;
         else
             s->rq_head[b] = r;
         s->rq_tail[b] = r;
-        s->rq_banks |= 1ULL << b;
+        banks |= 1ULL << b;
     }
+    s->rq_banks |= banks;
 }
 
-static void count_read(sm_sim *s, int b, const sm__warp *wp, int div, int slow)
-{
-    sm_stats *st = s->st;
-    st->reads++;
-    st->slow_reads += (uint64_t)slow;
-    st->bank_reads[b]++;
-    s->rd_parts[b][wp->parts[div]]++;
-}
-
+/* Per bank with a free read port, grant the oldest request.  Counters are kept in
+ * locals and stored once: stores through the uint8_t/uint16_t fields may alias them. */
 void sm__read_operands(sm_sim *s)
 {
-    for (uint64_t m = s->rq_banks; m; m &= m - 1) {
+    const int64_t now = s->now;
+    uint64_t banks = s->rq_banks, conflicts = 0, slow_reads = 0;
+    for (uint64_t m = banks; m; m &= m - 1) {
         int b = __builtin_ctzll(m);
-        if (s->read_free[b] > s->now) {
-            s->st->bank_read_conflicts += s->rq_len[b];
+        unsigned len = s->rq_len[b];
+        if (s->read_free[b] > now) {
+            conflicts += len;
             continue;
         }
-        const sm__req *rq = &s->req[s->rq_head[b]];
-        s->rq_head[b] = rq->next;
-        if (--s->rq_len[b] == 0)
-            s->rq_banks &= ~(1ULL << b);
-        s->st->bank_read_conflicts += s->rq_len[b];
-        const sm__warp *wp = &s->warps[rq->warp];
-        int slow = wp->slow[rq->div][rq->reg];
-        s->read_free[b] = s->now + 1 + slow;
-        count_read(s, b, wp, rq->div, slow);
-        sm__collector *co = &s->coll[rq->coll];
-        if (co->ready_at < s->now + 1 + slow)
-            co->ready_at = s->now + 1 + slow;
+        sm__req rq = s->req[s->rq_head[b]];
+        s->rq_head[b] = rq.next;
+        s->rq_len[b] = (uint16_t)--len;
+        if (!len)
+            banks &= ~(1ULL << b);
+        conflicts += len;
+        int64_t at = now + 1 + rq.slow;
+        s->read_free[b] = at;
+        slow_reads += rq.slow;
+        s->rd_parts[b][rq.parts]++; /* reads and bank_reads are summed from it (sim.c) */
+        sm__collector *co = &s->coll[rq.coll];
+        if (co->ready_at < at)
+            co->ready_at = at;
         if (--co->pending == 0)
             s->coll_full[co->unit] |= 1ULL << co->bit;
     }
+    s->rq_banks = banks;
+    s->st->bank_read_conflicts += conflicts;
+    s->st->slow_reads += slow_reads;
 }

@@ -23,21 +23,36 @@ const sm__op_info sm__ops[SM__N_OPS] = {
     [SM__OP_ST_SHARED] = { SM__UNIT_MEM, SM__LAT_SHARED, 1, 1 },
 };
 
-/* Collectors of unit u whose operands have all arrived, oldest first, into out[]. */
-static int ready_by_age(const sm_sim *s, int u, int *out)
+/* Collectors of unit u whose operands have all arrived, as a mask; *n their count
+ * (counted here: without -mpopcnt a popcount is a library call). */
+static uint64_t arrived(const sm_sim *s, int u, int *n)
 {
-    int n = 0;
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    uint64_t ready = 0;
+    int k = 0;
     for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
         int bit = __builtin_ctzll(m);
-        const sm__collector *co = &s->coll[s->coll_base[u] + bit];
-        if (co->ready_at > s->now)
-            continue;
-        int i = n++;
-        for (; i > 0 && s->coll[s->coll_base[u] + out[i - 1]].seq > co->seq; i--)
-            out[i] = out[i - 1];
-        out[i] = bit;
+        if (c[bit].ready_at <= s->now) {
+            ready |= 1ULL << bit;
+            k++;
+        }
     }
-    return n;
+    *n = k;
+    return ready;
+}
+
+/* The oldest (first allocated) collector of a non-empty mask of unit u's collectors.
+ * A scan instead of a sort: a unit has at most a few free pipelines per cycle. */
+static int oldest(const sm_sim *s, int u, uint64_t mask)
+{
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    int best = __builtin_ctzll(mask);
+    for (uint64_t m = mask & (mask - 1); m; m &= m - 1) {
+        int bit = __builtin_ctzll(m);
+        if (c[bit].seq < c[best].seq)
+            best = bit;
+    }
+    return best;
 }
 
 static void wheel_push(sm_sim *s, uint16_t slot)
@@ -68,15 +83,15 @@ static void start(sm_sim *s, uint16_t slot)
     s->n_wheel++;
 }
 
-/* Each free pipeline takes the oldest ready collector; what is left waits. */
+/* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
 static void dispatch_unit(sm_sim *s, int u)
 {
-    int ready[64];
-    int n = ready_by_age(s, u, ready), i = 0;
-    for (int p = 0; p < s->n_pipes[u] && i < n; p++) {
+    int n, i = 0;
+    uint64_t ready = arrived(s, u, &n);
+    for (int p = 0; p < s->n_pipes[u] && ready; p++) {
         if (s->pipe_free[u][p] > s->now)
             continue;
-        int bit = ready[i];
+        int bit = oldest(s, u, ready);
         const sm__collector *co = &s->coll[s->coll_base[u] + bit];
         const sm__slot *sl = &s->slots[co->slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
@@ -84,8 +99,10 @@ static void dispatch_unit(sm_sim *s, int u)
             break;
         }
         s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+        ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
+        s->units_full &= ~(1u << u);
         s->coll_busy--;
         i++;
         start(s, co->slot);
@@ -95,9 +112,12 @@ static void dispatch_unit(sm_sim *s, int u)
 
 void sm__dispatch(sm_sim *s)
 {
-    for (int u = 0; u < SM__N_UNITS; u++)
-        if (s->coll_full[u])
-            dispatch_unit(s, u);
+    if (s->coll_full[SM__UNIT_SP])
+        dispatch_unit(s, SM__UNIT_SP);
+    if (s->coll_full[SM__UNIT_SFU])
+        dispatch_unit(s, SM__UNIT_SFU);
+    if (s->coll_full[SM__UNIT_MEM])
+        dispatch_unit(s, SM__UNIT_MEM);
 }
 
 /* Results due this cycle go to their bank's write queue, in dispatch order. */

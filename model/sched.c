@@ -21,16 +21,6 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
     return table[p];
 }
 
-void sm__sched_block(sm_sim *s, int w, int reg)
-{
-    sm__warp *wp = &s->warps[w];
-    sm__sched *q = &s->sched[wp->sched];
-    wp->wait_reg = (uint8_t)reg;
-    wp->wait_kind = wp->pend[reg];
-    q->n_wait[wp->wait_kind]++;
-    q->ready &= ~(1ULL << w);
-}
-
 void sm__sched_wake(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
@@ -40,31 +30,6 @@ void sm__sched_wake(sm_sim *s, int w, int reg)
     q->n_wait[wp->wait_kind]--;
     wp->wait_kind = 0;
     q->ready |= 1ULL << w;
-}
-
-/* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
- * on the destination) parks the warp until that register is written; structural
- * hazards are noted in q->why for the stall statistics. */
-bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
-{
-    sm__warp *wp = &s->warps[w];
-    const sm__inst *in = &wp->next;
-    if (in->dst != SM__NO_REG && wp->pend[in->dst]) {
-        sm__sched_block(s, w, in->dst);
-        return false;
-    }
-    for (int i = 0; i < in->n_src; i++)
-        if (wp->pend[in->src[i]]) {
-            sm__sched_block(s, w, in->src[i]);
-            return false;
-        }
-    if (fast_only && !in->fast)
-        return false;
-    if (wp->n_inflight >= SM__WARP_INFLIGHT) {
-        q->why |= 1u << SM__STALL_INFLIGHT;
-        return false;
-    }
-    return true;
 }
 
 static void issue_warp(sm_sim *s, sm__sched *q, int w)
@@ -77,13 +42,16 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     sl->dst = in->dst;
     sl->op = in->op;
     sl->miss = in->miss;
-    sl->div = in->div;
-    if (in->dst != SM__NO_REG)
+    if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
+        sl->wbank = wp->bank[in->dst];
+        sl->wslow = wp->slow[in->div][in->dst];
+        sl->wparts = wp->parts[in->div];
+    }
     sm__collect(s, w, slot, in);
     sm_stats *st = s->st;
     st->warp_insts++;
-    st->thread_insts += in->div && wp->lanes > SM__DIV_LANES ? SM__DIV_LANES : wp->lanes;
+    st->thread_insts += wp->tlanes[in->div];
     st->fast_insts += in->fast;
     wp->n_inflight++;
     wp->n_issued++;
@@ -118,15 +86,15 @@ static sm__stall classify(const sm__sched *q)
 
 void sm__issue(sm_sim *s)
 {
-    for (int i = 0; i < s->c->n_schedulers; i++) {
+    const int n_sched = s->c->n_schedulers;
+    for (int i = 0; i < n_sched; i++) {
         sm__sched *q = &s->sched[i];
         q->why = 0;
         /* warps whose unit has no free operand collector cannot issue: filter them
          * by mask instead of trying each (the common structural stall) */
         uint64_t cand = q->ready;
-        for (int u = 0; u < SM__N_UNITS; u++)
-            if (!s->coll_free[u])
-                cand &= ~q->unit_mask[u];
+        for (unsigned f = s->units_full; f; f &= f - 1)
+            cand &= ~q->unit_mask[__builtin_ctz(f)];
         if (cand != q->ready)
             q->why |= 1u << SM__STALL_COLLECTOR;
         int w = cand ? s->k.policy->pick(s, q, cand, false) : -1;

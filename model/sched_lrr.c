@@ -6,15 +6,14 @@
  * two-level scheduler, which runs it inside its active group. */
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only)
 {
-    int start = after + 1;
-    uint64_t hi = start >= 64 ? 0 : mask & (~0ULL << start);
-    uint64_t parts[2] = { hi, mask & ~hi };
-    for (int h = 0; h < 2; h++)
-        for (uint64_t m = parts[h]; m; m &= m - 1) {
-            int w = __builtin_ctzll(m);
-            if (sm__sched_try(s, q, w, fast_only))
-                return w;
-        }
+    /* rotate so that bit 0 is the warp after `after`: one pass in slot order, wrapping */
+    int start = (after + 1) & 63;
+    uint64_t m = start ? mask >> start | mask << (64 - start) : mask;
+    for (; m; m &= m - 1) {
+        int w = (__builtin_ctzll(m) + start) & 63;
+        if (sm__sched_try(s, q, w, fast_only))
+            return w;
+    }
     return -1;
 }
 

@@ -180,6 +180,7 @@ static void reset_state(sm_sim *s)
             s->pipe_free[u][p] = 0;
     }
     s->coll_busy = 0;
+    s->units_full = 0;
     s->rq_banks = s->wq_banks = 0;
     memset(s->rq_len, 0, sizeof s->rq_len);
     memset(s->wq_len, 0, sizeof s->wq_len);
@@ -280,6 +281,13 @@ static int finish(sm_sim *s, int rc)
     sm_stats *st = s->st;
     sm__occupancy_flush(s);
     st->cycles = (uint64_t)s->now;
+    for (int b = 0; b < s->k.n_banks; b++)
+        for (int n = 0; n <= s->k.subs; n++) {
+            st->bank_reads[b] += s->rd_parts[b][n];
+            st->bank_writes[b] += s->wr_parts[b][n];
+            st->reads += s->rd_parts[b][n];
+            st->writes += s->wr_parts[b][n];
+        }
     for (int b = 0; b < s->k.n_banks; b++)
         for (int p = 0; p < s->k.subs; p++) {
             int id = s->k.sub_id[b][p];

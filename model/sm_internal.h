@@ -78,8 +78,10 @@ typedef struct sm__slot {
     uint8_t dst;
     uint8_t op;
     uint8_t miss;
-    uint8_t div;
     uint8_t lat;       /* completion queue */
+    /* the destination's write, resolved at issue so that writeback does not go back
+     * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
+    uint8_t wbank, wslow, wparts;
 } sm__slot;
 
 /* An operand collector unit. */
@@ -92,13 +94,13 @@ typedef struct sm__collector {
     uint8_t bit;       /* index within its unit's collectors */
 } sm__collector;
 
-/* A read request of one source operand, queued at its bank. */
+/* A read request of one source operand, queued at its bank; latency and sub-bank
+ * parts are resolved at issue so that the arbiter does not go back to the warp. */
 typedef struct sm__req {
     uint16_t next;
     uint8_t coll;
-    uint8_t reg;
-    uint8_t warp;
-    uint8_t div;
+    uint8_t slow;      /* access latency - 1 */
+    uint8_t parts;     /* sub-bank parts touched */
 } sm__req;
 
 typedef struct sm__warp {
@@ -111,6 +113,7 @@ typedef struct sm__warp {
     uint8_t sched;       /* its scheduler: w mod n_schedulers, kept to avoid a division */
     uint8_t passed;      /* FWAS: times its slow instruction was passed over */
     uint8_t lanes;       /* active lanes (32, or fewer for a partial warp) */
+    uint8_t tlanes[2];   /* lanes an instruction counts, by lane mode (0 warp, 1 div) */
     uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
     uint8_t n_inflight;
     uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
@@ -202,6 +205,7 @@ struct sm_sim {
     int n_coll;
     int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
     uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* all reads granted */
+    unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
     int coll_busy;
 
     /* bank ports: read and write request queues */
@@ -250,13 +254,11 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
 void sm__gen_next(const sm__kernel *k, sm__warp *wp);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
-void sm__inst_done(sm_sim *s, int w);
+void sm__retire_warp(sm_sim *s, int w);
 void sm__occupancy_flush(sm_sim *s);
 /* sched.c: issue stage */
 void sm__issue(sm_sim *s);
-void sm__sched_block(sm_sim *s, int w, int reg);
 void sm__sched_wake(sm_sim *s, int w, int reg);
-bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only);
 typedef struct sm__sched_policy {
     const char *name;
     /* Returns the warp to issue among the candidates, or -1.  With fast_only, only
@@ -292,6 +294,54 @@ void sm__slot_free(sm_sim *s, uint16_t slot);
 int sm__sim_run_micro(sm_sim *s, const sm_config *c, const sm_profile *w,
                       const sm_technique *t, const sm_rf_map *map, const sm__inst *insts,
                       int n_insts, sm_stats *out);
+
+/* Parks warp w until `reg` is written: it leaves its scheduler's ready mask. */
+static inline void sm__sched_block(sm_sim *s, int w, int reg)
+{
+    sm__warp *wp = &s->warps[w];
+    sm__sched *q = &s->sched[wp->sched];
+    wp->wait_reg = (uint8_t)reg;
+    wp->wait_kind = wp->pend[reg];
+    q->n_wait[wp->wait_kind]++;
+    q->ready &= ~(1ULL << w);
+}
+
+/* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
+ * on the destination) parks the warp until that register is written; structural
+ * hazards are noted in q->why for the stall statistics.  Inline: every policy calls it
+ * once per candidate, the hottest call of the issue stage. */
+static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
+{
+    sm__warp *wp = &s->warps[w];
+    const sm__inst *in = &wp->next;
+    if (in->dst != SM__NO_REG && wp->pend[in->dst]) {
+        sm__sched_block(s, w, in->dst);
+        return false;
+    }
+    for (int i = 0; i < in->n_src; i++)
+        if (wp->pend[in->src[i]]) {
+            sm__sched_block(s, w, in->src[i]);
+            return false;
+        }
+    if (fast_only && !in->fast)
+        return false;
+    if (wp->n_inflight >= SM__WARP_INFLIGHT) {
+        q->why |= 1u << SM__STALL_INFLIGHT;
+        return false;
+    }
+    return true;
+}
+
+/* An instruction of warp w has finished (its register written, or no result); the
+ * warp retires with its last one (block.c).  Inline: once per instruction. */
+static inline void sm__inst_done(sm_sim *s, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    wp->n_inflight--;
+    s->last_progress = s->now;
+    if (wp->n_left == 0 && wp->n_inflight == 0)
+        sm__retire_warp(s, w);
+}
 
 /* Lanes [0, lanes) touch this many of `subs` sub-bank parts. */
 static inline int sm__parts_for(int lanes, int subs) { return (lanes * subs + 31) / 32; }

@@ -8,7 +8,7 @@
 void sm__write_enqueue(sm_sim *s, uint16_t slot)
 {
     sm__slot *sl = &s->slots[slot];
-    int b = s->warps[sl->warp].bank[sl->dst];
+    int b = sl->wbank;
     sl->next = SM__NIL;
     if (s->wq_len[b]++)
         s->slots[s->wq_tail[b]].next = slot;
@@ -29,13 +29,11 @@ static void release(sm_sim *s, uint16_t slot)
     sm__inst_done(s, w);
 }
 
-static void count_write(sm_sim *s, int b, const sm__warp *wp, int div, int slow)
+/* writes and bank_writes are summed from wr_parts at the end of the run (sim.c) */
+static void count_write(sm_sim *s, int b, int parts, int slow)
 {
-    sm_stats *st = s->st;
-    st->writes++;
-    st->slow_writes += (uint64_t)slow;
-    st->bank_writes[b]++;
-    s->wr_parts[b][wp->parts[div]]++;
+    s->st->slow_writes += (uint64_t)slow;
+    s->wr_parts[b][parts]++;
 }
 
 static void grant(sm_sim *s, int b)
@@ -47,10 +45,9 @@ static void grant(sm_sim *s, int b)
         s->wq_banks &= ~(1ULL << b);
     s->n_wq--;
     s->st->bank_write_conflicts += s->wq_len[b];
-    const sm__warp *wp = &s->warps[sl->warp];
-    int slow = wp->slow[sl->div][sl->dst];
+    int slow = sl->wslow;
     s->write_free[b] = s->now + 1 + slow;
-    count_write(s, b, wp, sl->div, slow);
+    count_write(s, b, sl->wparts, slow);
     if (!slow) {
         release(s, h);
         return;
