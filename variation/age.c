@@ -54,6 +54,24 @@ static int bad_times(const double *ts, const double *tr, int n)
     return 0;
 }
 
+static double aged_delay(const var_timing *t, const var__nbti *st, double d0, double veff)
+{
+    double v = t->vth0 + var__nbti_aged_dev(st, veff - t->vth0);
+    double d = var_cell_delay(t, v, 1.0);
+    return d > d0 ? d : d0; /* rounding of the round trip never makes a register faster */
+}
+
+double var_register_delay_aged(const var_params *p, double delay0, double t_stress_s,
+                               double t_rec_s)
+{
+    var__nbti st;
+    var__nbti_prep(&st, &p->aging, t_stress_s, t_rec_s);
+    if (!st.stressed)
+        return delay0;
+    return aged_delay(&p->timing, &st, delay0,
+                      var_cell_vth_for_delay(&p->timing, delay0, 1.0));
+}
+
 /* Registers of sub-bank `sub` (rows of its bank, lanes of its column group). */
 static void age_sub_bank(var_chip *c, int sm, int sub, const var__nbti *st)
 {
@@ -70,12 +88,8 @@ static void age_sub_bank(var_chip *c, int sm, int sub, const var__nbti *st)
             memcpy(reg + r0, reg0 + r0, sizeof(double) * per_sub);
             continue;
         }
-        for (int r = r0; r < r0 + per_sub; r++) {
-            double v = t->vth0 + var__nbti_aged_dev(st, veff[r] - t->vth0);
-            double d = var_cell_delay(t, v, 1.0);
-            reg[r] = d > reg0[r] ? d : reg0[r]; /* rounding of the round trip never
-                                                   makes a register faster */
-        }
+        for (int r = r0; r < r0 + per_sub; r++)
+            reg[r] = aged_delay(t, st, reg0[r], veff[r]);
     }
 }
 

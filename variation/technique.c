@@ -71,9 +71,9 @@ static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
     return 1.0 / d[ids[nf - 1]];
 }
 
-static double by_sub_bank(const var_chip *c, int sm, const var_technique *t, var_rf_map *m)
+static double by_sub_bank(const var_chip *c, const double *sub, const var_technique *t,
+                          var_rf_map *m)
 {
-    const double *sub = var_chip_sub_bank_delays(c, sm);
     int n = c->n_subs, S = m->subs_per_bank;
     int16_t ids[MAX_UNITS];
     sort_units(sub, n, ids);
@@ -93,10 +93,8 @@ static double by_sub_bank(const var_chip *c, int sm, const var_technique *t, var
     return 1.0 / sub[ids[nf - 1]];
 }
 
-int var_technique_apply(const var_chip *c, const var_params *p, const var_technique *t,
-                        int sm, var_rf_map *map, double *freq)
+static int start_map(const var_chip *c, int sm, var_rf_map *map)
 {
-    (void)p; /* the chip holds its own copy; kept for symmetry with generate */
     if (!c->generated)
         return VAR_ENOTGEN;
     if (sm < 0 || sm >= c->n_sms)
@@ -106,6 +104,31 @@ int var_technique_apply(const var_chip *c, const var_params *p, const var_techni
     map->n_entries = c->p.floorplan.entries_per_bank;
     map->subs_per_bank = c->p.floorplan.sub_banks;
     identity_banks(map);
+    return VAR_OK;
+}
+
+int var_technique_apply_sub_banks(const var_chip *c, const var_params *p,
+                                  const var_technique *t, int sm, const double *sub_delays,
+                                  var_rf_map *map, double *freq)
+{
+    (void)p;
+    int rc = start_map(c, sm, map);
+    if (rc)
+        return rc;
+    if (!t->variation || t->granularity != VAR_GRAN_SUB_BANK ||
+        !(t->fast_percent > 0.0 && t->fast_percent <= 100.0))
+        return VAR_ETECHNIQUE;
+    *freq = by_sub_bank(c, sub_delays, t, map);
+    return VAR_OK;
+}
+
+int var_technique_apply(const var_chip *c, const var_params *p, const var_technique *t,
+                        int sm, var_rf_map *map, double *freq)
+{
+    (void)p; /* the chip holds its own copy; kept for symmetry with generate */
+    int rc = start_map(c, sm, map);
+    if (rc)
+        return rc;
     if (!t->variation) {
         *freq = 1.0;
         return VAR_OK;
@@ -123,7 +146,7 @@ int var_technique_apply(const var_chip *c, const var_params *p, const var_techni
         *freq = by_array(c, sm, t->fast_percent, map);
         break;
     case VAR_GRAN_SUB_BANK:
-        *freq = by_sub_bank(c, sm, t, map);
+        *freq = by_sub_bank(c, var_chip_sub_bank_delays(c, sm), t, map);
         break;
     default:
         return VAR_ETECHNIQUE;

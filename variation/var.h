@@ -142,4 +142,20 @@ int var_chip_age_registers(var_chip *c, const var_params *p, int sm, const doubl
 /* Restores SM `sm` to time zero (bit-identical to right after var_chip_generate). */
 int var_chip_age_reset(var_chip *c, int sm);
 
+/* The aged delay of one register whose time-zero delay is delay0, under the stress and
+ * recovery of its sub-bank: exactly the transform var_chip_age_registers applies to each
+ * register.  Aging preserves the order of the registers of one sub-bank (age.c), so the
+ * aged maximum over any set of registers of one sub-bank is this function of their
+ * time-zero maximum: the sweep driver ages only such maxima. */
+double var_register_delay_aged(const var_params *p, double delay0, double t_stress_s,
+                               double t_rec_s);
+
+/* var_technique_apply for a sub-bank technique (granularity sub_bank, with or without
+ * bro) classifying by the given sub-bank delays (index bank * sub_banks + s, e.g. aged
+ * ones) instead of the chip's own; the same rules and tie-breaking.  VAR_ETECHNIQUE for
+ * other granularities. */
+int var_technique_apply_sub_banks(const var_chip *c, const var_params *p,
+                                  const var_technique *t, int sm, const double *sub_delays,
+                                  var_rf_map *map, double *freq);
+
 #endif

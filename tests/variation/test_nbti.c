@@ -288,6 +288,58 @@ static void test_aged_delays(void **state)
     snap_free(&t0), snap_free(&t1);
 }
 
+/* The driver ages only maxima: var_register_delay_aged of a sub-bank's time-zero delay
+ * (its slowest register) must be the aged sub-bank delay bit for bit, because aging
+ * keeps the order of a sub-bank's registers; and it is the per-register transform. */
+static void test_aged_maxima_are_exact(void **state)
+{
+    fixture *f = *state;
+    var_chip *c = f->c;
+    int sm = 2;
+    snap t0, t1;
+    snap_alloc(f, &t0), snap_alloc(f, &t1);
+    take(f, sm, &t0);
+    double ts[512], tr[512];
+    stress_ramp(c->n_subs, 7.0, ts, tr);
+    assert_int_equal(var_chip_age_registers(c, &f->p, sm, ts, tr), 0);
+    take(f, sm, &t1);
+    int L = c->plan.lanes, S = f->p.floorplan.sub_banks;
+    for (int i = 0; i < c->n_subs; i++)
+        assert_true(var_register_delay_aged(&f->p, t0.sub[i], ts[i], tr[i]) == t1.sub[i]);
+    for (int r = 0; r < c->n_regs; r += 97) {
+        int sub = (r / L / f->p.floorplan.entries_per_bank) * S + (r % L) / (L / S);
+        assert_true(var_register_delay_aged(&f->p, t0.reg[r], ts[sub], tr[sub]) == t1.reg[r]);
+    }
+    assert_true(var_register_delay_aged(&f->p, 1.3, 0.0, 5.0 * YEAR) == 1.3);
+    assert_int_equal(var_chip_age_reset(c, sm), 0);
+    snap_free(&t0), snap_free(&t1);
+}
+
+/* Classifying by given sub-bank delays is var_technique_apply when they are the chip's. */
+static void test_apply_sub_banks_matches(void **state)
+{
+    fixture *f = *state;
+    var_technique t;
+    var_technique_default(&t);
+    t.granularity = VAR_GRAN_SUB_BANK;
+    for (int bro = 0; bro <= 1; bro++) {
+        t.bro = bro;
+        var_rf_map a, b;
+        double fa, fb;
+        assert_int_equal(var_technique_apply(f->c, &f->p, &t, 4, &a, &fa), 0);
+        assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4,
+                                                       var_chip_sub_bank_delays(f->c, 4), &b, &fb), 0);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_true(fa == fb);
+    }
+    t.granularity = VAR_GRAN_REGISTER;
+    var_rf_map m;
+    double fr;
+    assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4,
+                                                   var_chip_sub_bank_delays(f->c, 4), &m, &fr),
+                     VAR_ETECHNIQUE);
+}
+
 /* Every call starts from time zero: A, B, A gives A bit for bit; reset and all-zero
  * stress restore time zero bit for bit; errors leave the chip alone. */
 static void test_idempotent_and_reset(void **state)
@@ -461,6 +513,8 @@ int main(void)
     };
     const struct CMUnitTest chip[] = {
         cmocka_unit_test(test_aged_delays),
+        cmocka_unit_test(test_aged_maxima_are_exact),
+        cmocka_unit_test(test_apply_sub_banks_matches),
         cmocka_unit_test(test_idempotent_and_reset),
         cmocka_unit_test(test_order_within_sub_bank),
         cmocka_unit_test(test_worst_cell_vs_exact),
