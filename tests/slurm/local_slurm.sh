@@ -123,8 +123,23 @@ slurm_up() {
   return 0
 }
 
+# Jobs first: their processes (slurmstepd, the batch shell, the ranks) belong to slurmd's
+# jobs, not to us, so Slurm ends them; then nothing of the test outlives it.
+slurm__cancel_jobs() {
+  local ids
+  ids=$(squeue -h -o %i 2>/dev/null) || return 0
+  [ -n "$ids" ] || return 0
+  # shellcheck disable=SC2086
+  scancel --signal=KILL --full $ids 2>/dev/null
+  for _ in $(seq 75); do
+    [ -z "$(squeue -h -o %i 2>/dev/null)" ] && return 0
+    sleep 0.2
+  done
+}
+
 slurm_down() {
   local pid
+  [ "${#SLURM_PIDS[@]}" -gt 0 ] && slurm__cancel_jobs
   # slurmd first, so no job step outlives its node daemon; then the controller, then munge.
   for ((i = ${#SLURM_PIDS[@]} - 1; i >= 0; i--)); do
     pid=${SLURM_PIDS[i]}
