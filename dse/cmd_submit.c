@@ -120,13 +120,20 @@ static int option(submit_args *a, int c, const char *arg, const char *given)
 static int parse(int argc, char **argv, submit_args *a)
 {
     static const struct option longopts[] = {
-        { "nodes", required_argument, NULL, 'N' },     { "ntasks-per-node", required_argument, NULL, 'n' },
-        { "time", required_argument, NULL, 't' },      { "partition", required_argument, NULL, 'p' },
-        { "account", required_argument, NULL, 'A' },   { "job-name", required_argument, NULL, 'J' },
-        { "output-dir", required_argument, NULL, 'D' }, { "output", required_argument, NULL, 'o' },
-        { "sbatch-line", required_argument, NULL, 'l' }, { "launcher", required_argument, NULL, 'L' },
-        { "signal-before", required_argument, NULL, 'S' }, { "dry-run", no_argument, NULL, 'd' },
-        { "print-template", no_argument, NULL, 'T' },  { NULL, 0, NULL, 0 },
+        { "nodes", required_argument, NULL, 'N' },
+        { "ntasks-per-node", required_argument, NULL, 'n' },
+        { "time", required_argument, NULL, 't' },
+        { "partition", required_argument, NULL, 'p' },
+        { "account", required_argument, NULL, 'A' },
+        { "job-name", required_argument, NULL, 'J' },
+        { "output-dir", required_argument, NULL, 'D' },
+        { "output", required_argument, NULL, 'o' },
+        { "sbatch-line", required_argument, NULL, 'l' },
+        { "launcher", required_argument, NULL, 'L' },
+        { "signal-before", required_argument, NULL, 'S' },
+        { "dry-run", no_argument, NULL, 'd' },
+        { "print-template", no_argument, NULL, 'T' },
+        { NULL, 0, NULL, 0 },
     };
     int c;
     opterr = 0;
@@ -140,7 +147,8 @@ static int parse(int argc, char **argv, submit_args *a)
         return USAGE("expected one sweep file, got also '%s'", argv[optind]);
     if (!a->sweep && !a->print_template)
         return USAGE("missing the sweep file");
-    if (strcmp(a->launcher, "srun") && strcmp(a->launcher, "mpirun") && strcmp(a->launcher, "auto"))
+    const char *l = a->launcher;
+    if (strcmp(l, "srun") && strcmp(l, "mpirun") && strcmp(l, "auto"))
         return USAGE("--launcher expects srun, mpirun or auto, got '%s'", a->launcher);
     return 0;
 }
@@ -212,7 +220,8 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     job->rfdse[k] = '\0';
     if (absolute("the sweep file", a->sweep, job->sweep, sizeof job->sweep))
         return DSE_EXIT_USAGE;
-    if (absolute("--output", a->output ? a->output : s->output.file, job->output, sizeof job->output))
+    const char *output = a->output ? a->output : s->output.file;
+    if (absolute("--output", output, job->output, sizeof job->output))
         return DSE_EXIT_USAGE;
     dirname_of(job->output, tmp, sizeof tmp);
     if (absolute("--output-dir", a->dir ? a->dir : tmp, job->dir, sizeof job->dir))
