@@ -82,12 +82,13 @@ static int speed(const dse_sweep *s, sm_sim *sim)
     return 0;
 }
 
-static int ipc_table(const dse_sweep *s, sm_sim *sim, int slow)
+static int ipc_table(const dse_sweep *s, sm_sim *sim, int slow, const char *const *only, int n_only)
 {
-    static const char *const names[] = { "ideal", "baseline", "vl_rf", "vl_rv", "vl_sb",
-                                         "rf_bro", "fba_rm", "two_level", "fwas", "hybrid",
-                                         "pv_opt", "nbti_opt" };
-    const int n_tech = (int)(sizeof names / sizeof names[0]);
+    static const char *const all[] = { "ideal", "baseline", "vl_rf", "vl_rv", "vl_sb",
+                                       "rf_bro", "fba_rm", "two_level", "fwas", "hybrid",
+                                       "pv_opt", "nbti_opt" };
+    const char *const *names = n_only ? only : all;
+    const int n_tech = n_only ? (n_only < 16 ? n_only : 16) : (int)(sizeof all / sizeof all[0]);
     printf("IPC (mean over %d SMs), %d of %d sub-banks slow\n%-16s", s->var.floorplan.n_sms, slow,
            s->var.floorplan.n_banks * s->var.floorplan.sub_banks, "profile");
     for (int t = 0; t < n_tech; t++)
@@ -138,6 +139,37 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
     return 0;
 }
 
+/* FNV-1a digest of every statistic of every SM run of every technique and profile on
+ * the 70 % stand-in maps: a speed change that claims bit-identical results must leave
+ * it unchanged (docs/performance.md). */
+static int digest(const dse_sweep *s, sm_sim *sim)
+{
+    static const char *const names[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
+                                         "fba_rm", "two_level", "fwas", "hybrid", "pv_opt",
+                                         "nbti_opt" };
+    int n = s->var.floorplan.n_sms, total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    uint64_t h = 14695981039346656037ull, insts = 0;
+    for (size_t t = 0; t < sizeof names / sizeof *names; t++) {
+        dse_technique tech;
+        dse_technique_preset(names[t], &tech);
+        static sm_rf_map m;
+        standin_map(s, &tech, (int)(total * 0.3 + 0.5), &m);
+        for (int wi = 0; wi < s->n_workloads; wi++)
+            for (int i = 0; i < n; i++) {
+                static sm_stats st;
+                if (sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, &m, i, n, &st))
+                    return 1;
+                const unsigned char *p = (const unsigned char *)&st;
+                for (size_t k = 0; k < sizeof st; k++)
+                    h = (h ^ p[k]) * 1099511628211ull;
+                insts += st.warp_insts;
+            }
+    }
+    printf("digest %016llx over %llu warp instructions\n", (unsigned long long)h,
+           (unsigned long long)insts);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     dse_sweep *s = dse_sweep_load_default(stderr);
@@ -148,9 +180,15 @@ int main(int argc, char **argv)
     if (sim) {
         if (argc > 1 && !strcmp(argv[1], "--ipc-table")) {
             int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
-            rc = ipc_table(s, sim, 0);
-            printf("\n");
-            rc |= ipc_table(s, sim, (int)(total * 0.3 + 0.5));
+            /* --ipc-table [technique ...]: only those techniques, 70 % map only */
+            const char *const *only = (const char *const *)argv + 2;
+            if (argc == 2) {
+                rc = ipc_table(s, sim, 0, NULL, 0);
+                printf("\n");
+            }
+            rc |= ipc_table(s, sim, (int)(total * 0.3 + 0.5), only, argc - 2);
+        } else if (argc > 1 && !strcmp(argv[1], "--digest")) {
+            rc = digest(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {

@@ -95,13 +95,14 @@ static void test_ideal_ge_rf_bro_ge_vl_rf(void **state)
         assert_true(r->ipc[IDEAL][w] >= r->ipc[VL_RF][w]);
 }
 
-/* FWAS as built here (docs/model.md, "FWAS") is about neutral on top of rf_bro with
- * the LRR base policy: it must not lose more than half a percent on average, and it
- * must cut the bank conflicts it targets (checked in test_sm). */
-static void test_fwas_does_not_lose_to_rf_bro(void **state)
+/* FWAS recovers part of rf_bro's IPC loss on average (spec section 5; docs/model.md,
+ * "FWAS", for the design and the evidence over seeds and slow fractions). */
+static void test_fwas_beats_rf_bro(void **state)
 {
     results *r = *state;
-    assert_true(mean(r, FWAS) >= 0.995 * mean(r, RF_BRO));
+    print_message("fwas %.4f rf_bro %.4f ideal %.4f\n", mean(r, FWAS), mean(r, RF_BRO),
+                  mean(r, IDEAL));
+    assert_true(mean(r, FWAS) > mean(r, RF_BRO));
 }
 
 static double loss(const results *r, const char *const *names, int n)
@@ -130,7 +131,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_fourteen_profiles_run),
         cmocka_unit_test(test_ideal_ge_rf_bro_ge_vl_rf),
-        cmocka_unit_test(test_fwas_does_not_lose_to_rf_bro),
+        cmocka_unit_test(test_fwas_beats_rf_bro),
         cmocka_unit_test(test_memory_bound_lose_less),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
