@@ -20,16 +20,32 @@
 
 typedef struct dse_sim_cache dse_sim_cache;
 
+#define DSE_MAX_SUBS (SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK)
+
+/* What the driver keeps of one SM run: its IPC and each physical sub-bank's NBTI stress
+ * duty (indexed by sm_rf_map.sub_id) under both duty models (docs/nbti.md):
+ *   access:    accesses (reads + writes) per cycle, at most 1;
+ *   occupancy: share of the sub-bank's rows holding live registers, over the run. */
+typedef struct dse_sm_result {
+    double ipc;
+    double access_duty[DSE_MAX_SUBS];
+    double occupancy_duty[DSE_MAX_SUBS];
+} dse_sm_result;
+
+/* The result of a run from its statistics and the map it ran on. */
+void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r);
+
 /* A cache of at most 2^capacity_log2 runs (it starts over when full). */
 dse_sim_cache *dse_sim_cache_alloc(int capacity_log2);
 void dse_sim_cache_free(dse_sim_cache *c);
 
-/* IPC of SM `sm` of `n_sms` running workload `w` (index w_index in the sweep) with
- * technique `t` on storage map `m`: from the cache, or simulated with `sim` and
- * remembered.  Returns SM_OK or the model's error code. */
-int dse_sim_cache_ipc(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
+/* The result of SM `sm` of `n_sms` running workload `w` (index w_index in the sweep)
+ * with technique `t` on storage map `m`: from the cache, or simulated with `sim` and
+ * remembered.  A cached result is kept per map position (virtual bank, part) and handed
+ * out under the asking map's sub_id labels.  Returns SM_OK or the model's error code. */
+int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
-                      double *ipc);
+                      dse_sm_result *out);
 
 /* Lookups and simulations so far, for the benchmark report. */
 void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses);

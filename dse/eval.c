@@ -1,27 +1,12 @@
-/* One chip, every requested technique and workload (see dse_eval.h). */
-#include "dse_eval.h"
-
+/* One chip, every requested technique and workload (see dse_eval.h): time-zero maps,
+ * IPC and stress duties here; the aging loop in eval_aging.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dse_rf_map.h"
-#include "dse_sim_cache.h"
-#include "sm.h"
-#include "var.h"
-
-struct dse_eval {
-    const dse_sweep *s;
-    var_chip *chip;
-    sm_sim *sim;
-    dse_sim_cache *cache;
-    sm_rf_map *maps;      /* [n_sms]: the current technique's map of every SM */
-    double *sm_freq;      /* [n_sms]                                          */
-    double *ideal_ipc;    /* [n_workloads]: chip IPC without variation        */
-    bool reuse;           /* false: simulate every run (to verify the cache)   */
-    long direct_runs;     /* runs simulated with reuse off                    */
-};
+#include "eval_internal.h"
 
 void dse_eval_free(dse_eval *e)
 {
@@ -33,26 +18,56 @@ void dse_eval_free(dse_eval *e)
     free(e->maps);
     free(e->sm_freq);
     free(e->ideal_ipc);
+    free(e->ideal_duty);
+    free(e->duty);
+    free(e->counted0);
+    free(e->sub0);
+    free(e->stress);
+    free(e->rec);
+    free(e->loop_duty);
+    free(e->aged);
+    free(e->run);
     free(e);
+}
+
+static int alloc_arrays(dse_eval *e)
+{
+    size_t sms = (size_t)e->n_sms, subs = (size_t)e->n_subs, per_chip = sms * subs;
+    size_t all_w = (size_t)e->n_w * per_chip;
+    e->maps = malloc(sizeof *e->maps * sms);
+    e->sm_freq = malloc(sizeof(double) * sms);
+    e->ideal_ipc = malloc(sizeof(double) * (size_t)e->n_w);
+    e->ideal_duty = malloc(sizeof(double) * all_w);
+    e->duty = malloc(sizeof(double) * all_w);
+    e->counted0 = malloc(sizeof(double) * per_chip);
+    e->sub0 = malloc(sizeof(double) * per_chip);
+    e->stress = malloc(sizeof(double) * per_chip);
+    e->rec = malloc(sizeof(double) * per_chip);
+    e->loop_duty = malloc(sizeof(double) * per_chip);
+    e->aged = malloc(sizeof(double) * subs);
+    e->run = malloc(sizeof *e->run);
+    return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_duty && e->duty && e->counted0 &&
+                   e->sub0 && e->stress && e->rec && e->loop_duty && e->aged && e->run
+               ? 0 : -1;
 }
 
 dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
 {
     dse_eval *e = calloc(1, sizeof *e);
-    int n_sms = s->var.floorplan.n_sms, verr = 0;
+    int verr = 0;
     if (!e)
         goto fail;
     e->s = s;
     e->reuse = reuse;
+    e->n_sms = s->var.floorplan.n_sms;
+    e->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    e->n_w = s->n_workloads;
     e->chip = var_chip_alloc_err(&s->var, &verr);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
-    e->maps = malloc(sizeof *e->maps * (size_t)n_sms);
-    e->sm_freq = malloc(sizeof(double) * (size_t)n_sms);
-    e->ideal_ipc = malloc(sizeof(double) * (size_t)s->n_workloads);
-    if (!e->chip || !e->sim || !e->cache || !e->maps || !e->sm_freq || !e->ideal_ipc)
+    if (!e->chip || !e->sim || !e->cache || alloc_arrays(e))
         goto fail;
-    for (int w = 0; w < s->n_workloads; w++)
+    for (int w = 0; w < e->n_w; w++)
         e->ideal_ipc[w] = NAN; /* computed on first use */
     return e;
 fail:
@@ -63,57 +78,73 @@ fail:
 }
 
 /* One SM run, through the cache unless reuse is off. */
-static int sm_run_ipc(dse_eval *e, int w, const sm_technique *t, int sm, double *ipc)
+static int sm_run(dse_eval *e, int w, const sm_technique *t, int sm)
 {
     const dse_sweep *s = e->s;
-    int n_sms = s->var.floorplan.n_sms;
     if (e->reuse)
-        return dse_sim_cache_ipc(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
-                                 sm, n_sms, ipc);
-    sm_stats st;
-    int rc = sm_sim_run(e->sim, &s->sm, &s->workloads[w], t, &e->maps[sm], sm, n_sms, &st);
+        return dse_sim_cache_run(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
+                                 sm, e->n_sms, e->run);
+    sm_stats *st = malloc(sizeof *st);
+    if (!st)
+        return SM_E_INVALID;
+    int rc = sm_sim_run(e->sim, &s->sm, &s->workloads[w], t, &e->maps[sm], sm, e->n_sms, st);
     e->direct_runs++;
-    *ipc = sm_stats_ipc(&st);
+    if (rc == SM_OK)
+        dse_sm_result_of(st, &e->maps[sm], e->run);
+    free(st);
     return rc;
 }
 
-/* Mean IPC over the SMs of workload w with technique t on the maps in e->maps. */
-static int chip_ipc(dse_eval *e, int w, const sm_technique *t, double *ipc, dse_poll_fn poll,
-                    void *arg, char *err, size_t n)
+const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r)
 {
-    const dse_sweep *s = e->s;
-    int n_sms = s->var.floorplan.n_sms;
+    return e->s->var.aging.duty == VAR_DUTY_OCCUPANCY ? r->occupancy_duty : r->access_duty;
+}
+
+int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
+                   double *ipc, char *err, size_t n)
+{
     double sum = 0;
-    for (int sm = 0; sm < n_sms; sm++) {
-        double v;
-        int rc = sm_run_ipc(e, w, t, sm, &v);
+    for (int sm = 0; sm < e->n_sms; sm++) {
+        int rc = sm_run(e, w, t, sm);
         if (rc != SM_OK) {
             snprintf(err, n, "SM model failed on workload %s, SM %d: %s (%s)",
-                     s->workloads[w].name, sm, sm_strerror(rc), sm_sim_diagnostic(e->sim));
+                     e->s->workloads[w].name, sm, sm_strerror(rc), sm_sim_diagnostic(e->sim));
             return -1;
         }
-        sum += v;
-        if (poll)
-            poll(arg);
+        sum += e->run->ipc;
+        if (duty_acc) {
+            const double *d = dse__eval_duty_of(e, e->run);
+            for (int i = 0; i < e->n_subs; i++)
+                duty_acc[(size_t)sm * (size_t)e->n_subs + (size_t)i] += weight * d[i];
+        }
+        if (e->poll)
+            e->poll(e->poll_arg);
     }
-    *ipc = sum / n_sms;
+    *ipc = sum / e->n_sms;
     return 0;
 }
 
-/* IPC of the ideal chip (no variation, every access one cycle, base scheduler) for
- * every workload: the normaliser of every IPC.  The same for all chips, so computed
- * once per rank, before any technique's maps occupy e->maps. */
-static int ensure_ideal_ipc(dse_eval *e, dse_poll_fn poll, void *arg, char *err, size_t n)
+static double *duty_of_workload(double *duty, const dse_eval *e, int w)
+{
+    return duty + (size_t)w * (size_t)e->n_sms * (size_t)e->n_subs;
+}
+
+/* IPC and duties of the ideal chip (no variation, every access one cycle, base
+ * scheduler) for every workload: the IPC normaliser, and the baseline's duties (the
+ * baseline runs the same all-fast map).  The same for all chips: once per rank. */
+static int ensure_ideal(dse_eval *e, char *err, size_t n)
 {
     const var_floorplan *f = &e->s->var.floorplan;
     if (!isnan(e->ideal_ipc[0]))
         return 0;
     sm_technique t;
     sm_technique_default(&t);
-    for (int sm = 0; sm < f->n_sms; sm++)
+    for (int sm = 0; sm < e->n_sms; sm++)
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
-    for (int w = 0; w < e->s->n_workloads; w++)
-        if (chip_ipc(e, w, &t, &e->ideal_ipc[w], poll, arg, err, n))
+    memset(e->ideal_duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
+    for (int w = 0; w < e->n_w; w++)
+        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w),
+                           &e->ideal_ipc[w], err, n))
             return -1;
     return 0;
 }
@@ -121,9 +152,8 @@ static int ensure_ideal_ipc(dse_eval *e, dse_poll_fn poll, void *arg, char *err,
 static int technique_maps(dse_eval *e, const dse_technique *t, double *freq, double *freq_min,
                           char *err, size_t n)
 {
-    int n_sms = e->s->var.floorplan.n_sms;
     double sum = 0, min = INFINITY;
-    for (int sm = 0; sm < n_sms; sm++) {
+    for (int sm = 0; sm < e->n_sms; sm++) {
         var_rf_map vm;
         int rc = var_technique_apply(e->chip, &e->s->var, &t->freq, sm, &vm, &e->sm_freq[sm]);
         if (rc) {
@@ -134,64 +164,115 @@ static int technique_maps(dse_eval *e, const dse_technique *t, double *freq, dou
         sum += e->sm_freq[sm];
         min = fmin(min, e->sm_freq[sm]);
     }
-    *freq = sum / n_sms;
+    *freq = sum / e->n_sms;
     *freq_min = min;
     return 0;
 }
 
-static int eval_technique(dse_eval *e, int ti, dse_unit *u, dse_poll_fn poll, void *arg,
-                          char *err, size_t n)
+/* Per sub-bank, the slowest time-zero register delay among the storage technique t
+ * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
+ * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
+static void counted_registers(dse_eval *e, const dse_technique *t, int sm, double *out)
+{
+    const var_floorplan *f = &e->s->var.floorplan;
+    const double *reg = var_chip_register_delays(e->chip, sm);
+    const sm_rf_map *m = &e->maps[sm];
+    int lanes = f->bits_per_entry / 32, per_sub = lanes / f->sub_banks;
+    double thr = 1.0 / e->sm_freq[sm];
+    for (int b = 0; b < f->n_banks; b++)
+        for (int en = 0; en < f->entries_per_bank; en++) {
+            const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes;
+            bool array_fast = !m->entry_slow[b][en];
+            for (int l = 0; l < lanes; l++) {
+                bool counted = t->freq.granularity == VAR_GRAN_REGISTER ? r[l] <= thr : array_fast;
+                int sub = b * f->sub_banks + l / per_sub;
+                if (counted && r[l] > out[sub])
+                    out[sub] = r[l];
+            }
+        }
+}
+
+/* Per sub-bank, the slowest time-zero register delay among the storage technique t
+ * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
+ * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
+static void counted_maxima(dse_eval *e, const dse_technique *t, int sm, double *out)
+{
+    const double *sub = var_chip_sub_bank_delays(e->chip, sm);
+    const sm_rf_map *m = &e->maps[sm];
+    memset(out, 0, sizeof(double) * (size_t)e->n_subs);
+    switch (t->freq.granularity) {
+    case VAR_GRAN_NONE:
+        memcpy(out, sub, sizeof(double) * (size_t)e->n_subs);
+        break;
+    case VAR_GRAN_SUB_BANK:
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++)
+                if (!m->sub_slow[b][p])
+                    out[m->sub_id[b][p]] = sub[m->sub_id[b][p]];
+        break;
+    default:
+        counted_registers(e, t, sm, out);
+        break;
+    }
+}
+
+/* Time zero of technique ti: maps, frequency, IPC and duties per workload. */
+static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
     const dse_technique *t = &s->techniques[ti];
     double freq, freq_min;
-    for (int y = 0; y < s->var.aging.n_years; y++)
-        u->frequency[y] = u->frequency_min[y] = NAN; /* aging years: the NBTI loop */
     if (technique_maps(e, t, &freq, &freq_min, err, n))
         return -1;
     u->frequency[0] = freq;
     u->frequency_min[0] = freq_min;
-    for (int w = 0; w < s->n_workloads; w++) {
+    memset(e->duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
+    for (int w = 0; w < e->n_w; w++) {
         double ipc;
-        if (chip_ipc(e, w, &t->ipc, &ipc, poll, arg, err, n))
+        if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w), &ipc, err, n))
             return -1;
         u->ipc[w] = ipc / e->ideal_ipc[w];
         u->performance[w] = u->ipc[w] * freq;
-        u->guardband[w] = u->guardband_raw[w] = NAN;
     }
+    for (int sm = 0; sm < e->n_sms && t->freq.variation; sm++)
+        counted_maxima(e, t, sm, e->counted0 + (size_t)sm * (size_t)e->n_subs);
     return 0;
 }
 
-static int chip_info(dse_eval *e, int chip, dse_chip_info *info)
+static void chip_info(dse_eval *e, int chip, dse_chip_info *info)
 {
     info->chip = chip;
-    for (int sm = 0; sm < e->s->var.floorplan.n_sms; sm++) {
+    for (int sm = 0; sm < e->n_sms; sm++) {
         info->sm_frequency[sm] = var_chip_sm_frequency(e->chip, sm);
         info->within_sm_ratio[sm] = var_chip_within_sm_ratio(e->chip, sm);
     }
     info->sm_to_sm_ratio = var_chip_sm_to_sm_ratio(e->chip);
-    return 0;
 }
 
 int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
                   dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
+    e->poll = poll;
+    e->poll_arg = poll_arg;
     int rc = var_chip_generate(e->chip, &s->var, s->chips.seed, chip);
     if (rc) {
         snprintf(err, n, "chip %d: %s", chip, var_strerror(rc));
         return -1;
     }
     chip_info(e, chip, info);
-    if (ensure_ideal_ipc(e, poll, poll_arg, err, n))
+    if (ensure_ideal(e, err, n))
         return -1;
+    double base_raw[DSE_MAX_WORKLOADS];
+    dse__eval_baseline_guardband(e, base_raw);
     int k = 0;
     for (int t = 0; t < s->n_techniques; t++) {
         if (!want[t])
             continue;
         units[k].chip = chip;
         units[k].technique = t;
-        if (eval_technique(e, t, &units[k], poll, poll_arg, err, n))
+        if (eval_time_zero(e, t, &units[k], err, n) ||
+            dse__eval_aging(e, t, &units[k], base_raw, err, n))
             return -1;
         k++;
     }

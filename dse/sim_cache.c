@@ -10,7 +10,8 @@
 typedef struct slot {
     uint64_t hash;
     uint32_t len;
-    uint8_t *key; /* NULL: empty */
+    uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
+    double *duty;  /* into key's block: access, then occupancy, by position */
     double ipc;
 } slot;
 
@@ -19,6 +20,7 @@ struct dse_sim_cache {
     size_t mask, used;
     long hits, misses;
     uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
+    sm_stats stats;       /* scratch for a run's statistics      */
 };
 
 dse_sim_cache *dse_sim_cache_alloc(int capacity_log2)
@@ -102,9 +104,59 @@ static slot *find(dse_sim_cache *c, uint64_t h, size_t len)
     }
 }
 
-int dse_sim_cache_ipc(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
+void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
+{
+    double cycles = st->cycles ? (double)st->cycles : 1.0;
+    r->ipc = sm_stats_ipc(st);
+    for (int b = 0; b < m->n_banks; b++)
+        for (int p = 0; p < m->subs_per_bank; p++) {
+            int id = m->sub_id[b][p];
+            double acc = (double)(st->sub_reads[id] + st->sub_writes[id]) / cycles;
+            double occ = (double)st->sub_occupancy[id] / (cycles * m->n_entries);
+            r->access_duty[id] = acc < 1.0 ? acc : 1.0;
+            r->occupancy_duty[id] = occ < 1.0 ? occ : 1.0;
+        }
+}
+
+static int n_positions(const sm_rf_map *m) { return m->n_banks * m->subs_per_bank; }
+
+/* Cached duties are stored by map position, so a hit from a map with other sub_id
+ * labels (the same pattern on other physical sub-banks) gets them under its labels. */
+static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r)
+{
+    int n = n_positions(m);
+    r->ipc = s->ipc;
+    for (int b = 0; b < m->n_banks; b++)
+        for (int p = 0; p < m->subs_per_bank; p++) {
+            int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
+            r->access_duty[id] = s->duty[pos];
+            r->occupancy_duty[id] = s->duty[n + pos];
+        }
+}
+
+static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf_map *m,
+                  const dse_sm_result *r)
+{
+    int n = n_positions(m);
+    size_t off = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double); /* aligned */
+    uint8_t *block = malloc(off + sizeof(double) * 2 * (size_t)n);
+    if (!block)
+        return; /* not remembered: only reuse is lost */
+    memcpy(block, c->key, len);
+    double *duty = (double *)(block + off);
+    for (int b = 0; b < m->n_banks; b++)
+        for (int p = 0; p < m->subs_per_bank; p++) {
+            int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
+            duty[pos] = r->access_duty[id];
+            duty[n + pos] = r->occupancy_duty[id];
+        }
+    *s = (slot){ .hash = h, .len = (uint32_t)len, .key = block, .duty = duty, .ipc = r->ipc };
+    c->used++;
+}
+
+int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
-                      double *ipc)
+                      dse_sm_result *out)
 {
     int share = sm_sim_share(cfg, w, sm, n_sms);
     if (share < 0)
@@ -114,25 +166,19 @@ int dse_sim_cache_ipc(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;
-        *ipc = s->ipc;
+        duties_from_slot(s, m, out);
         return SM_OK;
     }
-    sm_stats st;
-    int rc = sm_sim_run(sim, cfg, w, t, m, sm, n_sms, &st);
+    int rc = sm_sim_run(sim, cfg, w, t, m, sm, n_sms, &c->stats);
     if (rc != SM_OK)
         return rc;
     c->misses++;
-    *ipc = sm_stats_ipc(&st);
+    dse_sm_result_of(&c->stats, m, out);
     if (4 * (c->used + 1) > 3 * (c->mask + 1)) { /* keep probes short: start over */
         clear(c);
         s = find(c, h, len);
     }
-    s->key = malloc(len);
-    if (s->key) {
-        memcpy(s->key, c->key, len);
-        *s = (slot){ .hash = h, .len = (uint32_t)len, .key = s->key, .ipc = *ipc };
-        c->used++;
-    }
+    store(c, s, h, len, m, out);
     return SM_OK;
 }
 

@@ -1,0 +1,207 @@
+/* The NBTI aging loop of one chip and technique (model.md section 7, docs/nbti.md).
+ *
+ * Stress of a sub-bank = elapsed time x its duty; recovery = the rest.  Duties come
+ * from the SM runs: per physical sub-bank, accesses per cycle or occupancy, averaged
+ * over the workload mix with the profiles' weights (frequency per year), or of one
+ * workload alone (its guardband).
+ * - Without nbti_reorg the storage map (classes, bank organisation table) is the one
+ *   built at time zero, so duties are constant and the stress at any time is duty x t;
+ *   the frequency is that of the time-zero fast set under current delays.
+ * - With nbti_reorg (nbti_opt) sub-banks are re-sorted and re-paired by their current
+ *   delay at every time point; the next interval's duties are measured on the new map
+ *   (where nbti_opt's block-level renaming, in the model, evens out the use).
+ * Guardband = 1 - f(end) / f(0): the frequency given up by the end of the schedule to
+ * keep the technique's fast set in timing; normalised to the baseline's on the same chip
+ * and workload. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dse_rf_map.h"
+#include "eval_internal.h"
+#include "var_nbti.h"
+
+static double seconds_at(const dse_eval *e, int y) { return e->s->var.aging.years[y] * VAR_YEAR_S; }
+
+static size_t per_chip(const dse_eval *e) { return (size_t)e->n_sms * (size_t)e->n_subs; }
+
+/* out[sm][sub] = the duty of workload w alone, or (w < 0) the weighted mix. */
+static void duty_from(const dse_eval *e, const double *all, int w, double *out)
+{
+    size_t n = per_chip(e);
+    if (w >= 0) {
+        memcpy(out, all + (size_t)w * n, sizeof(double) * n);
+        return;
+    }
+    double total = 0;
+    for (int k = 0; k < e->n_w; k++)
+        total += e->s->workloads[k].weight;
+    memset(out, 0, sizeof(double) * n);
+    for (int k = 0; k < e->n_w && total > 0; k++)
+        for (size_t i = 0; i < n; i++)
+            out[i] += e->s->workloads[k].weight / total * all[(size_t)k * n + i];
+}
+
+/* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] after t seconds
+ * under constant duties. */
+static void fixed_set_freq(const dse_eval *e, const double *counted, const double *duty,
+                           double t, double *mean, double *min)
+{
+    double sum = 0, lo = INFINITY;
+    for (int sm = 0; sm < e->n_sms; sm++) {
+        double worst = 0;
+        for (int i = 0; i < e->n_subs; i++) {
+            size_t k = (size_t)sm * (size_t)e->n_subs + (size_t)i;
+            if (counted[k] <= 0)
+                continue;
+            double d = var_register_delay_aged(&e->s->var, counted[k], duty[k] * t,
+                                               (1.0 - duty[k]) * t);
+            worst = fmax(worst, d);
+        }
+        sum += 1.0 / worst;
+        lo = fmin(lo, 1.0 / worst);
+    }
+    *mean = sum / e->n_sms;
+    if (min)
+        *min = lo;
+}
+
+void dse__eval_baseline_guardband(dse_eval *e, double *raw)
+{
+    int last = e->s->var.aging.n_years - 1;
+    for (int sm = 0; sm < e->n_sms; sm++)
+        memcpy(e->sub0 + (size_t)sm * (size_t)e->n_subs, var_chip_sub_bank_delays(e->chip, sm),
+               sizeof(double) * (size_t)e->n_subs);
+    double f0, f1;
+    fixed_set_freq(e, e->sub0, e->ideal_duty, 0.0, &f0, NULL);
+    for (int w = 0; w < e->n_w; w++) {
+        duty_from(e, e->ideal_duty, w, e->loop_duty);
+        fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, last), &f1, NULL);
+        raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
+    }
+}
+
+/* Re-pairs every SM's sub-banks by their delays after (stress, rec); frequency out. */
+static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double *min, char *err,
+                      size_t n)
+{
+    double sum = 0, lo = INFINITY;
+    for (int sm = 0; sm < e->n_sms; sm++) {
+        size_t off = (size_t)sm * (size_t)e->n_subs;
+        for (int i = 0; i < e->n_subs; i++)
+            e->aged[i] = var_register_delay_aged(&e->s->var, e->sub0[off + (size_t)i],
+                                                 e->stress[off + (size_t)i], e->rec[off + (size_t)i]);
+        var_rf_map vm;
+        double f;
+        int rc = var_technique_apply_sub_banks(e->chip, &e->s->var, &t->freq, sm, e->aged, &vm, &f);
+        if (rc) {
+            snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
+            return -1;
+        }
+        dse_rf_map_from_var(&vm, &e->maps[sm]);
+        sum += f;
+        lo = fmin(lo, f);
+    }
+    *mean = sum / e->n_sms;
+    *min = lo;
+    return 0;
+}
+
+/* The next interval's duties on the current maps: workload w, or the mix (w < 0). */
+static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, size_t n)
+{
+    double total = 0, ipc;
+    memset(e->loop_duty, 0, sizeof(double) * per_chip(e));
+    for (int k = 0; k < e->n_w; k++)
+        total += (w < 0 || k == w) ? e->s->workloads[k].weight : 0.0;
+    for (int k = 0; k < e->n_w; k++) {
+        double wt = w < 0 ? e->s->workloads[k].weight : (k == w);
+        if ((w >= 0 && k != w) || wt <= 0 || total <= 0)
+            continue;
+        if (dse__eval_runs(e, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, &ipc, err, n))
+            return -1;
+    }
+    return 0;
+}
+
+/* The nbti_reorg loop over the schedule for workload w or the mix (w < 0): frequency
+ * per year into freq/fmin (may be NULL), the end-of-life frequency into *f_end. */
+static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, double *f_end,
+                      char *err, size_t n)
+{
+    const dse_technique *t = &e->s->techniques[ti];
+    int years = e->s->var.aging.n_years;
+    size_t cells = per_chip(e);
+    memset(e->stress, 0, sizeof(double) * cells);
+    memset(e->rec, 0, sizeof(double) * cells);
+    duty_from(e, e->duty, w, e->loop_duty);
+    for (int y = 0; y < years; y++) {
+        if (y > 0) {
+            double dt = seconds_at(e, y) - seconds_at(e, y - 1);
+            for (size_t i = 0; i < cells; i++) {
+                e->stress[i] += e->loop_duty[i] * dt;
+                e->rec[i] += (1.0 - e->loop_duty[i]) * dt;
+            }
+        }
+        double mean, min;
+        if (reorganise(e, t, &mean, &min, err, n))
+            return -1;
+        if (freq)
+            freq[y] = mean, fmin[y] = min;
+        *f_end = mean;
+        if (y + 1 < years && measure_duty(e, t, w, err, n))
+            return -1;
+    }
+    return 0;
+}
+
+static void fixed_loop(dse_eval *e, double *freq, double *fmin)
+{
+    duty_from(e, e->duty, -1, e->loop_duty);
+    for (int y = 1; y < e->s->var.aging.n_years; y++)
+        fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, y), &freq[y], &fmin[y]);
+}
+
+static void no_variation(const dse_eval *e, dse_unit *u)
+{
+    int years = e->s->var.aging.n_years;
+    for (int y = 0; y < years; y++)
+        u->frequency[y] = u->frequency_min[y] = 1.0; /* ideal: no PV, no NBTI */
+    for (int w = 0; w < e->n_w; w++) {
+        u->guardband_raw[w] = years > 1 ? 0.0 : NAN;
+        u->guardband[w] = u->guardband_raw[w];
+    }
+}
+
+int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
+                    size_t n)
+{
+    const dse_technique *t = &e->s->techniques[ti];
+    int last = e->s->var.aging.n_years - 1;
+    if (!t->freq.variation) {
+        no_variation(e, u);
+        return 0;
+    }
+    double f_end;
+    if (t->freq.nbti_reorg) {
+        if (reorg_loop(e, ti, -1, u->frequency, u->frequency_min, &f_end, err, n))
+            return -1;
+    } else
+        fixed_loop(e, u->frequency, u->frequency_min);
+    for (int w = 0; w < e->n_w; w++) {
+        if (last == 0) {
+            u->guardband_raw[w] = u->guardband[w] = NAN;
+            continue;
+        }
+        if (t->freq.nbti_reorg) {
+            if (reorg_loop(e, ti, w, NULL, NULL, &f_end, err, n))
+                return -1;
+        } else {
+            duty_from(e, e->duty, w, e->loop_duty);
+            fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, last), &f_end, NULL);
+        }
+        u->guardband_raw[w] = 1.0 - f_end / u->frequency[0];
+        u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
+    }
+    return 0;
+}

@@ -1,0 +1,54 @@
+/* eval_internal.h - internal: the chip evaluator's state, shared by eval.c (time zero:
+ * maps, IPC, duties) and eval_aging.c (the NBTI loop over the aging schedule). */
+#ifndef RFDSE_DSE_EVAL_INTERNAL_H
+#define RFDSE_DSE_EVAL_INTERNAL_H
+
+#include "dse_eval.h"
+#include "dse_sim_cache.h"
+#include "sm.h"
+#include "var.h"
+
+struct dse_eval {
+    const dse_sweep *s;
+    int n_sms, n_subs, n_w;
+    var_chip *chip;
+    sm_sim *sim;
+    dse_sim_cache *cache;
+    sm_rf_map *maps;       /* [n_sms]: the current map of every SM                 */
+    double *sm_freq;       /* [n_sms]                                              */
+    double *ideal_ipc;     /* [n_w]: chip IPC without variation (once per rank)    */
+    double *ideal_duty;    /* [n_w][n_sms][n_subs]: duties on the all-fast map     */
+    double *duty;          /* [n_w][n_sms][n_subs]: the current technique's, t = 0 */
+    double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0        */
+    double *sub0;          /* [n_sms][n_subs]: sub-bank delays, t = 0              */
+    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops              */
+    double *loop_duty;     /* [n_sms][n_subs]                                      */
+    double *aged;          /* [n_subs]                                             */
+    dse_sm_result *run;    /* one run's result                                     */
+    dse_poll_fn poll;
+    void *poll_arg;
+    bool reuse;            /* false: simulate every run (to verify the cache)       */
+    long direct_runs;      /* runs simulated with reuse off                        */
+};
+
+/* Runs workload w with technique t on every SM's map in e->maps; adds weight x duty
+ * into duty_acc[sm][sub] (if not NULL) and returns the mean IPC over SMs in *ipc.
+ * 0, or -1 with err set. */
+int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
+                   double *ipc, char *err, size_t n);
+
+/* The aging loop of technique ti on the current chip (t = 0 maps in e->maps, duties in
+ * e->duty, e->counted0 and e->sub0 filled): fills u->frequency[1..], frequency_min[1..]
+ * and the raw guardbands; `base_raw` [n_w] are the baseline's raw guardbands used to
+ * normalise.  0, or -1 with err set. */
+int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
+                    size_t n);
+
+/* The baseline's raw guardband per workload on the current chip; also fills e->sub0
+ * (the chip's time-zero sub-bank delays) for the technique loops. */
+void dse__eval_baseline_guardband(dse_eval *e, double *raw);
+
+/* The duty of one run under the sweep's duty model, by physical sub-bank. */
+const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r);
+
+#endif
