@@ -110,6 +110,21 @@ static void dispatch_unit(sm_sim *s, int u)
     s->st->dispatch_stalls += (uint64_t)(n - i);
 }
 
+/* Will the LD/ST unit refuse its oldest ready collector in every cycle from now until
+ * the next completion?  True when every full LD/ST collector has its operands, the
+ * first pipeline is free and the oldest is a missing load while all MSHRs are in use:
+ * dispatch_unit() then charges one MSHR stall and `*n` dispatch stalls per cycle and
+ * changes nothing else, until a miss returns (sim.c skips those cycles). */
+bool sm__mem_blocked(const sm_sim *s, int *n)
+{
+    int u = SM__UNIT_MEM;
+    uint64_t ready = arrived(s, u, n);
+    if (!ready || ready != s->coll_full[u] || s->pipe_free[u][0] > s->now)
+        return false;
+    const sm__slot *sl = &s->slots[s->coll[s->coll_base[u] + oldest(s, u, ready)].slot];
+    return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses;
+}
+
 void sm__dispatch(sm_sim *s)
 {
     if (s->coll_full[SM__UNIT_SP])

@@ -233,27 +233,68 @@ static void add_stall(sm_stats *st, int kind, uint64_t n)
     }
 }
 
-/* When every warp waits on the scoreboard and nothing is queued anywhere, nothing can
- * change before the next result leaves a pipeline: jump there, charging the skipped
- * cycles to the same stall causes as this one.  Returns false on a deadlock (nothing
- * in flight at all). */
+/* The stall cause the issue stage will record for scheduler q when none of its ready
+ * warps can be tried (all wait for a unit without a free collector): classify() of
+ * sched.c with nothing tried. */
+static int quiet_stall(const sm__sched *q, uint64_t cand)
+{
+    if (cand != q->ready)
+        return SM__STALL_COLLECTOR;
+    return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
+           : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
+                                       : SM__STALL_IDLE;
+}
+
+/* Is the SM quiet: would every cycle from now until the next completion repeat the
+ * same stalls and change nothing?  That holds when no read or write is queued, no
+ * block waits to launch, no scheduler has a warp it could try (every ready warp waits
+ * for a unit without a free collector), SP and SFU collectors are empty and the LD/ST
+ * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked).  *mem_n gets
+ * the LD/ST collectors waiting (-1: none). */
+static bool quiet(const sm_sim *s, int *mem_n)
+{
+    if (s->rq_banks || s->n_wq || s->rel_head != SM__NIL || s->slot_freed ||
+        s->coll_full[SM__UNIT_SP] || s->coll_full[SM__UNIT_SFU])
+        return false;
+    for (int i = 0; i < s->c->n_schedulers; i++) {
+        const sm__sched *q = &s->sched[i];
+        uint64_t cand = q->ready;
+        for (unsigned f = s->units_full; f; f &= f - 1)
+            cand &= ~q->unit_mask[__builtin_ctz(f)];
+        if (cand)
+            return false;
+    }
+    *mem_n = -1;
+    return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
+}
+
+/* When the SM is quiet (above), nothing can change before the next result leaves a
+ * pipeline: jump there, charging the skipped cycles to the stalls each of them would
+ * have recorded.  Memory-bound kernels spend most cycles so (all warps waiting on
+ * loads, or the LD/ST unit waiting for an MSHR).  Returns false on a deadlock
+ * (nothing in flight at all). */
 static bool skip_idle(sm_sim *s)
 {
-    for (int i = 0; i < s->c->n_schedulers; i++)
-        if (s->sched[i].ready)
-            return true;
-    if (s->coll_busy || s->n_wq || s->rel_head != SM__NIL)
-        return true;
-    if (s->slot_freed)
+    int mem_n;
+    if (!quiet(s, &mem_n))
         return true;
     int64_t t = sm__next_completion(s);
     if (t == INT64_MAX)
-        return false;
+        return mem_n >= 0; /* waiting LD/ST collectors imply misses in flight */
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
-    for (int i = 0; i < s->c->n_schedulers; i++)
-        add_stall(s->st, s->sched[i].stall, n);
+    for (int i = 0; i < s->c->n_schedulers; i++) {
+        const sm__sched *q = &s->sched[i];
+        uint64_t cand = q->ready;
+        for (unsigned f = s->units_full; f; f &= f - 1)
+            cand &= ~q->unit_mask[__builtin_ctz(f)];
+        add_stall(s->st, quiet_stall(q, cand), n);
+    }
+    if (mem_n >= 0) {
+        s->st->mshr_stalls += n;
+        s->st->dispatch_stalls += (uint64_t)mem_n * n;
+    }
     s->st->block_cycles += (uint64_t)s->live_blocks * n;
     s->now = t;
     return true;

@@ -277,6 +277,7 @@ void sm__read_operands(sm_sim *s);
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
 int64_t sm__next_completion(const sm_sim *s);
+bool sm__mem_blocked(const sm_sim *s, int *n);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
