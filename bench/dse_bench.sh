@@ -26,6 +26,12 @@ report n2
 printf -- "-n 1: %.1f s   -n 2: %.1f s   speed-up %.2fx\n" "$t1" "$t2" "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print a / b }')"
 h5diff -r "$tmp/d1.h5" "$tmp/d2.h5" /results /results >/dev/null && echo "(-n 1 and -n 2 results bit-identical)"
 
+echo "== cost of the aging loop (default sweep, mpirun -n 2)"
+t3=$(wall na mpirun -n 2 "$rfdse" run "$here/sweeps/default-no-aging.cfg" -o "$tmp/na.h5")
+report na
+printf -- "with aging (8 years): %.1f s   time zero only: %.1f s   aging adds %.0f %%\n" "$t2" "$t3" \
+  "$(awk -v a="$t2" -v b="$t3" 'BEGIN { print 100 * (a - b) / b }')"
+
 echo "== peak memory per rank (bench/sweeps/memory.cfg, mpirun -n 2)"
 for chips in 100 1000; do
   t=$(wall "m$chips" mpirun -n 2 "$rfdse" run "$here/sweeps/memory.cfg" --chips "$chips" -o "$tmp/m$chips.h5")

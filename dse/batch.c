@@ -10,13 +10,18 @@ void dse_batch_init(dse_batch *b, const dse_dims *d)
     b->dims = *d;
 }
 
-/* Each unit's arrays live in one block, owned through unit.frequency. */
+/* Each unit's arrays live in one block, owned through unit.frequency (the trace
+ * arrays too: a few kB, cheaper than tracking which units are traced). */
 static int alloc_unit(dse_unit *u, const dse_dims *d)
 {
-    size_t y = (size_t)d->n_years, w = (size_t)d->n_benchmarks;
-    double *p = malloc(sizeof(double) * (2 * y + 4 * w));
+    size_t y = (size_t)d->n_years, w = (size_t)d->n_benchmarks, ys = y * (size_t)d->n_subs;
+    double *p = malloc(sizeof(double) * (2 * y + 4 * w + ys + w * ys) + ys);
     if (!p)
         return -1;
+    u->trace = -1;
+    u->trace_delay = p + 2 * y + 4 * w;
+    u->trace_util = u->trace_delay + ys;
+    u->trace_slow = (uint8_t *)(u->trace_util + w * ys);
     u->frequency = p;
     u->frequency_min = p + y;
     u->ipc = p + 2 * y;

@@ -19,6 +19,7 @@ typedef struct dse_results dse_results;
 
 typedef struct dse_dims {
     int n_chips, n_techniques, n_benchmarks, n_years, n_sms;
+    int n_trace, n_subs; /* traced chips (output.trace_chips); sub-banks per SM */
 } dse_dims;
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d);
@@ -32,6 +33,12 @@ typedef struct dse_unit {
     double *performance;   /* [n_benchmarks] */
     double *guardband;     /* [n_benchmarks] */
     double *guardband_raw; /* [n_benchmarks] */
+    /* A look inside SM 0, for traced chips only (trace >= 0: the index in
+     * output.trace_chips): per year and sub-bank. */
+    int trace;
+    double *trace_delay;   /* [n_years][n_subs] normalised sub-bank delay          */
+    uint8_t *trace_slow;   /* [n_years][n_subs] 1 = classified slow                */
+    double *trace_util;    /* [n_benchmarks][n_years][n_subs] stress duty          */
 } dse_unit;
 
 /* Per-chip data independent of the technique. */

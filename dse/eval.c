@@ -249,6 +249,15 @@ static void chip_info(dse_eval *e, int chip, dse_chip_info *info)
     info->sm_to_sm_ratio = var_chip_sm_to_sm_ratio(e->chip);
 }
 
+/* The chip's row in the trace datasets, or -1. */
+static int trace_index(const dse_sweep *s, int chip)
+{
+    for (int i = 0; i < s->output.n_trace_chips; i++)
+        if (s->output.trace_chips[i] == chip)
+            return i;
+    return -1;
+}
+
 int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
                   dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err, size_t n)
 {
@@ -271,6 +280,7 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
             continue;
         units[k].chip = chip;
         units[k].technique = t;
+        units[k].trace = trace_index(s, chip);
         if (eval_time_zero(e, t, &units[k], err, n) ||
             dse__eval_aging(e, t, &units[k], base_raw, err, n))
             return -1;

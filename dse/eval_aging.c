@@ -14,6 +14,7 @@
  * keep the technique's fast set in timing; normalised to the baseline's on the same chip
  * and workload. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,8 +83,8 @@ void dse__eval_baseline_guardband(dse_eval *e, double *raw)
 }
 
 /* Re-pairs every SM's sub-banks by their delays after (stress, rec); frequency out. */
-static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double *min, char *err,
-                      size_t n)
+static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double *min,
+                      double *sm0_delay, char *err, size_t n)
 {
     double sum = 0, lo = INFINITY;
     for (int sm = 0; sm < e->n_sms; sm++) {
@@ -91,6 +92,8 @@ static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double 
         for (int i = 0; i < e->n_subs; i++)
             e->aged[i] = var_register_delay_aged(&e->s->var, e->sub0[off + (size_t)i],
                                                  e->stress[off + (size_t)i], e->rec[off + (size_t)i]);
+        if (sm == 0 && sm0_delay)
+            memcpy(sm0_delay, e->aged, sizeof(double) * (size_t)e->n_subs);
         var_rf_map vm;
         double f;
         int rc = var_technique_apply_sub_banks(e->chip, &e->s->var, &t->freq, sm, e->aged, &vm, &f);
@@ -105,6 +108,21 @@ static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double 
     *mean = sum / e->n_sms;
     *min = lo;
     return 0;
+}
+
+/* SM 0's classes by physical sub-bank from its current map. */
+static void trace_classes(const dse_eval *e, uint8_t *row)
+{
+    const sm_rf_map *m = &e->maps[0];
+    memset(row, 0, (size_t)e->n_subs);
+    for (int b = 0; b < m->n_banks; b++)
+        for (int p = 0; p < m->subs_per_bank; p++)
+            row[m->sub_id[b][p]] = m->sub_slow[b][p];
+}
+
+static double *trace_util_row(const dse_eval *e, dse_unit *u, int w, int y)
+{
+    return u->trace_util + ((size_t)w * (size_t)e->s->var.aging.n_years + (size_t)y) * (size_t)e->n_subs;
 }
 
 /* The next interval's duties on the current maps: workload w, or the mix (w < 0). */
@@ -127,7 +145,7 @@ static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, s
 /* The nbti_reorg loop over the schedule for workload w or the mix (w < 0): frequency
  * per year into freq/fmin (may be NULL), the end-of-life frequency into *f_end. */
 static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, double *f_end,
-                      char *err, size_t n)
+                      dse_unit *trace, char *err, size_t n)
 {
     const dse_technique *t = &e->s->techniques[ti];
     int years = e->s->var.aging.n_years;
@@ -144,22 +162,51 @@ static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, do
             }
         }
         double mean, min;
-        if (reorganise(e, t, &mean, &min, err, n))
+        size_t row = (size_t)y * (size_t)e->n_subs;
+        bool mix_trace = trace && w < 0, w_trace = trace && w >= 0;
+        if (reorganise(e, t, &mean, &min, mix_trace ? trace->trace_delay + row : NULL, err, n))
             return -1;
+        if (mix_trace)
+            trace_classes(e, trace->trace_slow + row);
         if (freq)
             freq[y] = mean, fmin[y] = min;
         *f_end = mean;
-        if (y + 1 < years && measure_duty(e, t, w, err, n))
+        if ((y + 1 < years || w_trace) && measure_duty(e, t, w, err, n))
             return -1;
+        if (w_trace) /* SM 0's duty over the interval that starts now */
+            memcpy(trace_util_row(e, trace, w, y), e->loop_duty, sizeof(double) * (size_t)e->n_subs);
     }
     return 0;
 }
 
-static void fixed_loop(dse_eval *e, double *freq, double *fmin)
+/* A fixed map: SM 0's classes never change, its duties are the time-zero ones, and its
+ * sub-bank delays age under the mix's constant duties. */
+static void trace_fixed(dse_eval *e, dse_unit *u)
+{
+    int years = e->s->var.aging.n_years;
+    for (int y = 0; y < years; y++) {
+        size_t row = (size_t)y * (size_t)e->n_subs;
+        double t = seconds_at(e, y);
+        for (int i = 0; i < e->n_subs; i++) {
+            double d = e->loop_duty[i]; /* SM 0 */
+            u->trace_delay[row + (size_t)i] =
+                var_register_delay_aged(&e->s->var, e->sub0[i], d * t, (1.0 - d) * t);
+        }
+        trace_classes(e, u->trace_slow + row);
+        for (int w = 0; w < e->n_w; w++)
+            memcpy(trace_util_row(e, u, w, y), e->duty + (size_t)w * per_chip(e),
+                   sizeof(double) * (size_t)e->n_subs);
+    }
+}
+
+static void fixed_loop(dse_eval *e, dse_unit *u)
 {
     duty_from(e, e->duty, -1, e->loop_duty);
     for (int y = 1; y < e->s->var.aging.n_years; y++)
-        fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, y), &freq[y], &fmin[y]);
+        fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, y), &u->frequency[y],
+                       &u->frequency_min[y]);
+    if (u->trace >= 0)
+        trace_fixed(e, u);
 }
 
 static void no_variation(const dse_eval *e, dse_unit *u)
@@ -167,6 +214,15 @@ static void no_variation(const dse_eval *e, dse_unit *u)
     int years = e->s->var.aging.n_years;
     for (int y = 0; y < years; y++)
         u->frequency[y] = u->frequency_min[y] = 1.0; /* ideal: no PV, no NBTI */
+    for (int y = 0; y < years && u->trace >= 0; y++) {
+        size_t row = (size_t)y * (size_t)e->n_subs;
+        for (int i = 0; i < e->n_subs; i++)
+            u->trace_delay[row + (size_t)i] = 1.0;
+        memset(u->trace_slow + row, 0, (size_t)e->n_subs);
+        for (int w = 0; w < e->n_w; w++)
+            memcpy(trace_util_row(e, u, w, y), e->duty + (size_t)w * per_chip(e),
+                   sizeof(double) * (size_t)e->n_subs);
+    }
     for (int w = 0; w < e->n_w; w++) {
         u->guardband_raw[w] = years > 1 ? 0.0 : NAN;
         u->guardband[w] = u->guardband_raw[w];
@@ -183,24 +239,25 @@ int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, ch
         return 0;
     }
     double f_end;
+    dse_unit *trace = u->trace >= 0 ? u : NULL;
     if (t->freq.nbti_reorg) {
-        if (reorg_loop(e, ti, -1, u->frequency, u->frequency_min, &f_end, err, n))
+        if (reorg_loop(e, ti, -1, u->frequency, u->frequency_min, &f_end, trace, err, n))
             return -1;
     } else
-        fixed_loop(e, u->frequency, u->frequency_min);
+        fixed_loop(e, u);
     for (int w = 0; w < e->n_w; w++) {
-        if (last == 0) {
+        if (last == 0 && !(trace && t->freq.nbti_reorg)) {
             u->guardband_raw[w] = u->guardband[w] = NAN;
             continue;
         }
         if (t->freq.nbti_reorg) {
-            if (reorg_loop(e, ti, w, NULL, NULL, &f_end, err, n))
+            if (reorg_loop(e, ti, w, NULL, NULL, &f_end, trace, err, n))
                 return -1;
         } else {
             duty_from(e, e->duty, w, e->loop_duty);
             fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, last), &f_end, NULL);
         }
-        u->guardband_raw[w] = 1.0 - f_end / u->frequency[0];
+        u->guardband_raw[w] = last > 0 ? 1.0 - f_end / u->frequency[0] : NAN;
         u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
     }
     return 0;

@@ -42,13 +42,28 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
     [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
         "flag (1 = computed and written)",
         "finished (chip, technique) units: what --resume skips" },
+    [DSE__DS_TRACE_DELAY] = { "/chips/trace/sub_bank_delay", DSE__SHAPE_TTYS, false,
+        "normalised_to", "a cell without variation (1.0)",
+        "SM 0 of each traced chip: delay of every physical sub-bank per technique and year "
+        "(under the technique's workload-mix stress)" },
+    [DSE__DS_TRACE_SLOW] = { "/chips/trace/sub_bank_slow", DSE__SHAPE_TTYS, true, "units",
+        "flag (1 = slow, 2-cycle)",
+        "SM 0 of each traced chip: speed class of every physical sub-bank per technique and "
+        "year (0 everywhere for techniques that classify registers, not sub-banks)" },
+    [DSE__DS_TRACE_UTIL] = { "/chips/trace/sub_bank_utilisation", DSE__SHAPE_TTBYS, false,
+        "units", "stress duty (fraction of time; aging.duty says access- or occupancy-based)",
+        "SM 0 of each traced chip: stress duty of every physical sub-bank per technique, "
+        "workload and year (the interval that starts at that year)" },
 };
+
+bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__DS_TRACE_UTIL; }
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
     *d = (dse_dims){ .n_chips = s->chips.count, .n_techniques = s->n_techniques,
                      .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
-                     .n_sms = s->var.floorplan.n_sms };
+                     .n_sms = s->var.floorplan.n_sms, .n_trace = s->output.n_trace_chips,
+                     .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
 }
 
 int dse__shape_inner(const dse_dims *d, dse__shape shape)
@@ -61,13 +76,24 @@ int dse__shape_inner(const dse_dims *d, dse__shape shape)
     }
 }
 
-static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
 {
     dims[0] = (hsize_t)d->n_chips;
     switch (shape) {
     case DSE__SHAPE_C: return 1;
     case DSE__SHAPE_CS: dims[1] = (hsize_t)d->n_sms; return 2;
     case DSE__SHAPE_CT: dims[1] = (hsize_t)d->n_techniques; return 2;
+    case DSE__SHAPE_TTYS:
+    case DSE__SHAPE_TTBYS: {
+        int k = 0;
+        dims[k++] = (hsize_t)d->n_trace;
+        dims[k++] = (hsize_t)d->n_techniques;
+        if (shape == DSE__SHAPE_TTBYS)
+            dims[k++] = (hsize_t)d->n_benchmarks;
+        dims[k++] = (hsize_t)d->n_years;
+        dims[k++] = (hsize_t)d->n_subs;
+        return k;
+    }
     default:
         dims[1] = (hsize_t)d->n_techniques;
         dims[2] = (hsize_t)dse__shape_inner(d, shape);
@@ -108,8 +134,8 @@ void dse_results_close(dse_results *r)
 
 static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims *d)
 {
-    hsize_t dims[3];
-    int rank = shape_dims(d, spec->shape, dims);
+    hsize_t dims[5];
+    int rank = dse__shape_dims(d, spec->shape, dims);
     hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dset = H5I_INVALID_HID;
     hid_t type = spec->is_flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_DOUBLE;
@@ -182,7 +208,10 @@ static int write_axes(dse_results *r, const dse_sweep *s)
          write_axis(r, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
                     "workload profile") ||
          write_axis(r, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
-                    d->n_years, "units", "years", "aging time points");
+                    d->n_years, "units", "years", "aging time points") ||
+         (d->n_trace > 0 &&
+          write_axis(r, "/chips/trace/chip", H5T_STD_I32LE, H5T_NATIVE_INT, s->output.trace_chips,
+                     d->n_trace, "units", "chip index", "the traced chips (output.trace_chips)"));
 done:
     H5Tclose(str);
     free(chips);
@@ -231,7 +260,8 @@ static int build_file(dse_results *r, const char *tmp, const dse_sweep *s)
     if (r->file < 0 || write_root_attributes(r->file, s) || write_axes(r, s))
         return -1;
     for (int i = 0; i < DSE__DS_COUNT; i++)
-        if ((r->dset[i] = create_dataset(r->file, &dse__ds_specs[i], &r->dims)) < 0)
+        if (!(dse__ds_is_trace(i) && r->dims.n_trace == 0) &&
+            (r->dset[i] = create_dataset(r->file, &dse__ds_specs[i], &r->dims)) < 0)
             return -1;
     return H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : 0;
 }
@@ -302,8 +332,10 @@ static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
 {
     for (int i = 0; i < DSE__DS_COUNT; i++) {
         const dse__ds_spec *spec = &dse__ds_specs[i];
-        hsize_t want[3], have[3] = { 0, 0, 0 };
-        int rank = shape_dims(&r->dims, spec->shape, want);
+        if (dse__ds_is_trace(i) && r->dims.n_trace == 0)
+            continue;
+        hsize_t want[5], have[5] = { 0, 0, 0, 0, 0 };
+        int rank = dse__shape_dims(&r->dims, spec->shape, want);
         r->dset[i] = H5Lexists(r->file, spec->path, H5P_DEFAULT) > 0
                          ? H5Dopen2(r->file, spec->path, H5P_DEFAULT) : H5I_INVALID_HID;
         hid_t space = r->dset[i] >= 0 ? H5Dget_space(r->dset[i]) : H5I_INVALID_HID;

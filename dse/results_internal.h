@@ -12,11 +12,16 @@ typedef enum {
     DSE__DS_GUARDBAND, DSE__DS_GUARDBAND_RAW,                 /* [chip][technique][...] */
     DSE__DS_SM_FREQUENCY, DSE__DS_WITHIN_SM, DSE__DS_SM_TO_SM, /* [chip][...]            */
     DSE__DS_DONE,                                             /* [chip][technique]      */
-    DSE__DS_COUNT
+    DSE__DS_TRACE_DELAY, DSE__DS_TRACE_SLOW, DSE__DS_TRACE_UTIL, /* [trace][technique]..., */
+    DSE__DS_COUNT                                                /* only with trace chips  */
 } dse__ds;
 
 /* Shapes: the last dimension after [chip] or [chip][technique]. */
-typedef enum { DSE__SHAPE_CTY, DSE__SHAPE_CTB, DSE__SHAPE_CS, DSE__SHAPE_C, DSE__SHAPE_CT } dse__shape;
+typedef enum {
+    DSE__SHAPE_CTY, DSE__SHAPE_CTB, DSE__SHAPE_CS, DSE__SHAPE_C, DSE__SHAPE_CT,
+    DSE__SHAPE_TTYS,  /* [trace][technique][year][sub-bank]            */
+    DSE__SHAPE_TTBYS  /* [trace][technique][benchmark][year][sub-bank] */
+} dse__shape;
 
 typedef struct dse__ds_spec {
     const char *path;
@@ -40,5 +45,11 @@ struct dse_results {
 
 /* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */
 int dse__shape_inner(const dse_dims *d, dse__shape shape);
+
+/* Dimensions of a dataset of this shape; returns the rank (at most 5). */
+int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
+
+/* True for the trace datasets, which exist only when chips are traced. */
+bool dse__ds_is_trace(int ds);
 
 #endif

@@ -1,5 +1,6 @@
 /* Collective writes of finished units: every rank joins every H5Dwrite, with an empty
  * selection when it has nothing; results are flushed before /progress/done marks them. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,67 @@ static int write_done(dse_results *r, dse_unit *const *u, int n, hsize_t *starts
     return rc;
 }
 
+static int cmp_trace(const void *a, const void *b)
+{
+    const dse_unit *x = *(const dse_unit *const *)a, *y = *(const dse_unit *const *)b;
+    if (x->trace != y->trace)
+        return x->trace < y->trace ? -1 : 1;
+    return (x->technique > y->technique) - (x->technique < y->technique);
+}
+
+/* One collective write of trace dataset ds: each traced unit's whole block
+ * [trace][technique][...] (rank-4 or rank-5), in file order. */
+static int write_trace(dse_results *r, dse__ds ds, dse_unit *const *u, int n)
+{
+    hsize_t dims[5], count[5], start[5] = { 0, 0, 0, 0, 0 };
+    int rank = dse__shape_dims(&r->dims, dse__ds_specs[ds].shape, dims);
+    size_t block = 1;
+    for (int k = 0; k < rank; k++) {
+        count[k] = k < 2 ? 1 : dims[k];
+        block *= (size_t)count[k];
+    }
+    hid_t file_space = H5Dget_space(r->dset[ds]);
+    hsize_t mem_len = n ? (hsize_t)n * block : 1;
+    hid_t mem_space = H5Screate_simple(1, &mem_len, NULL);
+    bool flag = dse__ds_specs[ds].is_flag;
+    size_t el = flag ? 1 : sizeof(double);
+    char *buf = malloc(n ? (size_t)n * block * el : 1);
+    H5Sselect_none(file_space);
+    for (int i = 0; i < n && buf; i++) {
+        start[0] = (hsize_t)u[i]->trace, start[1] = (hsize_t)u[i]->technique;
+        H5Sselect_hyperslab(file_space, H5S_SELECT_OR, start, NULL, count, NULL);
+        const void *src = ds == DSE__DS_TRACE_DELAY ? (const void *)u[i]->trace_delay
+                          : ds == DSE__DS_TRACE_SLOW ? (const void *)u[i]->trace_slow
+                                                     : (const void *)u[i]->trace_util;
+        memcpy(buf + (size_t)i * block * el, src, block * el);
+    }
+    if (!n)
+        H5Sselect_none(mem_space);
+    herr_t st = buf ? H5Dwrite(r->dset[ds], flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_DOUBLE,
+                               mem_space, file_space, r->dxpl, buf) : -1;
+    free(buf);
+    H5Sclose(mem_space);
+    H5Sclose(file_space);
+    return st < 0 ? -1 : 0;
+}
+
+static int write_traces(dse_results *r, dse_unit *const *all, int n_all)
+{
+    if (r->dims.n_trace == 0)
+        return 0;
+    dse_unit **u = malloc(sizeof *u * (size_t)(n_all ? n_all : 1));
+    int n = 0, rc = u ? 0 : -1;
+    for (int i = 0; u && i < n_all; i++)
+        if (all[i]->trace >= 0)
+            u[n++] = all[i];
+    if (u)
+        qsort(u, (size_t)n, sizeof *u, cmp_trace);
+    for (int ds = DSE__DS_TRACE_DELAY; ds <= DSE__DS_TRACE_UTIL && !rc; ds++)
+        rc = write_trace(r, (dse__ds)ds, u, n);
+    free(u);
+    return rc;
+}
+
 /* Selections must list rows in file order, so the units are sorted first; sorting
  * pointers leaves the caller's arrays alone. */
 int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
@@ -143,6 +205,7 @@ int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_inf
     qsort(u, (size_t)n_units, sizeof *u, cmp_unit);
     qsort(c, (size_t)n_chips, sizeof *c, cmp_chip);
     if (write_unit_datasets(r, u, n_units, starts) || write_chip_datasets(r, c, n_chips, starts) ||
+        write_traces(r, u, n_units) ||
         H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 || write_done(r, u, n_units, starts) ||
         H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
         goto done;
