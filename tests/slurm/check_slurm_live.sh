@@ -4,8 +4,9 @@
 # Starts munged, slurmctld and slurmd on localhost (tests/slurm/local_slurm.sh: one node,
 # the local cores, throwaway key, config and state under a temporary directory) and:
 #  1. submits SWEEP and checks the results equal a direct `mpirun -n 2` run bit for bit;
-#  2. submits a longer copy, stops it mid-run with `scancel --signal=TERM` (the job ends
-#     with status 3, not requeued), resubmits, and checks the resumed results;
+#  2. submits a longer copy, stops it mid-run with `scancel --signal=TERM` (to the ranks;
+#     the job ends with status 3, not requeued), resubmits, stops that one with TERM to
+#     the batch shell (forwarded through srun), resubmits, and checks the results;
 #  3. submits it again with --launcher mpirun and sends what Slurm sends before the time
 #     limit (SIGUSR1 to the batch shell): the job must stop, requeue itself, resume and
 #     finish with the same results.
@@ -48,8 +49,8 @@ stamp "Slurm up: $(sinfo -h -o '%P %D node(s) %c cpus %T')"
 out="$tmp/out dir 'q'"   # a space and a quote: every layer must quote it
 mkdir -p "$out"
 big="$tmp/big.cfg"       # the same sweep with more chips, long enough to stop mid-run
-sed 's/count = 6;/count = 24;/' "$sweep" >"$big"
-grep -q 'count = 24;' "$big" || { echo "FAIL: cannot derive the longer sweep"; exit 1; }
+sed 's/count = 6;/count = 40;/' "$sweep" >"$big"
+grep -q 'count = 40;' "$big" || { echo "FAIL: cannot derive the longer sweep"; exit 1; }
 
 same() { # REF OUT WHAT
   for g in /results /chips /progress; do
@@ -80,7 +81,7 @@ log_of() { cat "$out/tiny_run-$1.out" "$out/tiny_run-$1.err" 2>/dev/null; }
 submit() { RFDSE_REQUEUE_MIN_SECONDS=0 "$rfdse" submit "$@" --ntasks-per-node 2 --time 10 --output-dir "$out" 2>"$tmp/submit.err"; }
 
 mpirun -n 2 "$rfdse" run "$sweep" -o "$tmp/ref.h5" --quiet || { echo "FAIL: reference run"; exit 1; }
-mpirun -n 2 "$rfdse" run "$big" -o "$tmp/ref_big.h5" --quiet || { echo "FAIL: reference run (24 chips)"; exit 1; }
+mpirun -n 2 "$rfdse" run "$big" -o "$tmp/ref_big.h5" --quiet || { echo "FAIL: reference run (40 chips)"; exit 1; }
 stamp "reference runs done"
 
 # 1. A whole sweep through the queue.
@@ -95,25 +96,39 @@ log_of "$id" | grep -q '^rfdse: \[' || fail "job $id: no progress lines in its l
 # 2. Stopped mid-run by SIGTERM to the ranks, resubmitted, resumed.
 id=$(submit "$big" -o "$out/big_term.h5") || { cat "$tmp/submit.err"; exit 1; }
 wait_running "$id" "$out/big_term.h5" 60 || fail "job $id never ran"
-sleep 2
+sleep 1.5
 stamp "job $id running: scancel --signal=TERM"
 scancel --signal=TERM "$id"
 st=$(wait_end "$id" 60)
 [ "$st" = FAILED ] && [ "$(field "$id" ExitCode)" = 3:0 ] && [ "$(field "$id" Restarts)" = 0 ] ||
   { fail "job $id after TERM: $st exit $(field "$id" ExitCode) restarts $(field "$id" Restarts) (want FAILED 3:0, no requeue)"; log_of "$id"; }
 log_of "$id" | grep -q 'stopped early' || fail "job $id: no 'stopped early' in its log"
+# ... resubmitted (it must resume), and stopped again through the batch shell, which
+# forwards the stop through srun as SIGUSR1 and must not requeue for a stop request ...
 id2=$(submit "$big" -o "$out/big_term.h5") || { cat "$tmp/submit.err"; exit 1; }
 grep -q 'the job resumes it' "$tmp/submit.err" || fail "submit did not say it resumes"
-st=$(wait_end "$id2" 90)
-[ "$st" = COMPLETED ] || { fail "resubmitted job $id2: $st"; log_of "$id2"; }
-log_of "$id2" | grep -q -- '--resume' || fail "job $id2 did not resume"
-same "$tmp/ref_big.h5" "$out/big_term.h5" "job $id stopped by TERM, job $id2 resumed"
+wait_running "$id2" "$out/big_term.h5" 60 || fail "job $id2 never ran"
+sleep 1.5
+stamp "job $id2 running: scancel --batch --signal=TERM"
+scancel --batch --signal=TERM "$id2"
+st=$(wait_end "$id2" 60)
+[ "$st" = FAILED ] && [ "$(field "$id2" ExitCode)" = 3:0 ] && [ "$(field "$id2" Restarts)" = 0 ] ||
+  { fail "job $id2 after TERM to the shell: $st exit $(field "$id2" ExitCode) restarts $(field "$id2" Restarts) (want FAILED 3:0, no requeue)"; log_of "$id2"; }
+log_of "$id2" | grep -q 'start 1 .*via srun, --resume' || fail "job $id2 did not resume with srun"
+log_of "$id2" | grep -q 'SIGTERM received (request)' || fail "job $id2: the shell did not get TERM"
+log_of "$id2" | grep -q 'stopped early' || fail "job $id2: ranks did not stop early (USR1 not forwarded by srun?)"
+# ... and resubmitted once more to finish.
+id3=$(submit "$big" -o "$out/big_term.h5") || { cat "$tmp/submit.err"; exit 1; }
+st=$(wait_end "$id3" 90)
+[ "$st" = COMPLETED ] || { fail "resubmitted job $id3: $st"; log_of "$id3"; }
+log_of "$id3" | grep -q -- '--resume' || fail "job $id3 did not resume"
+same "$tmp/ref_big.h5" "$out/big_term.h5" "job $id stopped by TERM to the ranks, $id2 by TERM to the shell, $id3 resumed"
 
 # 3. The time-limit warning (SIGUSR1 to the batch shell), forwarded through mpirun:
 #    stop, requeue, resume, finish.
 id=$(submit "$big" -o "$out/big_usr1.h5" --launcher mpirun) || { cat "$tmp/submit.err"; exit 1; }
 wait_running "$id" "$out/big_usr1.h5" 60 || fail "job $id never ran"
-sleep 2
+sleep 1.5
 stamp "job $id running: scancel --batch --signal=USR1 (the time-limit warning)"
 scancel --batch --signal=USR1 "$id"
 st=$(wait_end "$id" 120)
