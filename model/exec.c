@@ -66,7 +66,7 @@ static void wheel_push(sm_sim *s, uint16_t slot)
     s->wheel_tail[i] = slot;
 }
 
-static void start(sm_sim *s, uint16_t slot)
+static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
 {
     sm__slot *sl = &s->slots[slot];
     const sm__op_info *oi = &sm__ops[sl->op];
@@ -84,7 +84,7 @@ static void start(sm_sim *s, uint16_t slot)
 }
 
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
-static void dispatch_unit(sm_sim *s, int u)
+static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
     int n, i = 0;
     uint64_t ready = arrived(s, u, &n);

@@ -97,7 +97,10 @@ void sm__issue(sm_sim *s)
             cand &= ~q->unit_mask[__builtin_ctz(f)];
         if (cand != q->ready)
             q->why |= 1u << SM__STALL_COLLECTOR;
-        int w = cand ? s->k.policy->pick(s, q, cand, false) : -1;
+        int w = -1;
+        if (cand) /* the base policy called directly: the common case, inlined */
+            w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+                                              : s->k.policy->pick(s, q, cand, false);
         if (w >= 0) {
             issue_warp(s, q, w);
             q->stall = SM__STALL_NONE;

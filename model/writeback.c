@@ -19,7 +19,7 @@ void sm__write_enqueue(sm_sim *s, uint16_t slot)
     s->n_wq++;
 }
 
-static void release(sm_sim *s, uint16_t slot)
+static inline __attribute__((always_inline)) void release(sm_sim *s, uint16_t slot)
 {
     const sm__slot *sl = &s->slots[slot];
     int w = sl->warp, dst = sl->dst;
