@@ -141,6 +141,19 @@ static int apply_overrides(dse_sweep *s, const run_args *a, FILE *err)
     return 0;
 }
 
+/* Under srun without Slurm-aware MPI every task starts as a singleton "rank 0 of 1" and
+ * all of them would write the same file.  Tasks other than Slurm's task 0 can tell and
+ * step back (task 0 then runs the sweep alone, correctly, on one process). */
+static int lone_slurm_task(int size, FILE *err)
+{
+    const char *procid = getenv("SLURM_PROCID");
+    if (size != 1 || !procid || atoi(procid) == 0)
+        return 0;
+    fprintf(err, "rfdse run: Slurm task %s started as a lone MPI process: this srun does not "
+                 "start MPI jobs (use --launcher mpirun, or srun --mpi=pmix)\n", procid);
+    return 1;
+}
+
 int dse_cmd_run(int argc, char **argv)
 {
     if (dse_cli_wants_help(argc, argv)) {
@@ -148,9 +161,14 @@ int dse_cmd_run(int argc, char **argv)
         return DSE_EXIT_OK;
     }
     run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested } };
-    int rank, rc;
+    int rank, size, rc;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (lone_slurm_task(size, stderr)) {
+        MPI_Finalize();
+        return DSE_EXIT_USAGE;
+    }
     install_handlers();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our own one-line errors instead of HDF5's stack */
     /* every rank parses; only rank 0 speaks */

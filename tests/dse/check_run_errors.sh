@@ -27,6 +27,9 @@ head -c 3000 "$tmp/good.h5" > "$tmp/truncated.h5"
 expect 2 "cannot open" -- "$rfdse" run "$sweep" -o "$tmp/truncated.h5" --chips 2 --quiet --resume
 /usr/bin/python3 -c "import h5py; h5py.File('$tmp/foreign.h5','w').create_dataset('x', data=[1,2])"
 expect 2 "not an rfdse results file" -- "$rfdse" run "$sweep" -o "$tmp/foreign.h5" --quiet --resume
+# srun without Slurm-aware MPI: task 1 must not run (and write) as a second rank 0
+expect 2 "lone MPI process" -- env SLURM_PROCID=1 "$rfdse" run "$sweep" -o "$tmp/lone.h5" --quiet
+[ ! -e "$tmp/lone.h5" ] || { echo "FAIL: a lone Slurm task wrote a results file"; fail=1; }
 expect 2 "--chips expects an integer" -- "$rfdse" run "$sweep" --chips 0
 expect 2 "unknown option" -- "$rfdse" run "$sweep" --frobnicate
 exit $fail
