@@ -1,6 +1,7 @@
 /* submit_job.h - what `rfdse submit` knows about one batch job, shared by its files:
  * cmd_submit.c (options, checks), submit_time.c (Slurm time limits), submit_script.c
- * (quoting, rendering the template), submit_template.c (the template), submit_sbatch.c
+ * (quoting, rendering the template), the template (slurm/rfdse.sbatch.in, compiled in
+ * by cmake/embed_text.cmake), submit_sbatch.c
  * (running sbatch). */
 #ifndef RFDSE_DSE_SUBMIT_JOB_H
 #define RFDSE_DSE_SUBMIT_JOB_H
