@@ -83,24 +83,15 @@ if [ -f "$doc" ] && /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   (cd "$tmp" && cp run.h5 results.h5 && /usr/bin/python3 example.py > py.out 2>&1) \
     || { bad "the h5py example fails"; cat "$tmp/py.out"; }
 fi
-# A file from a real (tiny) sweep, once the driver's `run` exists: every figure its data
-# support is drawn, and each is a PNG.
-if "$rfdse" --help | grep -q '^  run '; then
-  timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --quiet \
-    >/dev/null 2>"$tmp/err" || { bad "rfdse run tiny.cfg"; cat "$tmp/err"; }
-  "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig3" >"$tmp/out" 2>"$tmp/err" \
-    || { bad "analyze on a real sweep"; cat "$tmp/err"; }
-  figs="freq_dist perf_dist ipc"
-  # the guardband figure needs aging results (the NBTI issue); expect it once they exist
-  if /usr/bin/python3 -c "import sys,h5py,numpy as np; sys.exit(0 if np.isfinite(h5py.File(sys.argv[1],'r')['/results/guardband'][...]).any() else 1)" "$tmp/tiny.h5" 2>/dev/null; then
-    figs="$figs guardband"
-  fi
-  for f in $figs; do
-    head -c 8 "$tmp/fig3/tiny-$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
-  done
-  echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
-else
-  echo "note: no 'run' subcommand yet: analyze not tested on a real sweep's file"
-fi
+# A file from a real (tiny) sweep with aging and a traced chip: every figure its data
+# support is drawn (the aging ones included), and each is a PNG.
+timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --quiet \
+  >/dev/null 2>"$tmp/err" || { bad "rfdse run tiny.cfg"; cat "$tmp/err"; }
+"$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig3" >"$tmp/out" 2>"$tmp/err" \
+  || { bad "analyze on a real sweep"; cat "$tmp/err"; }
+for f in freq_dist perf_dist ipc guardband nbti_trace; do
+  head -c 8 "$tmp/fig3/tiny-$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
+done
+echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
 [ $fail -eq 0 ] && echo "ok: analyze command line"
 exit $fail
