@@ -48,6 +48,7 @@ static void launch_block(sm_sim *s, int slot)
     blk->warps_left = k->warps_per_block;
     blk->live = true;
     s->next_block++;
+    sm__blocks_flush(s, s->now + 1);
     s->live_blocks++;
     sm__occupancy_flush(s);
     int first = slot * k->warps_per_block;
@@ -88,6 +89,7 @@ void sm__retire_warp(sm_sim *s, int w)
     sm__block *blk = &s->blocks[wp->block];
     if (--blk->warps_left == 0) {
         blk->live = false;
+        sm__blocks_flush(s, s->now + 1);
         s->live_blocks--;
         s->blocks_done++;
         s->slot_freed = true;

@@ -19,9 +19,14 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     if (!free)
         s->units_full |= 1u << u;
     int ci = s->coll_base[u] + bit;
-    s->coll[ci] = (sm__collector){ .ready_at = s->now + 1, /* reads start next cycle */
-                                   .seq = s->seq++, .slot = slot, .pending = (uint8_t)n_src,
-                                   .unit = (uint8_t)u, .bit = (uint8_t)bit };
+    /* field by field: a compound literal also stores the padding */
+    sm__collector *co = &s->coll[ci];
+    co->ready_at = s->now + 1; /* reads start next cycle */
+    co->seq = s->seq++;
+    co->slot = slot;
+    co->pending = (uint8_t)n_src;
+    co->unit = (uint8_t)u;
+    co->bit = (uint8_t)bit;
     s->coll_busy++;
     if (!n_src)
         s->coll_full[u] |= 1ULL << bit;
@@ -32,8 +37,11 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     for (int i = 0; i < n_src; i++) {
         int reg = in->src[i], b = wp->bank[reg];
         uint16_t r = (uint16_t)(ci * SM__MAX_SRC + i);
-        s->req[r] = (sm__req){ .next = SM__NIL, .coll = (uint8_t)ci, .slow = slow[reg],
-                               .parts = parts };
+        sm__req *rq = &s->req[r];
+        rq->next = SM__NIL;
+        rq->coll = (uint8_t)ci;
+        rq->slow = slow[reg];
+        rq->parts = parts;
         if (s->rq_len[b]++)
             s->req[s->rq_tail[b]].next = r;
         else
@@ -48,6 +56,8 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
  * locals and stored once: stores through the uint8_t/uint16_t fields may alias them. */
 void sm__read_operands(sm_sim *s)
 {
+    if (!s->rq_banks)
+        return; /* most cycles of a memory-bound kernel */
     const int64_t now = s->now;
     uint64_t banks = s->rq_banks, conflicts = 0, slow_reads = 0;
     for (uint64_t m = banks; m; m &= m - 1) {

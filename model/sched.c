@@ -93,10 +93,12 @@ void sm__issue(sm_sim *s)
         /* warps whose unit has no free operand collector cannot issue: filter them
          * by mask instead of trying each (the common structural stall) */
         uint64_t cand = q->ready;
-        for (unsigned f = s->units_full; f; f &= f - 1)
-            cand &= ~q->unit_mask[__builtin_ctz(f)];
-        if (cand != q->ready)
-            q->why |= 1u << SM__STALL_COLLECTOR;
+        if (cand) { /* no ready warp (all parked on the scoreboard): nothing to filter */
+            for (unsigned f = s->units_full; f; f &= f - 1)
+                cand &= ~q->unit_mask[__builtin_ctz(f)];
+            if (cand != q->ready)
+                q->why |= 1u << SM__STALL_COLLECTOR;
+        }
         int w = -1;
         if (cand) /* the base policy called directly: the common case, inlined */
             w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)

@@ -194,6 +194,7 @@ static void reset_state(sm_sim *s)
     s->misses = 0;
     memset(s->blocks, 0, sizeof s->blocks);
     s->next_block = s->blocks_done = s->live_blocks = 0;
+    s->blk_t = 0;
     s->slot_freed = true;
     memset(s->live_vec, 0, sizeof s->live_vec);
     memset(s->occ, 0, sizeof s->occ);
@@ -295,7 +296,6 @@ static bool skip_idle(sm_sim *s)
         s->st->mshr_stalls += n;
         s->st->dispatch_stalls += (uint64_t)mem_n * n;
     }
-    s->st->block_cycles += (uint64_t)s->live_blocks * n;
     s->now = t;
     return true;
 }
@@ -321,6 +321,7 @@ static int finish(sm_sim *s, int rc)
 {
     sm_stats *st = s->st;
     sm__occupancy_flush(s);
+    sm__blocks_flush(s, s->now);
     st->cycles = (uint64_t)s->now;
     for (int b = 0; b < s->k.n_banks; b++)
         for (int n = 0; n <= s->k.subs; n++) {
@@ -360,15 +361,18 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     out->hybrid_banks = (uint64_t)s->k.n_hybrid;
     int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
     sm__launch(s);
-    while (s->blocks_done < s->k.n_blocks) {
-        if (s->now >= c->max_cycles) {
+    s->blk_t = 0; /* the first blocks count from cycle 0, not 1 */
+    /* locals: stores through s (uint64_t counters) could alias the config */
+    const int64_t max_cycles = c->max_cycles;
+    const int n_blocks = s->k.n_blocks;
+    while (s->blocks_done < n_blocks) {
+        if (s->now >= max_cycles) {
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
         }
-        out->block_cycles += (uint64_t)s->live_blocks;
         cycle(s);
         s->now++;
-        if (s->blocks_done == s->k.n_blocks)
+        if (s->blocks_done == n_blocks)
             break;
         if (s->now - s->last_progress > stuck || !skip_idle(s)) {
             describe_stuck(s, "no progress");

@@ -232,6 +232,7 @@ struct sm_sim {
     bool slot_freed;     /* a block retired: the launch stage has work */
     int blocks_done;
     int live_blocks;
+    int64_t blk_t;       /* block_cycles integrated up to this cycle (sm__blocks_flush) */
     int live_vec[SM_MAX_BANKS];
     /* accesses per bank by number of sub-bank parts touched; spread over the
      * sub-banks once at the end instead of per access */
@@ -342,6 +343,16 @@ static inline void sm__inst_done(sm_sim *s, int w)
     s->last_progress = s->now;
     if (wp->n_left == 0 && wp->n_inflight == 0)
         sm__retire_warp(s, w);
+}
+
+/* block_cycles sums live_blocks as it stands at the start of each cycle; it changes
+ * only at launch and retirement, so it is integrated piecewise (like occupancy)
+ * instead of being added every cycle.  `upto`: the first cycle the new count applies
+ * to (now + 1 inside a cycle). */
+static inline void sm__blocks_flush(sm_sim *s, int64_t upto)
+{
+    s->st->block_cycles += (uint64_t)s->live_blocks * (uint64_t)(upto - s->blk_t);
+    s->blk_t = upto;
 }
 
 /* Lanes [0, lanes) touch this many of `subs` sub-bank parts. */
