@@ -73,13 +73,25 @@ static double embed(var__field *f, double h, double phi)
     return lo / hi;
 }
 
+/* Torus side for n grid points and a correlation range of R points.  A pair at lag e
+ * along this side is seen at torus lag min(e, side - e); the torus covariance equals the
+ * grid's if every wrapped pair (e > side / 2) is beyond the range both ways: e >= R and
+ * side - e >= R.  With e <= n - 1 that holds for side >= n - 1 + R and, when R < n - 1,
+ * side >= 2 R.  The spherical model's compact support makes this smaller than the
+ * general 2 (n - 1) whenever R < n - 1 (the default: 128 x 192 instead of 128 x 256);
+ * the eigenvalue check still decides, and grows the torus if it must. */
+static int torus_side(int n, int R)
+{
+    if (n <= 1)
+        return 1;
+    int wrap = 2 * R < 2 * (n - 1) ? 2 * R : 2 * (n - 1);
+    return n - 1 + R > wrap ? n - 1 + R : wrap;
+}
+
 static int circulant_init(var__field *f, double h, double phi, int max_grow)
 {
-    /* The torus must hold the grid plus the correlation range (in points) so that no
-     * point sees another one from both sides: max(2 (n - 1), n - 1 + range). */
     int R = (int)ceil(phi / h);
-    int M = fft_size(f->rows > 1 ? (2 * (f->rows - 1) > f->rows - 1 + R ? 2 * (f->rows - 1) : f->rows - 1 + R) : 1);
-    int N = fft_size(f->cols > 1 ? (2 * (f->cols - 1) > f->cols - 1 + R ? 2 * (f->cols - 1) : f->cols - 1 + R) : 1);
+    int M = fft_size(torus_side(f->rows, R)), N = fft_size(torus_side(f->cols, R));
     for (int attempt = 0; attempt <= max_grow; attempt++) {
         if ((double)M * N > EMBED_MAX)
             return VAR_EEMBED;
