@@ -84,8 +84,30 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
 }
 
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
+/* The first cycle one of unit u's full collectors still waiting for operands gets
+ * them (INT64_MAX: none waits). */
+static int64_t next_arrival(const sm_sim *s, int u)
+{
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    int64_t t = INT64_MAX;
+    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
+        int bit = __builtin_ctzll(m);
+        if (c[bit].ready_at > s->now && c[bit].ready_at < t)
+            t = c[bit].ready_at;
+    }
+    return t;
+}
+
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
+    /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
+     * load: repeat the outcome instead of recomputing it (sm_internal.h) */
+    if (u == SM__UNIT_MEM && s->now < s->mem_hold_until &&
+        s->coll_full[u] == s->mem_hold_full && s->misses == s->mem_hold_misses) {
+        s->st->mshr_stalls++;
+        s->st->dispatch_stalls += (uint64_t)s->mem_hold_n;
+        return;
+    }
     int n, i = 0;
     uint64_t ready = arrived(s, u, &n);
     for (int p = 0; p < s->n_pipes[u] && ready; p++) {
@@ -96,8 +118,16 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         const sm__slot *sl = &s->slots[co->slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
+            if (i == 0) { /* nothing changed this cycle: the outcome repeats */
+                s->mem_hold_until = next_arrival(s, u);
+                s->mem_hold_full = s->coll_full[u];
+                s->mem_hold_misses = s->misses;
+                s->mem_hold_n = n;
+            }
             break;
         }
+        if (u == SM__UNIT_MEM) /* the held state could recur with other collectors */
+            s->mem_hold_until = 0;
         s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);

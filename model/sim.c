@@ -192,6 +192,7 @@ static void reset_state(sm_sim *s)
         s->wheel_head[i] = SM__NIL;
     s->n_wheel = 0;
     s->misses = 0;
+    s->mem_hold_until = 0;
     memset(s->blocks, 0, sizeof s->blocks);
     s->next_block = s->blocks_done = s->live_blocks = 0;
     s->blk_t = 0;

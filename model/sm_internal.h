@@ -225,6 +225,13 @@ struct sm_sim {
     uint16_t wheel_head[SM__WHEEL], wheel_tail[SM__WHEEL];
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
+    /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
+     * stalls, before cycle mem_hold_until (an operand arrives) while its full
+     * collectors and the misses in flight are unchanged; a dispatch ends it (without
+     * one, the full mask only grows and the misses only fall). */
+    int64_t mem_hold_until;
+    uint64_t mem_hold_full;
+    int mem_hold_misses, mem_hold_n;
 
     sm__sched sched[SM__MAX_SCHED];
     sm__block blocks[32];
