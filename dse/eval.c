@@ -27,6 +27,7 @@ void dse_eval_free(dse_eval *e)
     free(e->loop_duty);
     free(e->aged);
     free(e->run);
+    free(e->stats);
     free(e);
 }
 
@@ -46,8 +47,10 @@ static int alloc_arrays(dse_eval *e)
     e->loop_duty = malloc(sizeof(double) * per_chip);
     e->aged = malloc(sizeof(double) * subs);
     e->run = malloc(sizeof *e->run);
+    e->stats = malloc(sizeof *e->stats);
     return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_duty && e->duty && e->counted0 &&
-                   e->sub0 && e->stress && e->rec && e->loop_duty && e->aged && e->run
+                   e->sub0 && e->stress && e->rec && e->loop_duty && e->aged && e->run &&
+                   e->stats
                ? 0 : -1;
 }
 
@@ -84,14 +87,11 @@ static int sm_run(dse_eval *e, int w, const sm_technique *t, int sm)
     if (e->reuse)
         return dse_sim_cache_run(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
                                  sm, e->n_sms, e->run);
-    sm_stats *st = malloc(sizeof *st);
-    if (!st)
-        return SM_E_INVALID;
-    int rc = sm_sim_run(e->sim, &s->sm, &s->workloads[w], t, &e->maps[sm], sm, e->n_sms, st);
+    int rc = sm_sim_run(e->sim, &s->sm, &s->workloads[w], t, &e->maps[sm], sm, e->n_sms,
+                        e->stats);
     e->direct_runs++;
     if (rc == SM_OK)
-        dse_sm_result_of(st, &e->maps[sm], e->run);
-    free(st);
+        dse_sm_result_of(e->stats, &e->maps[sm], e->run);
     return rc;
 }
 

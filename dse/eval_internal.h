@@ -25,6 +25,7 @@ struct dse_eval {
     double *loop_duty;     /* [n_sms][n_subs]                                      */
     double *aged;          /* [n_subs]                                             */
     dse_sm_result *run;    /* one run's result                                     */
+    sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;
     void *poll_arg;
     bool reuse;            /* false: simulate every run (to verify the cache)       */
