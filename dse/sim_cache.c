@@ -70,6 +70,7 @@ static size_t build_key(uint8_t *k, int w_index, const sm_technique *t, const sm
 {
     int head[] = { w_index, share, (int)t->scheduler, t->fba_rm, t->hybrid,
                    (int)t->hybrid_policy, t->hybrid_banks, t->nbti_rename,
+                   (int)t->rename_order,
                    m->n_banks, m->n_entries, m->subs_per_bank };
     size_t n = put_ints(k, 0, head, (int)(sizeof head / sizeof *head));
     for (int b = 0; b < m->n_banks; b++)

@@ -17,6 +17,7 @@ static const char *const duty_names[] = { "access", "occupancy", NULL };
 static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
 static const char *const sched_names[] = { "lrr", "gto", "two_level", "fwas", NULL };
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
+static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
 
 /* Key constructors: S is the owning struct type. */
 #define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
@@ -146,6 +147,8 @@ const dse__key dse__technique_keys[] = {
       "hybrid banks with hybrid_policy = \"fixed\"" },
     { "nbti_rename", DSE__BOOL, T_OFF(ipc.nbti_rename), 0, 0, 1, false, NULL, 0,
       "nbti_opt: block-level bank renaming" },
+    { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
+      0, "registers that order the renaming: the last warp's, or every warp's" },
 };
 const size_t dse__n_technique_keys = NELEM(dse__technique_keys);
 

@@ -205,11 +205,29 @@ static int logical_bank(const sm__kernel *k, int w, int r, bool fixed)
     return base + (w + r) % rest;
 }
 
+/* Renames logical bank `from` to the first still-unassigned virtual bank of its speed
+ * class, unless it already has one.  "First" is "fastest" because rf_bro tables are
+ * sorted fastest to slowest. */
+static void rename_next(const sm__kernel *k, uint8_t *rename, bool *taken, bool *done,
+                        int from)
+{
+    if (done[from])
+        return;
+    for (int to = 0; to < k->n_banks; to++)
+        if (!taken[to] && k->cls[to] == k->cls[from]) {
+            rename[from] = (uint8_t)to;
+            taken[to] = done[from] = true;
+            return;
+        }
+}
+
 /* nbti_opt (a), model.md section 7: at launch, walk the registers of the block's last
- * warp from R0 up; the bank holding each is renamed to the first still-unassigned
- * virtual bank of its speed class.  "First" is "fastest" because the rf_bro table is
- * sorted fastest to slowest.  Identity without nbti_rename.  The NBTI module may
- * replace this with a delay-aware order; it is the only place renaming is decided. */
+ * warp from R0 up and rename the bank holding each to the fastest free virtual bank of
+ * its class; banks holding none of them fill the remaining slots.  With
+ * SM_RENAME_ALL_WARPS the walk takes R0 of every warp of the block (last warp first),
+ * then R1, ...: the spec's walk puts the banks that hold other warps' R0 (through the
+ * (warp + reg) mod n wrap-around) last in their class, i.e. on the near-boundary banks
+ * (docs/nbti.md section 5).  Identity without nbti_rename. */
 void sm__banks_rename(sm_sim *s, sm__block *blk, int first_warp)
 {
     const sm__kernel *k = &s->k;
@@ -218,20 +236,18 @@ void sm__banks_rename(sm_sim *s, sm__block *blk, int first_warp)
     if (!k->t->nbti_rename)
         return;
     bool taken[SM_MAX_BANKS] = { false }, done[SM_MAX_BANKS] = { false };
-    int last = first_warp + k->warps_per_block - 1;
-    int lanes = k->tail_lanes;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < (pass ? k->n_banks : k->regs); i++) {
-            int from = pass ? i : logical_bank(k, last, i, fixed_lane(k, lanes, i));
-            if (done[from])
-                continue;
-            for (int to = 0; to < k->n_banks; to++)
-                if (!taken[to] && k->cls[to] == k->cls[from]) {
-                    blk->rename[from] = (uint8_t)to;
-                    taken[to] = done[from] = true;
-                    break;
-                }
+    int n_walk = k->t->rename_order == SM_RENAME_ALL_WARPS ? k->warps_per_block : 1;
+    int last = k->warps_per_block - 1, lanes[SM__MAX_WARPS];
+    for (int j = 0; j < n_walk; j++)
+        lanes[j] = sm__gen_lanes(k, blk->ordinal, last - j);
+    for (int r = 0; r < k->regs; r++)
+        for (int j = 0; j < n_walk; j++) {
+            int w = first_warp + last - j;
+            rename_next(k, blk->rename, taken, done,
+                        logical_bank(k, w, r, fixed_lane(k, lanes[j], r)));
         }
+    for (int b = 0; b < k->n_banks; b++)
+        rename_next(k, blk->rename, taken, done, b);
 }
 
 static uint8_t access_slow(const sm__kernel *k, int bank, int entry, int lanes)

@@ -126,15 +126,27 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     dep_table(k->dep_tab, p->dep_distance);
 }
 
+static uint64_t warp_key(const sm__kernel *k, int ordinal, int warp_in_block)
+{
+    return mix64(k->seed ^ mix64(((uint64_t)ordinal << 16 | (uint64_t)warp_in_block) + 1));
+}
+
+/* A function of the warp's key alone, so the renaming at block launch can know every
+ * warp's lanes before the warps exist. */
+int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block)
+{
+    if (warp_in_block == k->warps_per_block - 1 && k->tail_lanes < 32)
+        return k->tail_lanes;
+    uint64_t key = warp_key(k, ordinal, warp_in_block);
+    if ((uint32_t)mix64(key ^ 0xA5A5A5A5ULL) < k->partial_thresh)
+        return k->partial_lanes;
+    return 32;
+}
+
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
-    uint64_t key = mix64(k->seed ^ mix64(((uint64_t)ordinal << 16 | (uint64_t)warp_in_block) + 1));
-    wp->rng = key;
-    wp->lanes = 32;
-    if (warp_in_block == k->warps_per_block - 1)
-        wp->lanes = (uint8_t)k->tail_lanes;
-    if (wp->lanes == 32 && (uint32_t)mix64(key ^ 0xA5A5A5A5ULL) < k->partial_thresh)
-        wp->lanes = (uint8_t)k->partial_lanes;
+    wp->rng = warp_key(k, ordinal, warp_in_block);
+    wp->lanes = (uint8_t)sm__gen_lanes(k, ordinal, warp_in_block);
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
 }

@@ -259,6 +259,7 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *b);
 /* gen.c: instruction streams */
 void sm__gen_setup(sm__kernel *k, const sm_profile *p);
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
+int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
 void sm__gen_next(const sm__kernel *k, sm__warp *wp);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);

@@ -27,6 +27,12 @@ typedef enum {
     SM_HYBRID_FIXED = 1  /* use sm_technique.hybrid_banks                      */
 } sm_hybrid_policy;
 
+/* Which registers order the block-level renaming of nbti_opt (docs/nbti.md section 5). */
+typedef enum {
+    SM_RENAME_LAST_WARP = 0, /* model.md section 7: the block's last warp, R0 first  */
+    SM_RENAME_ALL_WARPS = 1  /* R0 of every warp of the block, then R1, ...          */
+} sm_rename_order;
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -89,6 +95,7 @@ typedef struct sm_technique {
     sm_hybrid_policy hybrid_policy;
     int hybrid_banks;           /* with hybrid_policy fixed                     */
     bool nbti_rename;           /* nbti_opt (a): block-level bank renaming      */
+    sm_rename_order rename_order; /* which registers order the renaming         */
 } sm_technique;
 
 void sm_config_default(sm_config *c);

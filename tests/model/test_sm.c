@@ -313,6 +313,38 @@ static void test_rename_keeps_speed_classes(void **state)
     assert_memory_not_equal(f->st.bank_reads, plain.bank_reads, sizeof plain.bank_reads);
 }
 
+/* Which virtual banks a block's R0 reads land on, one block of 8 warps whose every
+ * instruction reads only R0 and writes R15, all-fast map (one speed class, so renaming
+ * ranks every bank).  Warp w's R0 sits in logical bank w.  The spec's last-warp order
+ * renames the last warp's R0..R15 (logical banks 7, 8, ..., 15, 0, ..., 6) to virtual
+ * banks 0..15, so the other warps' R0 (logical 0..6) land on 9..15, the slowest banks;
+ * the all-warps order renames the eight R0 banks first: virtual banks 0..7. */
+static uint32_t r0_bank_set(fixture *f, bool rename, sm_rename_order order)
+{
+    sm__inst in = alu(SM__OP_INT, 15, 1, 0, 0);
+    f->t.nbti_rename = rename;
+    f->t.rename_order = order;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 256;
+    f->p.regs_per_thread = 16;
+    f->p.insts_per_warp = 10;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &in, 1, &f->st),
+                     SM_OK);
+    uint32_t set = 0;
+    for (int b = 0; b < 16; b++)
+        if (f->st.bank_reads[b])
+            set |= 1u << b;
+    return set;
+}
+
+static void test_rename_orders(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(r0_bank_set(f, false, SM_RENAME_LAST_WARP), 0x00FFu);
+    assert_int_equal(r0_bank_set(f, true, SM_RENAME_LAST_WARP), 0xFE01u);
+    assert_int_equal(r0_bank_set(f, true, SM_RENAME_ALL_WARPS), 0x00FFu);
+}
+
 static void test_sm_share_and_waves(void **state)
 {
     fixture *f = *state;
@@ -496,6 +528,7 @@ int main(void)
         T(test_fba_rm_maps_small_kernels_to_fast_banks),
         T(test_hybrid_serves_fixed_lane_vectors_fast),
         T(test_rename_keeps_speed_classes),
+        T(test_rename_orders),
         T(test_sm_share_and_waves),
         T(test_equal_share_runs_are_identical),
         T(test_sub_id_only_labels_statistics),
