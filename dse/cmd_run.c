@@ -128,16 +128,12 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
 /* Command-line overrides, applied before the sweep is frozen for the run. */
 static int apply_overrides(dse_sweep *s, const run_args *a, FILE *err)
 {
-    if (a->chips)
-        s->chips.count = (int)a->chips;
-    if (a->has_seed)
-        s->chips.seed = (uint64_t)a->seed;
+    int lost = dse_sweep_override_chips(s, a->chips, a->has_seed, (uint64_t)a->seed);
+    if (lost)
+        return usage(err, "--chips %ld leaves out traced chip %d (output.trace_chips)",
+                     a->chips, -1 - lost);
     if (a->output)
         snprintf(s->output.file, sizeof s->output.file, "%s", a->output);
-    for (int i = 0; i < s->output.n_trace_chips; i++)
-        if (s->output.trace_chips[i] >= s->chips.count)
-            return usage(err, "--chips %d leaves out traced chip %d (output.trace_chips)",
-                                       s->chips.count, s->output.trace_chips[i]);
     return 0;
 }
 

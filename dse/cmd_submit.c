@@ -20,7 +20,8 @@
 static const char help[] =
     "Usage: rfdse submit SWEEP.cfg [--nodes N] [--ntasks-per-node M] [--time T]\n"
     "                    [--partition P] [--account A] [--job-name J] [--output-dir D]\n"
-    "                    [-o OUT.h5] [--sbatch-line LINE ...] [--launcher srun|mpirun|auto]\n"
+    "                    [-o OUT.h5] [--chips N] [--seed S] [--sbatch-line LINE ...]\n"
+    "                    [--launcher srun|mpirun|auto]\n"
     "                    [--signal-before S] [--dry-run]\n"
     "       rfdse submit --print-template\n"
     "\n"
@@ -42,6 +43,8 @@ static const char help[] =
     "      --output-dir D       directory for the script and the logs (default: the\n"
     "                           results file's directory)\n"
     "  -o, --output FILE        results file (default: the sweep's output.file)\n"
+    "      --chips N            override chips.count in the job's `rfdse run`\n"
+    "      --seed S             override chips.seed in the job's `rfdse run`\n"
     "      --sbatch-line LINE   an extra #SBATCH line, verbatim (\"--mem=8G\"); repeatable\n"
     "      --launcher L         srun, mpirun, or auto (default): srun when Slurm and\n"
     "                           Open MPI share PMIx, else mpirun; decided in the job\n"
@@ -56,7 +59,9 @@ static const char help[] =
 typedef struct submit_args {
     const char *sweep, *output, *dir, *job_name, *time, *partition, *account, *launcher;
     long nodes, ntasks, lead; /* lead < 0: not given */
-    bool dry_run, print_template;
+    long chips;               /* 0: not given */
+    long long seed;
+    bool has_seed, dry_run, print_template;
     int n_lines;
     const char *lines[DSE_SUBMIT_MAX_LINES];
 } submit_args;
@@ -70,6 +75,17 @@ static int parse_count(const char *opt, const char *s, long lo, long hi, long *v
     *v = strtol(s, &end, 10);
     if (!*s || *end || errno || *v < lo || *v > hi)
         return USAGE("%s expects an integer in [%ld, %ld], got '%s'", opt, lo, hi, s);
+    return 0;
+}
+
+/* The range `rfdse run --seed` accepts, so the job cannot fail on it later. */
+static int parse_seed(const char *s, long long *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtoll(s, &end, 10);
+    if (!*s || *end || errno || *v < 0 || *v > (long long)9e18)
+        return USAGE("--seed expects an integer in [0, %lld], got '%s'", (long long)9e18, s);
     return 0;
 }
 
@@ -102,6 +118,8 @@ static int option(submit_args *a, int c, const char *arg, const char *given)
     case 'N': return parse_count("--nodes", arg, 1, MAX_COUNT, &a->nodes);
     case 'n': return parse_count("--ntasks-per-node", arg, 1, MAX_COUNT, &a->ntasks);
     case 'S': return parse_count("--signal-before", arg, 1, 65535, &a->lead);
+    case 'c': return parse_count("--chips", arg, 1, 1000000, &a->chips);
+    case 's': a->has_seed = true; return parse_seed(arg, &a->seed);
     case 't': a->time = arg; return check_text("--time", arg);
     case 'p': a->partition = arg; return check_text("--partition", arg);
     case 'A': a->account = arg; return check_text("--account", arg);
@@ -131,6 +149,8 @@ static int parse(int argc, char **argv, submit_args *a)
         { "sbatch-line", required_argument, NULL, 'l' },
         { "launcher", required_argument, NULL, 'L' },
         { "signal-before", required_argument, NULL, 'S' },
+        { "chips", required_argument, NULL, 'c' },
+        { "seed", required_argument, NULL, 's' },
         { "dry-run", no_argument, NULL, 'd' },
         { "print-template", no_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 },
@@ -234,6 +254,7 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     job->time = a->time, job->partition = a->partition, job->account = a->account;
     job->launcher = a->launcher;
     job->nodes = a->nodes, job->ntasks_per_node = a->ntasks;
+    job->chips = a->chips, job->seed = a->seed, job->has_seed = a->has_seed;
     job->n_lines = a->n_lines;
     memcpy(job->lines, a->lines, sizeof job->lines);
     return signal_lead(a, &job->signal_lead);
@@ -303,7 +324,11 @@ int dse_cmd_submit(int argc, char **argv)
     }
     dse_sweep *s = dse_sweep_load_file(a.sweep, stderr); /* a bad sweep stops here */
     dse_submit_job *job = s ? calloc(1, sizeof *job) : NULL;
-    rc = !s ? DSE_EXIT_USAGE : !job ? DSE_EXIT_FAILURE : resolve(job, &a, s);
+    int lost = s ? dse_sweep_override_chips(s, a.chips, a.has_seed, (uint64_t)a.seed) : 0;
+    rc = !s ? DSE_EXIT_USAGE
+         : lost ? USAGE("--chips %ld leaves out traced chip %d (output.trace_chips)", a.chips,
+                        -1 - lost)
+         : !job ? DSE_EXIT_FAILURE : resolve(job, &a, s);
     if (rc == DSE_EXIT_OK && a.dry_run)
         rc = dse__submit_script_write(job, stdout) ? DSE_EXIT_FAILURE : DSE_EXIT_OK;
     else if (rc == DSE_EXIT_OK)

@@ -66,6 +66,11 @@ dse_sweep *dse_sweep_load_default(FILE *err);
 
 void dse_sweep_free(dse_sweep *s);
 
+/* The command-line overrides of `rfdse run` and `rfdse submit`: chips.count when
+ * count > 0, chips.seed when has_seed.  Returns 0, or the first traced chip
+ * (output.trace_chips) the new count leaves out, as -1 - chip, changing nothing. */
+int dse_sweep_override_chips(dse_sweep *s, long count, bool has_seed, uint64_t seed);
+
 /* Prints the resolved sweep as libconfig text that loads back to an identical sweep. */
 int dse_sweep_write(const dse_sweep *s, FILE *out);
 

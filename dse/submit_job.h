@@ -6,6 +6,7 @@
 #ifndef RFDSE_DSE_SUBMIT_JOB_H
 #define RFDSE_DSE_SUBMIT_JOB_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dse_sweep.h"
@@ -25,6 +26,9 @@ typedef struct dse_submit_job {
     const char *launcher;          /* "srun", "mpirun" or "auto"               */
     long nodes, ntasks_per_node;
     long signal_lead;              /* s before the time limit for SIGUSR1      */
+    long chips;                    /* --chips for `rfdse run`, 0: none         */
+    long long seed;                /* --seed for `rfdse run` when has_seed     */
+    bool has_seed;
     int n_lines;                   /* extra "#SBATCH ..." lines, verbatim      */
     const char *lines[DSE_SUBMIT_MAX_LINES];
 } dse_submit_job;

@@ -83,6 +83,17 @@ static void directives(const dse_submit_job *job, FILE *out)
         fprintf(out, "#SBATCH %s\n", job->lines[i]); /* the user's own, verbatim */
 }
 
+/* The overrides `rfdse submit --chips/--seed` passes on to `rfdse run`: numbers only,
+ * checked, so they need no quoting. */
+static void run_options(const dse_submit_job *job, FILE *out)
+{
+    const char *sep = "";
+    if (job->chips > 0)
+        fprintf(out, "--chips %ld", job->chips), sep = " ";
+    if (job->has_seed)
+        fprintf(out, "%s--seed %lld", sep, job->seed);
+}
+
 /* The value of a template field; returns false for an unknown name. */
 static int field(const dse_submit_job *job, const char *name, size_t len, FILE *out)
 {
@@ -97,6 +108,8 @@ static int field(const dse_submit_job *job, const char *name, size_t len, FILE *
         dse__submit_shell_quote(out, job->output);
     else if (IS("LAUNCHER"))
         dse__submit_shell_quote(out, job->launcher);
+    else if (IS("RUN_OPTIONS"))
+        run_options(job, out);
     else
         return 0;
     return 1;

@@ -586,3 +586,16 @@ dse_sweep *dse_sweep_load_default(FILE *err)
 }
 
 void dse_sweep_free(dse_sweep *s) { free(s); }
+
+int dse_sweep_override_chips(dse_sweep *s, long count, bool has_seed, uint64_t seed)
+{
+    if (count > 0)
+        for (int i = 0; i < s->output.n_trace_chips; i++)
+            if (s->output.trace_chips[i] >= count)
+                return -1 - s->output.trace_chips[i];
+    if (count > 0)
+        s->chips.count = (int)count;
+    if (has_seed)
+        s->chips.seed = seed;
+    return 0;
+}

@@ -3,7 +3,8 @@
 #
 # Starts munged, slurmctld and slurmd on localhost (tests/slurm/local_slurm.sh: one node,
 # the local cores, throwaway key, config and state under a temporary directory) and:
-#  1. submits SWEEP and checks the results equal a direct `mpirun -n 2` run bit for bit;
+#  1. submits SWEEP with --chips 3 --seed 99 and checks the results equal a direct
+#     `mpirun -n 2 rfdse run --chips 3 --seed 99` bit for bit;
 #  2. submits a longer copy, stops it mid-run with `scancel --signal=TERM` (to the ranks;
 #     the job ends with status 3, not requeued), resubmits, stops that one with TERM to
 #     the batch shell (forwarded through srun), resubmits, and checks the results;
@@ -80,17 +81,17 @@ wait_running() { # ID FILE SECONDS: running and the results file created
 log_of() { cat "$out/tiny_run-$1.out" "$out/tiny_run-$1.err" 2>/dev/null; }
 submit() { RFDSE_REQUEUE_MIN_SECONDS=0 "$rfdse" submit "$@" --ntasks-per-node 2 --time 10 --output-dir "$out" 2>"$tmp/submit.err"; }
 
-mpirun -n 2 "$rfdse" run "$sweep" -o "$tmp/ref.h5" --quiet || { echo "FAIL: reference run"; exit 1; }
+mpirun -n 2 "$rfdse" run "$sweep" -o "$tmp/ref.h5" --chips 3 --seed 99 --quiet || { echo "FAIL: reference run"; exit 1; }
 mpirun -n 2 "$rfdse" run "$big" -o "$tmp/ref_big.h5" --quiet || { echo "FAIL: reference run (40 chips)"; exit 1; }
 stamp "reference runs done"
 
-# 1. A whole sweep through the queue.
-id=$(submit "$sweep" -o "$out/tiny.h5") || { cat "$tmp/submit.err"; fail "submit"; exit 1; }
+# 1. A whole sweep through the queue, with --chips/--seed passed on to `rfdse run`.
+id=$(submit "$sweep" -o "$out/tiny.h5" --chips 3 --seed 99) || { cat "$tmp/submit.err"; fail "submit"; exit 1; }
 stamp "job $id submitted: $(cat "$tmp/submit.err")"
 [ -f "$out/tiny_run.sbatch" ] || fail "the script was not kept in the output directory"
 st=$(wait_end "$id" 90)
 [ "$st" = COMPLETED ] && [ "$(field "$id" ExitCode)" = 0:0 ] || { fail "job $id: $st $(field "$id" ExitCode)"; log_of "$id"; }
-same "$tmp/ref.h5" "$out/tiny.h5" "job $id (whole sweep, launcher auto)"
+same "$tmp/ref.h5" "$out/tiny.h5" "job $id (whole sweep, --chips 3 --seed 99, launcher auto)"
 log_of "$id" | grep -q '^rfdse: \[' || fail "job $id: no progress lines in its log"
 
 # 2. Stopped mid-run by SIGTERM to the ranks, resubmitted, resumed.

@@ -71,6 +71,13 @@ has "$s" "#SBATCH --signal=B:USR1@300"
 is "$(value "$s" OUT)" "$tmp/sub/out.h5" "OUT from -o"
 is "$(value "$s" LAUNCHER)" mpirun "LAUNCHER"
 
+# 2b. --chips/--seed reach the job's `rfdse run`, as separate words; none by default.
+options() { (eval "$(grep -E '^OPTIONS=' <<<"$1")" && echo "${#OPTIONS[@]}: ${OPTIONS[*]}"); }
+is "$(options "$(dry tiny.cfg --chips 4 --seed 11)")" "4: --chips 4 --seed 11" "OPTIONS"
+is "$(options "$(dry tiny.cfg --seed 0)")" "2: --seed 0" "OPTIONS with --seed only"
+is "$(options "$(dry tiny.cfg)")" "0: " "OPTIONS without overrides"
+has "$(dry tiny.cfg)" '"${launch[@]}" "$RFDSE" run "$SWEEP" -o "$OUT" "${OPTIONS[@]}" "${mode[@]}" &'
+
 # 3. Quoting: spaces, both quotes, '$', '%', '#' and a backslash where Slurm allows it.
 mkdir -p "$tmp/my sweeps"
 weird_sweep="$tmp/my sweeps/it's \"tiny\" \$HOME.cfg"
@@ -120,6 +127,10 @@ for t in 0 0:0 1:2:3:4 1:60 61:61:00 1-24 1-2-3 -5 abc 1h 1-:30 ' 10' 10:; do
 done
 bad "--signal-before 600 is not shorter than --time 10" tiny.cfg --time 10 --signal-before 600
 bad "--launcher expects srun, mpirun or auto" tiny.cfg --launcher slurm
+bad "--chips expects an integer in [1, 1000000], got '0'" tiny.cfg --chips 0
+bad "--seed expects an integer in [0, 9000000000000000000], got '-3'" tiny.cfg --seed -3
+printf 'output = { trace_chips = [5]; };\n' >traced.cfg
+bad "--chips 5 leaves out traced chip 5 (output.trace_chips)" traced.cfg --chips 5
 bad "--sbatch-line expects an sbatch option" tiny.cfg --sbatch-line mem=8G
 bad "--job-name must not contain a line break" tiny.cfg --job-name $'a\nb'
 bad "--output-dir must not contain a backslash" tiny.cfg --output-dir 'a\b'
