@@ -50,12 +50,13 @@ static void fixed_set_freq(const dse_eval *e, const double *counted, const doubl
 {
     double sum = 0, lo = INFINITY;
     for (int sm = 0; sm < e->n_sms; sm++) {
+        const double *leff = var_chip_sub_bank_leff(e->chip, sm);
         double worst = 0;
         for (int i = 0; i < e->n_subs; i++) {
             size_t k = (size_t)sm * (size_t)e->n_subs + (size_t)i;
             if (counted[k] <= 0)
                 continue;
-            double d = var_register_delay_aged(&e->s->var, counted[k], duty[k] * t,
+            double d = var_register_delay_aged(&e->s->var, counted[k], leff[i], duty[k] * t,
                                                (1.0 - duty[k]) * t);
             worst = fmax(worst, d);
         }
@@ -89,8 +90,9 @@ static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double 
     double sum = 0, lo = INFINITY;
     for (int sm = 0; sm < e->n_sms; sm++) {
         size_t off = (size_t)sm * (size_t)e->n_subs;
+        const double *leff = var_chip_sub_bank_leff(e->chip, sm);
         for (int i = 0; i < e->n_subs; i++)
-            e->aged[i] = var_register_delay_aged(&e->s->var, e->sub0[off + (size_t)i],
+            e->aged[i] = var_register_delay_aged(&e->s->var, e->sub0[off + (size_t)i], leff[i],
                                                  e->stress[off + (size_t)i], e->rec[off + (size_t)i]);
         if (sm == 0 && sm0_delay)
             memcpy(sm0_delay, e->aged, sizeof(double) * (size_t)e->n_subs);
@@ -184,13 +186,14 @@ static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, do
 static void trace_fixed(dse_eval *e, dse_unit *u)
 {
     int years = e->s->var.aging.n_years;
+    const double *leff = var_chip_sub_bank_leff(e->chip, 0);
     for (int y = 0; y < years; y++) {
         size_t row = (size_t)y * (size_t)e->n_subs;
         double t = seconds_at(e, y);
         for (int i = 0; i < e->n_subs; i++) {
             double d = e->loop_duty[i]; /* SM 0 */
-            u->trace_delay[row + (size_t)i] =
-                var_register_delay_aged(&e->s->var, e->sub0[i], d * t, (1.0 - d) * t);
+            u->trace_delay[row + (size_t)i] = var_register_delay_aged(
+                &e->s->var, e->sub0[i], leff[i], d * t, (1.0 - d) * t);
         }
         trace_classes(e, u->trace_slow + row);
         for (int w = 0; w < e->n_w; w++)

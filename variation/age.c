@@ -3,16 +3,25 @@
  * var_chip_age (cells.c) rebuilds the 2^20 cells of an SM and ages every one: ~1.5 s per
  * SM.  Here a register is represented by its slowest cell only, whose delay we know
  * exactly (the register's time-zero delay d0) but not how its slowness splits between
- * Vth and Leff.  We attribute all of it to Vth at nominal Leff:
- *     vth_eff = var_cell_vth_for_delay(d0, Leff = 1),   dVth0 = vth_eff - Vth0,
- * age that Vth with the sub-bank's stress and recovery, and take the delay at nominal
- * Leff again.  Nominal rather than the register's systematic Leff, because a common Leff
- * makes the register order within a sub-bank provably invariant (below), and because
- * the systematic Leff would still leave the random half of the Leff deviation attributed
- * to Vth, so it is no more exact in kind (docs/nbti.md gives the measured errors).
- * The approximation ignores cells of the register that were not the slowest at time
- * zero but age faster (NBTI shifts low-Vth devices more) and overtake: it can only
- * underestimate the exact aged delay on that account.
+ * Vth and Leff.  NBTI ages by Vth, and the spec's law ages a high Vth less, so the split
+ * matters: charging all of it to Vth sees only about 60 % of the exact slowdown.
+ *
+ * Conditional split (var__chip_split_leff).  For the slowest register of each sub-bank,
+ * the field value g at its slowest piece gives the systematic Vth and Leff; the excess
+ * y = ln d0 - ln d_sys of its slowest cell is shared between the random Vth and Leff
+ * deviates in proportion to their linearised log-delay variances, the conditional mean
+ * of a bivariate normal given the sum:
+ *     a_v = alpha Vth0 sigma_rand_v / (Vdd - Vth_sys),  a_l = sigma_rand_l / Leff_sys,
+ *     z_v = a_v y / (a_v^2 + a_l^2),  Vth = Vth_sys + Vth0 sigma_rand_v z_v,
+ * and the Leff that reproduces d0 with that Vth exactly.  Every register of the
+ * sub-bank is then taken at that one Leff:
+ *     vth_eff = var_cell_vth_for_delay(d0, Leff_sub),   dVth0 = vth_eff - Vth0,
+ * aged with the sub-bank's stress and recovery, and its delay taken at Leff_sub again.
+ * One Leff per sub-bank rather than per register keeps the register order within a
+ * sub-bank provably invariant (below), so the driver can age maxima only; the slowest
+ * register, the one that sets the sub-bank's delay, gets its own split exactly.
+ * The approximation still ignores cells that were not the slowest at time zero but age
+ * faster and overtake (docs/nbti.md section 4 gives the measured errors).
  *
  * Order within a sub-bank.  All registers of a sub-bank share (t_stress, t_rec), so they
  * share a = Kv' sqrt(t_stress) >= 0 and rec in [0, 1].  The aged deviation is
@@ -31,17 +40,74 @@
 
 #include "var_internal.h"
 
+/* Index of the slowest register of sub-bank `sub` (rows of its bank, lanes of its
+ * column group) among delays reg[]. */
+static int slowest_register(const var_chip *c, const double *reg, int sub)
+{
+    const var_floorplan *f = &c->p.floorplan;
+    int L = c->plan.lanes, E = f->entries_per_bank, S = f->sub_banks, per_sub = L / S;
+    int b = sub / S, l0 = (sub % S) * per_sub, best = b * E * L + l0;
+    for (int row = b * E; row < (b + 1) * E; row++)
+        for (int r = row * L + l0; r < row * L + l0 + per_sub; r++)
+            best = reg[r] > reg[best] ? r : best;
+    return best;
+}
+
+/* The Leff of register r's slowest cell by the conditional split (file comment). */
+static double split_leff(const var_chip *c, int sm, int r, double d0)
+{
+    const var__dist *d = &c->dist;
+    const var_timing *t = &c->p.timing;
+    int n;
+    const var__piece *pc = var__chip_pieces(c, sm, r, &n);
+    double g = -INFINITY;
+    for (int q = 0; q < n; q++)
+        g = fmax(g, var__chip_piece_g(c, sm, r, pc + q));
+    double vth_sys = t->vth0 * (1.0 + d->vs_sys * g), leff_sys = 1.0 + d->ls_sys * g;
+    double d_sys = var_cell_delay(t, vth_sys, leff_sys);
+    if (!(d0 < VAR_DELAY_CAP && d_sys < VAR_DELAY_CAP && leff_sys > 0.0))
+        return 1.0; /* a cell that never switches: nothing to split */
+    double av = t->alpha * t->vth0 * d->vs_rand / (t->vdd - vth_sys);
+    double al = d->ls_rand / leff_sys, var = av * av + al * al;
+    if (!(var > 0.0))
+        return leff_sys; /* no random part */
+    double vth = vth_sys + t->vth0 * d->vs_rand * (av * log(d0 / d_sys) / var);
+    double unit = var_cell_delay(t, vth, 1.0);
+    return unit < VAR_DELAY_CAP ? d0 / unit : leff_sys;
+}
+
+void var__chip_split_leff(var_chip *c, int sm)
+{
+    const double *reg = c->reg + (size_t)sm * c->n_regs;
+    double *leff = c->sub_leff + (size_t)sm * c->n_subs;
+    for (int sub = 0; sub < c->n_subs; sub++) {
+        int r = slowest_register(c, reg, sub);
+        leff[sub] = split_leff(c, sm, r, reg[r]);
+    }
+}
+
 void var__chip_age_prepare(var_chip *c, int sm)
 {
     if (c->age_ready[sm])
         return; /* c->reg may be aged by now: never re-read it as time zero */
+    const var_floorplan *f = &c->p.floorplan;
     size_t off = (size_t)sm * c->n_regs;
-    const double *reg = c->reg + off;
+    const double *reg = c->reg + off, *leff = c->sub_leff + (size_t)sm * c->n_subs;
     double *reg0 = c->reg0 + off, *veff = c->vth_eff + off;
     memcpy(reg0, reg, sizeof(double) * c->n_regs);
-    for (int r = 0; r < c->n_regs; r++)
-        veff[r] = var_cell_vth_for_delay(&c->p.timing, reg0[r], 1.0);
+    int L = c->plan.lanes, per_sub = L / f->sub_banks;
+    for (int r = 0; r < c->n_regs; r++) {
+        int sub = (r / L / f->entries_per_bank) * f->sub_banks + (r % L) / per_sub;
+        veff[r] = var_cell_vth_for_delay(&c->p.timing, reg0[r], leff[sub]);
+    }
     c->age_ready[sm] = 1;
+}
+
+const double *var_chip_sub_bank_leff(const var_chip *c, int sm)
+{
+    if (!c->generated || sm < 0 || sm >= c->n_sms)
+        return NULL;
+    return c->sub_leff + (size_t)sm * c->n_subs;
 }
 
 static int bad_times(const double *ts, const double *tr, int n)
@@ -54,22 +120,23 @@ static int bad_times(const double *ts, const double *tr, int n)
     return 0;
 }
 
-static double aged_delay(const var_timing *t, const var__nbti *st, double d0, double veff)
+static double aged_delay(const var_timing *t, const var__nbti *st, double d0, double veff,
+                         double leff)
 {
     double v = t->vth0 + var__nbti_aged_dev(st, veff - t->vth0);
-    double d = var_cell_delay(t, v, 1.0);
+    double d = var_cell_delay(t, v, leff);
     return d > d0 ? d : d0; /* rounding of the round trip never makes a register faster */
 }
 
-double var_register_delay_aged(const var_params *p, double delay0, double t_stress_s,
-                               double t_rec_s)
+double var_register_delay_aged(const var_params *p, double delay0, double leff,
+                               double t_stress_s, double t_rec_s)
 {
     var__nbti st;
     var__nbti_prep(&st, &p->aging, t_stress_s, t_rec_s);
     if (!st.stressed)
         return delay0;
     return aged_delay(&p->timing, &st, delay0,
-                      var_cell_vth_for_delay(&p->timing, delay0, 1.0));
+                      var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
 }
 
 /* Registers of sub-bank `sub` (rows of its bank, lanes of its column group). */
@@ -82,6 +149,7 @@ static void age_sub_bank(var_chip *c, int sm, int sub, const var__nbti *st)
     size_t off = (size_t)sm * c->n_regs;
     double *reg = c->reg + off;
     const double *reg0 = c->reg0 + off, *veff = c->vth_eff + off;
+    double leff = c->sub_leff[(size_t)sm * c->n_subs + sub];
     for (int row = b * E; row < (b + 1) * E; row++) {
         int r0 = row * L + l0;
         if (!st->stressed) { /* time zero exactly, not a round trip through the inverse */
@@ -89,7 +157,7 @@ static void age_sub_bank(var_chip *c, int sm, int sub, const var__nbti *st)
             continue;
         }
         for (int r = r0; r < r0 + per_sub; r++)
-            reg[r] = aged_delay(t, st, reg0[r], veff[r]);
+            reg[r] = aged_delay(t, st, reg0[r], veff[r], leff);
     }
 }
 

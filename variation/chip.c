@@ -26,8 +26,10 @@ static int alloc_arrays(var_chip *c)
     c->age_ready = calloc(S, 1);
     c->reg0 = malloc(sizeof(double) * S * c->n_regs);
     c->vth_eff = malloc(sizeof(double) * S * c->n_regs);
+    c->sub_leff = malloc(sizeof(double) * S * c->n_subs);
     if (!c->g || !c->g_spare || !c->gcol || !c->reg || !c->entry || !c->sub || !c->bank ||
-        !c->sm_freq || !c->sm_ratio || !c->age_ready || !c->reg0 || !c->vth_eff)
+        !c->sm_freq || !c->sm_ratio || !c->age_ready || !c->reg0 || !c->vth_eff ||
+        !c->sub_leff)
         return VAR_ENOMEM;
     return VAR_OK;
 }
@@ -106,6 +108,7 @@ void var_chip_free(var_chip *c)
     free(c->age_ready);
     free(c->reg0);
     free(c->vth_eff);
+    free(c->sub_leff);
     free(c);
 }
 
@@ -194,6 +197,7 @@ int var_chip_generate(var_chip *c, const var_params *p, uint64_t seed, int64_t c
     for (int sm = 0; sm < c->n_sms; sm++) {
         sm_registers(c, sm, seed, chip);
         var__chip_aggregate(c, sm);
+        var__chip_split_leff(c, sm);
     }
     c->seed = seed, c->chip = chip, c->generated = 1;
     return VAR_OK;

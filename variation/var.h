@@ -129,8 +129,8 @@ int var_chip_age(var_chip *c, const var_params *p, int sm, var_vth_shift_fn shif
  * t_rec_s[i] for sub-bank i = bank * sub_banks + s, then the entry/sub-bank/bank delays
  * and the SM's baseline frequency; var_technique_apply then sees the aged chip.
  * Worst-cell approximation: a register's delay is its slowest cell's, and that cell is
- * taken at nominal Leff with the Vth that gives the register's time-zero delay
- * (var_cell_vth_for_delay), aged by var_nbti_dvth.  Always starts from time zero, so
+ * taken at its sub-bank's Leff (var_chip_sub_bank_leff) with the Vth that gives the
+ * register's time-zero delay (var_cell_vth_for_delay), aged by var_nbti_dvth.  Always starts from time zero, so
  * calls with the same arguments give bit-identical delays whatever came before; all-zero
  * stress restores time zero exactly.  Aged delays are never shorter than at time zero,
  * and within one sub-bank the order of register delays is preserved.  No allocation;
@@ -142,13 +142,19 @@ int var_chip_age_registers(var_chip *c, const var_params *p, int sm, const doubl
 /* Restores SM `sm` to time zero (bit-identical to right after var_chip_generate). */
 int var_chip_age_reset(var_chip *c, int sm);
 
-/* The aged delay of one register whose time-zero delay is delay0, under the stress and
- * recovery of its sub-bank: exactly the transform var_chip_age_registers applies to each
- * register.  Aging preserves the order of the registers of one sub-bank (age.c), so the
- * aged maximum over any set of registers of one sub-bank is this function of their
+/* The Leff (relative to nominal) the aging attributes to the registers of each
+ * sub-bank of SM `sm` (index bank * sub_banks + s): that of the sub-bank's slowest cell
+ * by the conditional split of docs/nbti.md section 4.  NULL if not generated. */
+const double *var_chip_sub_bank_leff(const var_chip *c, int sm);
+
+/* The aged delay of one register whose time-zero delay is delay0, in a sub-bank whose
+ * Leff is `leff` (var_chip_sub_bank_leff), under the stress and recovery of that
+ * sub-bank: exactly the transform var_chip_age_registers applies to each register.
+ * Aging preserves the order of the registers of one sub-bank (age.c), so the aged
+ * maximum over any set of registers of one sub-bank is this function of their
  * time-zero maximum: the sweep driver ages only such maxima. */
-double var_register_delay_aged(const var_params *p, double delay0, double t_stress_s,
-                               double t_rec_s);
+double var_register_delay_aged(const var_params *p, double delay0, double leff,
+                               double t_stress_s, double t_rec_s);
 
 /* var_technique_apply for a sub-bank technique (granularity sub_bank, with or without
  * bro) classifying by the given sub-bank delays (index bank * sub_banks + s, e.g. aged

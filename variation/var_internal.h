@@ -276,11 +276,15 @@ struct var_chip {
     unsigned char *age_ready; /* [n_sms] reg0/vth_eff valid for this chip            */
     double *reg0;       /* [n_sms][n_regs] time-zero register delays               */
     double *vth_eff;    /* [n_sms][n_regs] effective Vth of the register (age.c)    */
+    double *sub_leff;   /* [n_sms][n_subs] Leff of the sub-bank's registers (age.c) */
 };
 
 /* Saves SM sm's time-zero delays (and effective Vths) if not saved since the last
  * generate.  Every function that changes c->reg calls it first. */
 void var__chip_age_prepare(var_chip *c, int sm);
+/* The Leff the aging attributes to every register of each sub-bank of SM sm: that of the
+ * sub-bank's slowest cell by the conditional split (age.c).  Time zero, at generate. */
+void var__chip_split_leff(var_chip *c, int sm);
 int var__chip_same_params(const var_params *a, const var_params *b);
 /* Recomputes entry/sub-bank/bank delays and baseline frequency of one SM from reg. */
 void var__chip_aggregate(var_chip *c, int sm);

@@ -252,7 +252,8 @@ static void stress_ramp(int n, double years, double *ts, double *tr)
 }
 
 /* Aged register delays: never shorter than time zero, equal to the formula
- * var_cell_delay(vth_eff + var_nbti_dvth, 1) (1e-12 relative), seen by techniques. */
+ * var_cell_delay(vth_eff + var_nbti_dvth, Leff) at the sub-bank's Leff (1e-12
+ * relative), seen by techniques. */
 static void test_aged_delays(void **state)
 {
     fixture *f = *state;
@@ -266,10 +267,11 @@ static void test_aged_delays(void **state)
     assert_int_equal(var_chip_age_registers(c, &f->p, sm, ts, tr), 0);
     take(f, sm, &t1);
     const var_timing *t = &f->p.timing;
+    const double *leff = var_chip_sub_bank_leff(c, sm);
     for (int r = 0; r < c->n_regs; r++) {
         int row = r / L, sub = (row / f->p.floorplan.entries_per_bank) * S + (r % L) / (L / S);
-        double v = var_cell_vth_for_delay(t, t0.reg[r], 1.0);
-        double want = var_cell_delay(t, v + var_nbti_dvth(&f->p.aging, v - t->vth0, ts[sub], tr[sub]), 1.0);
+        double l = leff[sub], v = var_cell_vth_for_delay(t, t0.reg[r], l);
+        double want = var_cell_delay(t, v + var_nbti_dvth(&f->p.aging, v - t->vth0, ts[sub], tr[sub]), l);
         assert_true(t1.reg[r] >= t0.reg[r]);
         assert_close(t1.reg[r], fmax(want, t0.reg[r]), 1e-12 * want);
         if (sub == 0)
@@ -304,13 +306,16 @@ static void test_aged_maxima_are_exact(void **state)
     assert_int_equal(var_chip_age_registers(c, &f->p, sm, ts, tr), 0);
     take(f, sm, &t1);
     int L = c->plan.lanes, S = f->p.floorplan.sub_banks;
+    const double *leff = var_chip_sub_bank_leff(c, sm);
     for (int i = 0; i < c->n_subs; i++)
-        assert_true(var_register_delay_aged(&f->p, t0.sub[i], ts[i], tr[i]) == t1.sub[i]);
+        assert_true(var_register_delay_aged(&f->p, t0.sub[i], leff[i], ts[i], tr[i]) ==
+                    t1.sub[i]);
     for (int r = 0; r < c->n_regs; r += 97) {
         int sub = (r / L / f->p.floorplan.entries_per_bank) * S + (r % L) / (L / S);
-        assert_true(var_register_delay_aged(&f->p, t0.reg[r], ts[sub], tr[sub]) == t1.reg[r]);
+        assert_true(var_register_delay_aged(&f->p, t0.reg[r], leff[sub], ts[sub], tr[sub]) ==
+                    t1.reg[r]);
     }
-    assert_true(var_register_delay_aged(&f->p, 1.3, 0.0, 5.0 * YEAR) == 1.3);
+    assert_true(var_register_delay_aged(&f->p, 1.3, 1.0, 0.0, 5.0 * YEAR) == 1.3);
     assert_int_equal(var_chip_age_reset(c, sm), 0);
     snap_free(&t0), snap_free(&t1);
 }
@@ -459,22 +464,18 @@ static double shift_nbti(double dev, int sub, void *ctx)
 }
 
 /* Worst-cell approximation against the exact per-cell aging (var_chip_age) on SM 0 of
- * chip 0, uniform stress: 7 years at duty 0.5 (3.5 y stress, 3.5 y recovery).  Both of
- * the approximation's errors make it too fast: it ignores cells that overtake the
- * time-zero slowest one, and it puts the slowest cell's Leff excess into Vth, which the
- * cube root of the NBTI law then compresses.  So the approximate frequency lies between
- * time zero and the exact one.  Bound: it must show at least half of the exact slowdown
- * (measured about two thirds, docs/nbti.md), and sub-bank delays within 6 % (measured
- * 4.0 % worst, 2.5 % mean) and never more than 1e-9 slower than exact. */
-static void test_worst_cell_vs_exact(void **state)
+ * chip 0 under uniform stress, over `years` at `duty`.  Returns the share of the exact
+ * SM slowdown the approximation sees; *mean_abs and *worst_abs are the relative errors
+ * of the sub-bank delays. */
+static double worst_cell_vs_exact(fixture *f, double years, double duty, double *mean_abs,
+                                  double *worst_abs)
 {
-    fixture *f = *state;
     var_chip *c = f->c;
     int sm = 0;
     double f0 = var_chip_sm_frequency(c, sm);
     double ts[512], tr[512];
     for (int i = 0; i < c->n_subs; i++)
-        ts[i] = 3.5 * YEAR, tr[i] = 3.5 * YEAR;
+        ts[i] = duty * years * YEAR, tr[i] = (1.0 - duty) * years * YEAR;
     assert_int_equal(var_chip_age_registers(c, &f->p, sm, ts, tr), 0);
     double fa = var_chip_sm_frequency(c, sm), sub_a[512];
     memcpy(sub_a, var_chip_sub_bank_delays(c, sm), sizeof(double) * c->n_subs);
@@ -482,21 +483,39 @@ static void test_worst_cell_vs_exact(void **state)
     assert_int_equal(var_chip_age(c, &f->p, sm, shift_nbti, &ctx, NULL), 0);
     double fe = var_chip_sm_frequency(c, sm);
     const double *sub_e = var_chip_sub_bank_delays(c, sm);
-    double worst = 0.0, mean = 0.0;
+    *mean_abs = *worst_abs = 0.0;
     for (int i = 0; i < c->n_subs; i++) {
-        double e = sub_a[i] / sub_e[i] - 1.0;
-        assert_true(e <= 1e-9);
-        worst = fmin(worst, e), mean += e / c->n_subs;
+        double e = fabs(sub_a[i] / sub_e[i] - 1.0);
+        *worst_abs = fmax(*worst_abs, e), *mean_abs += e / c->n_subs;
     }
-    print_message("SM frequency: time zero %.5f, exact %.5f, worst-cell %.5f (rel. error "
-                  "%+.3f %%, %.0f %% of the exact slowdown); sub-bank delay error mean "
-                  "%+.2f %%, worst %+.2f %%\n",
-                  f0, fe, fa, 100 * (fa / fe - 1), 100 * (f0 / fa - 1) / (f0 / fe - 1),
-                  100 * mean, 100 * worst);
-    assert_true(fa >= fe * (1 - 1e-9) && fa < f0);
-    assert_true(f0 / fa - 1 >= 0.5 * (f0 / fe - 1));
-    assert_true(worst >= -0.06);
+    double share = (f0 / fa - 1) / (f0 / fe - 1);
+    print_message("%.0f y at duty %.1f: SM frequency time zero %.5f, exact %.5f, worst-cell "
+                  "%.5f (%.0f %% of the exact slowdown); sub-bank delay error |mean| %.2f %%, "
+                  "worst %.2f %%\n", years, duty, f0, fe, fa, 100 * share, 100 * *mean_abs,
+                  100 * *worst_abs);
     assert_int_equal(var_chip_age_reset(c, sm), 0);
+    return share;
+}
+
+/* The conditional Vth/Leff split (age.c) against ground truth, at a moderate and at the
+ * strongest stress.  Charging all of the slowest cell's excess to Vth saw only 57-66 %
+ * of the exact slowdown, always too little, with sub-bank errors of 2.5 % mean / 4.0 %
+ * worst at duty 0.5 and 7.1 % / 11.3 % at duty 1 (docs/nbti.md section 4).  The split
+ * must see 85-110 % of the slowdown, with sub-bank errors (mean / worst) within
+ * 1.5 % / 4 % at duty 0.5 and 4.5 % / 9 % at duty 1 (measured 0.85 / 2.6 and 3.1 / 6.4).
+ * What it still misses are cells that were not the slowest at time zero and overtake,
+ * which grows with the stress. */
+static void test_worst_cell_vs_exact(void **state)
+{
+    fixture *f = *state;
+    const double cases[][4] = { /* years, duty, bound on mean and on worst error */
+        { 7.0, 0.5, 0.015, 0.04 }, { 7.0, 1.0, 0.045, 0.09 } };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        double mean, worst;
+        double share = worst_cell_vs_exact(f, cases[k][0], cases[k][1], &mean, &worst);
+        assert_true(share >= 0.85 && share <= 1.10);
+        assert_true(mean <= cases[k][2] && worst <= cases[k][3]);
+    }
 }
 
 int main(void)
