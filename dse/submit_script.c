@@ -3,6 +3,7 @@
  * so a path with spaces, quotes or '$' reaches sbatch and bash unchanged. */
 #include <string.h>
 
+#include "dse_quote.h"
 #include "submit_job.h"
 
 /* Characters that mean nothing to sbatch's #SBATCH parser. */
@@ -31,13 +32,7 @@ void dse__submit_sbatch_quote(FILE *out, const char *s)
         fputs(s, out);
         return;
     }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    dse__fput_dquoted(out, s);
 }
 
 void dse__submit_log_path(const dse_submit_job *job, const char *ext, char *buf, size_t n)

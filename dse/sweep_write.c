@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse_quote.h"
 #include "dse_sweep.h"
 #include "sweep_schema.h"
 
@@ -22,17 +23,6 @@ static void write_double(FILE *out, double v)
         fputs(".0", out);
 }
 
-static void write_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void write_value(FILE *out, const dse__key *k, const void *base)
 {
     const char *field = (const char *)base + k->offset;
@@ -41,8 +31,8 @@ static void write_value(FILE *out, const dse__key *k, const void *base)
     case DSE__INT64: fprintf(out, "%lldL", (long long)*(const int64_t *)field); break;
     case DSE__DOUBLE: write_double(out, *(const double *)field); break;
     case DSE__BOOL: fputs(*(const bool *)field ? "true" : "false", out); break;
-    case DSE__ENUM: write_string(out, k->enum_names[*(const int *)field]); break;
-    case DSE__STRING: write_string(out, field); break;
+    case DSE__ENUM: dse__fput_dquoted(out, k->enum_names[*(const int *)field]); break;
+    case DSE__STRING: dse__fput_dquoted(out, field); break;
     case DSE__DOUBLE_LIST:
     case DSE__INT_LIST: {
         int n = *(const int *)((const char *)base + k->count_offset);
@@ -75,7 +65,7 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
 {
     fprintf(out, "# rfdse sweep, fully resolved: every knob explicit.\n");
     fputs("name = ", out);
-    write_string(out, s->name);
+    dse__fput_dquoted(out, s->name);
     fputs(";\n", out);
     for (size_t i = 0; i < dse__n_sections; i++) {
         const dse__section *sec = &dse__sections[i];
@@ -86,7 +76,7 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
     fputs("\ntechniques = (\n", out);
     for (int t = 0; t < s->n_techniques; t++) {
         fputs("  {\n    name = ", out);
-        write_string(out, s->techniques[t].name);
+        dse__fput_dquoted(out, s->techniques[t].name);
         fputs(";\n", out);
         write_keys(out, dse__technique_keys, dse__n_technique_keys, &s->techniques[t], "    ");
         fprintf(out, "  }%s\n", t + 1 < s->n_techniques ? "," : "");
@@ -94,7 +84,7 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
     fputs(");\n\nworkloads = (\n", out);
     for (int w = 0; w < s->n_workloads; w++) {
         fputs("  {\n    name = ", out);
-        write_string(out, s->workloads[w].name);
+        dse__fput_dquoted(out, s->workloads[w].name);
         fputs(";\n", out);
         write_keys(out, dse__workload_keys, dse__n_workload_keys, &s->workloads[w], "    ");
         fprintf(out, "  }%s\n", w + 1 < s->n_workloads ? "," : "");
