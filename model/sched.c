@@ -62,10 +62,9 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     if (--wp->n_left) {
         int unit = in->unit;
         sm__gen_next(&s->k, wp);
-        if (wp->next.unit != unit) {
-            q->unit_mask[unit] &= ~(1ULL << w);
-            q->unit_mask[wp->next.unit] |= 1ULL << w;
-        }
+        /* unconditionally: a test whether the unit changed mispredicts */
+        q->unit_mask[unit] &= ~(1ULL << w);
+        q->unit_mask[wp->next.unit] |= 1ULL << w;
     } else {
         q->ready &= ~(1ULL << w);
     }

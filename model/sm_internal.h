@@ -55,7 +55,7 @@ typedef struct sm__inst {
     uint8_t unit;              /* sm__unit                                          */
     uint8_t dst;               /* SM__NO_REG for stores                             */
     uint8_t n_src;             /* distinct source registers                         */
-    uint8_t src[SM__MAX_SRC];
+    uint8_t src[SM__MAX_SRC];  /* [n_src, SM__MAX_SRC) hold SM__NO_REG (sm__gen_next) */
     uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
     uint8_t miss;              /* global load: misses L1                            */
     uint8_t fast;              /* every operand in fast storage (FWAS)              */
@@ -121,6 +121,8 @@ typedef struct sm__warp {
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
+    /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
+     * unused operand slots can be looked up without a test. */
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
     uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
@@ -161,8 +163,8 @@ typedef struct sm__kernel {
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
     uint32_t hit_thresh;  /* L1 hit rate * 4096 */
-    int alu_src_base;
-    int8_t n_src[SM__N_OPS]; /* sources by operation, -1: drawn (ALU) */
+    uint8_t src_base[SM__N_OPS];  /* sources by operation (ALU: the drawn count's floor) */
+    uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
     int lat[SM__N_LAT];
     uint8_t op_tab[1024];
@@ -323,15 +325,18 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
-    if (in->dst != SM__NO_REG && wp->pend[in->dst]) {
-        sm__sched_block(s, w, in->dst);
+    const uint8_t *pend = wp->pend;
+    /* one data-dependent branch instead of one per operand (unused slots hold
+     * SM__NO_REG, never pending); the slow path finds the first hit in the order
+     * destination, sources */
+    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]]) {
+        int r = pend[in->dst]      ? in->dst
+                : pend[in->src[0]] ? in->src[0]
+                : pend[in->src[1]] ? in->src[1]
+                                   : in->src[2];
+        sm__sched_block(s, w, r);
         return false;
     }
-    for (int i = 0; i < in->n_src; i++)
-        if (wp->pend[in->src[i]]) {
-            sm__sched_block(s, w, in->src[i]);
-            return false;
-        }
     if (fast_only && !in->fast)
         return false;
     if (wp->n_inflight >= SM__WARP_INFLIGHT) {
