@@ -70,18 +70,15 @@ void sm__read_operands(sm_sim *s)
         sm__req rq = s->req[s->rq_head[b]];
         s->rq_head[b] = rq.next;
         s->rq_len[b] = (uint16_t)--len;
-        if (!len)
-            banks &= ~(1ULL << b);
+        banks &= ~((uint64_t)(len == 0) << b); /* selects, not branches: unpredictable */
         conflicts += len;
         int64_t at = now + 1 + rq.slow;
         s->read_free[b] = at;
         slow_reads += rq.slow;
         s->rd_parts[b][rq.parts]++; /* reads and bank_reads are summed from it (sim.c) */
         sm__collector *co = &s->coll[rq.coll];
-        if (co->ready_at < at)
-            co->ready_at = at;
-        if (--co->pending == 0)
-            s->coll_full[co->unit] |= 1ULL << co->bit;
+        co->ready_at = co->ready_at < at ? at : co->ready_at;
+        s->coll_full[co->unit] |= (uint64_t)(--co->pending == 0) << co->bit;
     }
     s->rq_banks = banks;
     s->st->bank_read_conflicts += conflicts;

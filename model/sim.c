@@ -203,6 +203,7 @@ static void reset_state(sm_sim *s)
     memset(s->wr_parts, 0, sizeof s->wr_parts);
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
+    memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);
 }
@@ -221,18 +222,6 @@ static void cycle(sm_sim *s)
     sm__read_operands(s);  /* bank arbiter: one read grant per free bank port             */
     sm__issue(s);          /* warp schedulers: one instruction each                       */
     sm__launch(s);         /* freed block slots take the next blocks                      */
-}
-
-static void add_stall(sm_stats *st, int kind, uint64_t n)
-{
-    switch (kind) {
-    case SM__STALL_IDLE: st->stall_idle += n; break;
-    case SM__STALL_MEMORY: st->stall_memory += n; break;
-    case SM__STALL_DEP: st->stall_dependency += n; break;
-    case SM__STALL_COLLECTOR: st->stall_collector += n; break;
-    case SM__STALL_INFLIGHT: st->stall_inflight += n; break;
-    default: break;
-    }
 }
 
 /* The stall cause the issue stage will record for scheduler q when none of its ready
@@ -255,17 +244,13 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
  * the LD/ST collectors waiting (-1: none). */
 static bool quiet(const sm_sim *s, int *mem_n)
 {
-    if (s->rq_banks || s->n_wq || s->rel_head != SM__NIL || s->slot_freed ||
-        s->coll_full[SM__UNIT_SP] || s->coll_full[SM__UNIT_SFU])
+    /* one branch: evaluated every cycle, and its outcome is data-dependent */
+    if (s->rq_banks | (uint64_t)s->n_wq | (uint64_t)(s->rel_head != SM__NIL) |
+        (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] | s->coll_full[SM__UNIT_SFU])
         return false;
-    for (int i = 0; i < s->c->n_schedulers; i++) {
-        const sm__sched *q = &s->sched[i];
-        uint64_t cand = q->ready;
-        for (unsigned f = s->units_full; f; f &= f - 1)
-            cand &= ~q->unit_mask[__builtin_ctz(f)];
-        if (cand)
+    for (int i = 0; i < s->c->n_schedulers; i++)
+        if (sm__sched_cand(s, &s->sched[i]))
             return false;
-    }
     *mem_n = -1;
     return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
 }
@@ -288,10 +273,7 @@ static bool skip_idle(sm_sim *s)
     uint64_t n = (uint64_t)(t - s->now);
     for (int i = 0; i < s->c->n_schedulers; i++) {
         const sm__sched *q = &s->sched[i];
-        uint64_t cand = q->ready;
-        for (unsigned f = s->units_full; f; f &= f - 1)
-            cand &= ~q->unit_mask[__builtin_ctz(f)];
-        add_stall(s->st, quiet_stall(q, cand), n);
+        s->stall_n[quiet_stall(q, sm__sched_cand(s, q))] += n;
     }
     if (mem_n >= 0) {
         s->st->mshr_stalls += n;
@@ -324,6 +306,11 @@ static int finish(sm_sim *s, int rc)
     sm__occupancy_flush(s);
     sm__blocks_flush(s, s->now);
     st->cycles = (uint64_t)s->now;
+    st->stall_idle = s->stall_n[SM__STALL_IDLE];
+    st->stall_memory = s->stall_n[SM__STALL_MEMORY];
+    st->stall_dependency = s->stall_n[SM__STALL_DEP];
+    st->stall_collector = s->stall_n[SM__STALL_COLLECTOR];
+    st->stall_inflight = s->stall_n[SM__STALL_INFLIGHT];
     for (int b = 0; b < s->k.n_banks; b++)
         for (int n = 0; n <= s->k.subs; n++) {
             st->bank_reads[b] += s->rd_parts[b][n];

@@ -144,7 +144,6 @@ typedef struct sm__sched {
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
     uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
-    uint8_t stall;       /* this cycle's outcome: sm__stall or SM__STALL_NONE */
     uint8_t n_age;
     uint8_t by_age[SM__MAX_WARPS]; /* resident warps, oldest first */
     int n_groups;        /* two-level scheduling groups */
@@ -236,6 +235,9 @@ struct sm_sim {
     int mem_hold_misses, mem_hold_n;
 
     sm__sched sched[SM__MAX_SCHED];
+    /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
+     * the sm_stats fields mispredicts); added to the statistics at the end */
+    uint64_t stall_n[SM__N_STALL];
     sm__block blocks[32];
     int next_block;      /* next block of this SM's share to launch */
     bool slot_freed;     /* a block retired: the launch stage has work */
@@ -315,6 +317,17 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
+}
+
+/* Ready warps of scheduler q whose unit has a free operand collector: the others
+ * cannot issue (the common structural stall), so they are filtered by mask instead
+ * of being tried.  Branch-free over the three units. */
+static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
+{
+    uint64_t cand = q->ready;
+    for (unsigned f = s->units_full; f; f &= f - 1)
+        cand &= ~q->unit_mask[__builtin_ctz(f)];
+    return cand;
 }
 
 /* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
