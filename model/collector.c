@@ -16,8 +16,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     int bit = __builtin_ctzll(free);
     free &= free - 1;
     s->coll_free[u] = free;
-    if (!free)
-        s->units_full |= 1u << u;
+    s->units_full |= (unsigned)(free == 0) << u;
     int ci = s->coll_base[u] + bit;
     /* field by field: a compound literal also stores the padding */
     sm__collector *co = &s->coll[ci];
@@ -28,8 +27,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     co->unit = (uint8_t)u;
     co->bit = (uint8_t)bit;
     s->coll_busy++;
-    if (!n_src)
-        s->coll_full[u] |= 1ULL << bit;
+    s->coll_full[u] |= (uint64_t)(n_src == 0) << bit;
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     uint8_t parts = wp->parts[in->div];

@@ -32,10 +32,9 @@ static uint64_t arrived(const sm_sim *s, int u, int *n)
     int k = 0;
     for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
         int bit = __builtin_ctzll(m);
-        if (c[bit].ready_at <= s->now) {
-            ready |= 1ULL << bit;
-            k++;
-        }
+        int ok = c[bit].ready_at <= s->now; /* no branch: unpredictable */
+        ready |= (uint64_t)ok << bit;
+        k += ok;
     }
     *n = k;
     return ready;
@@ -64,6 +63,7 @@ static void wheel_push(sm_sim *s, uint16_t slot)
     else
         s->slots[s->wheel_tail[i]].next = slot;
     s->wheel_tail[i] = slot;
+    s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
 static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
@@ -102,8 +102,9 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
 {
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
-    if (u == SM__UNIT_MEM && s->now < s->mem_hold_until &&
-        s->coll_full[u] == s->mem_hold_full && s->misses == s->mem_hold_misses) {
+    if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
+                                 (s->coll_full[u] == s->mem_hold_full) &
+                                 (s->misses == s->mem_hold_misses)) {
         s->st->mshr_stalls++;
         s->st->dispatch_stalls += (uint64_t)s->mem_hold_n;
         return;
@@ -173,6 +174,7 @@ void sm__complete(sm_sim *s)
     if (h == SM__NIL)
         return;
     s->wheel_head[i] = SM__NIL;
+    s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
     while (h != SM__NIL) {
         uint16_t next = s->slots[h].next;
         if (s->slots[h].done_at == s->now) {
@@ -187,17 +189,31 @@ void sm__complete(sm_sim *s)
 }
 
 /* Earliest completion after now, for skipping idle cycles: the first bucket holding
- * an instruction due in this round, else the minimum over all (long latencies). */
+ * an instruction due in this round, else the minimum over all (long latencies).
+ * Buckets are visited in time order from now's, found by the non-empty mask: a
+ * memory-bound kernel's next completion is often hundreds of empty buckets away. */
 int64_t sm__next_completion(const sm_sim *s)
 {
     int64_t best = INT64_MAX;
     if (!s->n_wheel)
         return best;
-    for (int64_t t = s->now; t < s->now + SM__WHEEL; t++)
-        for (uint16_t h = s->wheel_head[t & (SM__WHEEL - 1)]; h != SM__NIL; h = s->slots[h].next) {
-            if (s->slots[h].done_at == t)
-                return t;
-            best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
+    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
+        int wi = (start / 64 + i) % words;
+        uint64_t m = s->wheel_busy[wi];
+        if (i == 0)
+            m &= ~0ULL << (start & 63);
+        else if (i == words)
+            m &= ~(~0ULL << (start & 63));
+        for (; m; m &= m - 1) {
+            int b = wi * 64 + __builtin_ctzll(m);
+            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
+            for (uint16_t h = s->wheel_head[b]; h != SM__NIL; h = s->slots[h].next) {
+                if (s->slots[h].done_at == t)
+                    return t;
+                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+            }
         }
+    }
     return best;
 }

@@ -31,6 +31,13 @@ static inline uint64_t draw(uint64_t *state)
     return mix64(*state);
 }
 
+/* c ? a : b without a branch (GCC turns the ternary into a jump when it deems the
+ * condition predictable; the generator's conditions are random by design). */
+static inline uint8_t sel8(int c, uint8_t a, uint8_t b)
+{
+    return (uint8_t)(b ^ ((a ^ b) & -(unsigned)c));
+}
+
 static uint32_t prob32(double p)
 {
     if (p <= 0)
@@ -153,7 +160,7 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
     uint8_t dst = rt[(a >> 42) & 1023];
-    in->dst = sm__ops[op].is_store ? SM__NO_REG : dst;
+    in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
     int d = k->dep_tab[(a >> 52) & 255];
     uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
@@ -161,9 +168,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     uint8_t s1 = rt[(b >> 42) & 1023], s2 = rt[(a >> 20) & 1023];
     /* a register read twice is read once; unused slots get SM__NO_REG */
     int k1 = (n > 1) & (s1 != s0), k2 = (n > 2) & (s2 != s0) & (s2 != s1);
-    in->src[0] = n > 0 ? s0 : SM__NO_REG;
-    in->src[1] = k1 ? s1 : k2 ? s2 : SM__NO_REG;
-    in->src[2] = k1 & k2 ? s2 : SM__NO_REG;
+    in->src[0] = sel8(n > 0, s0, SM__NO_REG);
+    in->src[1] = sel8(k1, s1, sel8(k2, s2, SM__NO_REG));
+    in->src[2] = sel8(k1 & k2, s2, SM__NO_REG);
     in->n_src = (uint8_t)((n > 0) + k1 + k2);
     if (in->dst != SM__NO_REG) {
         wp->ring[div][wp->ring_pos[div] % SM__RING] = in->dst;

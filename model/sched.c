@@ -71,17 +71,15 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     }
 }
 
+/* In order of precedence: a full collector, the in-flight limit, warps waiting for
+ * memory, for other results, none.  Selects from the lowest precedence up. */
 static sm__stall classify(const sm__sched *q)
 {
-    if (q->why & (1u << SM__STALL_COLLECTOR))
-        return SM__STALL_COLLECTOR;
-    if (q->why & (1u << SM__STALL_INFLIGHT))
-        return SM__STALL_INFLIGHT;
-    if (q->n_wait[SM__STALL_MEMORY])
-        return SM__STALL_MEMORY;
-    if (q->n_wait[SM__STALL_DEP])
-        return SM__STALL_DEP;
-    return SM__STALL_IDLE;
+    int k = q->n_wait[SM__STALL_DEP] ? SM__STALL_DEP : SM__STALL_IDLE;
+    k = q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY : k;
+    k = q->why & (1u << SM__STALL_INFLIGHT) ? SM__STALL_INFLIGHT : k;
+    k = q->why & (1u << SM__STALL_COLLECTOR) ? SM__STALL_COLLECTOR : k;
+    return (sm__stall)k;
 }
 
 void sm__issue(sm_sim *s)
@@ -91,10 +89,11 @@ void sm__issue(sm_sim *s)
         sm__sched *q = &s->sched[i];
         uint64_t cand = sm__sched_cand(s, q);
         q->why = (uint8_t)((cand != q->ready) << SM__STALL_COLLECTOR);
-        int w = -1;
-        if (cand) /* the base policy called directly: the common case, inlined */
-            w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
-                                              : s->k.policy->pick(s, q, cand, false);
+        /* the base policy called directly: the common case, inlined (and with no
+         * candidate its loop ends at once: no separate test) */
+        int w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+                : cand                         ? s->k.policy->pick(s, q, cand, false)
+                                               : -1;
         if (w >= 0)
             issue_warp(s, q, w);
         else

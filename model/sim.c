@@ -190,6 +190,7 @@ static void reset_state(sm_sim *s)
     s->n_wq = 0;
     for (int i = 0; i < SM__WHEEL; i++)
         s->wheel_head[i] = SM__NIL;
+    memset(s->wheel_busy, 0, sizeof s->wheel_busy);
     s->n_wheel = 0;
     s->misses = 0;
     s->mem_hold_until = 0;

@@ -224,6 +224,7 @@ struct sm_sim {
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
     uint16_t wheel_head[SM__WHEEL], wheel_tail[SM__WHEEL];
+    uint64_t wheel_busy[SM__WHEEL / 64]; /* non-empty buckets, for the idle skip's search */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
