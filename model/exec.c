@@ -58,10 +58,10 @@ static void wheel_push(sm_sim *s, uint16_t slot)
 {
     int i = (int)(s->slots[slot].done_at & (SM__WHEEL - 1));
     s->slots[slot].next = SM__NIL;
-    if (s->wheel_head[i] == SM__NIL)
-        s->wheel_head[i] = slot;
-    else
-        s->slots[s->wheel_tail[i]].next = slot;
+    /* append through a selected link instead of a branch on the bucket's emptiness */
+    uint16_t *link = s->wheel_head[i] == SM__NIL ? &s->wheel_head[i]
+                                                 : &s->slots[s->wheel_tail[i]].next;
+    *link = slot;
     s->wheel_tail[i] = slot;
     s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }

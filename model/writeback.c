@@ -10,10 +10,8 @@ void sm__write_enqueue(sm_sim *s, uint16_t slot)
     sm__slot *sl = &s->slots[slot];
     int b = sl->wbank;
     sl->next = SM__NIL;
-    if (s->wq_len[b]++)
-        s->slots[s->wq_tail[b]].next = slot;
-    else
-        s->wq_head[b] = slot;
+    uint16_t *link = s->wq_len[b]++ ? &s->slots[s->wq_tail[b]].next : &s->wq_head[b];
+    *link = slot;
     s->wq_tail[b] = slot;
     s->wq_banks |= 1ULL << b;
     s->n_wq++;
