@@ -43,8 +43,7 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
     s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    s->req = calloc((size_t)s->n_coll * SM__MAX_SRC, sizeof *s->req);
-    if (!s->warps || !s->slots || !s->coll || !s->req) {
+    if (!s->warps || !s->slots || !s->coll) {
         sm_sim_free(s);
         return NULL;
     }
@@ -55,7 +54,6 @@ void sm_sim_free(sm_sim *s)
 {
     if (!s)
         return;
-    free(s->req);
     free(s->coll);
     free(s->slots);
     free(s->warps);
@@ -181,10 +179,9 @@ static void reset_state(sm_sim *s)
     }
     s->coll_busy = 0;
     s->units_full = 0;
-    s->rq_banks = s->wq_banks = 0;
-    memset(s->rq_len, 0, sizeof s->rq_len);
+    s->wq_banks = 0;
     memset(s->wq_len, 0, sizeof s->wq_len);
-    memset(s->read_free, 0, sizeof s->read_free);
+    memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_free, 0, sizeof s->write_free);
     s->rel_head = s->rel_tail = SM__NIL;
     s->n_wq = 0;
@@ -220,8 +217,8 @@ static void cycle(sm_sim *s)
     sm__writeback(s);      /* bank write ports; scoreboard release; warp/block retirement */
     sm__complete(s);       /* SP/SFU/LD-ST results leave their pipelines for writeback    */
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
-    sm__read_operands(s);  /* bank arbiter: one read grant per free bank port             */
-    sm__issue(s);          /* warp schedulers: one instruction each                       */
+    sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
+                           /* are arbitrated at once (collector.c)                        */
     sm__launch(s);         /* freed block slots take the next blocks                      */
 }
 
@@ -238,15 +235,16 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
 }
 
 /* Is the SM quiet: would every cycle from now until the next completion repeat the
- * same stalls and change nothing?  That holds when no read or write is queued, no
- * block waits to launch, no scheduler has a warp it could try (every ready warp waits
- * for a unit without a free collector), SP and SFU collectors are empty and the LD/ST
- * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked).  *mem_n gets
- * the LD/ST collectors waiting (-1: none). */
+ * same stalls and change nothing?  That holds when no write is queued, no block
+ * waits to launch, no scheduler has a warp it could try (every ready warp waits for
+ * a unit without a free collector), SP and SFU collectors are empty and the LD/ST
+ * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked, which requires
+ * every LD/ST collector's operands to have arrived: no read is outstanding).  *mem_n
+ * gets the LD/ST collectors waiting (-1: none). */
 static bool quiet(const sm_sim *s, int *mem_n)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
-    if (s->rq_banks | (uint64_t)s->n_wq | (uint64_t)(s->rel_head != SM__NIL) |
+    if ((uint64_t)s->n_wq | (uint64_t)(s->rel_head != SM__NIL) |
         (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] | s->coll_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)

@@ -86,22 +86,12 @@ typedef struct sm__slot {
 
 /* An operand collector unit. */
 typedef struct sm__collector {
-    int64_t ready_at;  /* cycle all granted operands have arrived */
+    int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
     uint64_t seq;      /* allocation order: dispatch prefers the oldest */
     uint16_t slot;
-    uint8_t pending;   /* reads not yet granted */
     uint8_t unit;
     uint8_t bit;       /* index within its unit's collectors */
 } sm__collector;
-
-/* A read request of one source operand, queued at its bank; latency and sub-bank
- * parts are resolved at issue so that the arbiter does not go back to the warp. */
-typedef struct sm__req {
-    uint16_t next;
-    uint8_t coll;
-    uint8_t slow;      /* access latency - 1 */
-    uint8_t parts;     /* sub-bank parts touched */
-} sm__req;
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
@@ -202,19 +192,19 @@ struct sm_sim {
     sm__slot *slots;
     uint16_t free_slot;
     sm__collector *coll;
-    sm__req *req;
     int n_coll;
     int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
-    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* all reads granted */
+    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
     int coll_busy;
 
-    /* bank ports: read and write request queues */
-    uint64_t rq_banks, wq_banks;
-    uint16_t rq_head[SM_MAX_BANKS], rq_tail[SM_MAX_BANKS];
+    /* bank ports: the cycle each read port can next grant (collector.c), and the
+     * write request queues */
+    int64_t read_next[SM_MAX_BANKS];
+    uint64_t wq_banks;
     uint16_t wq_head[SM_MAX_BANKS], wq_tail[SM_MAX_BANKS];
-    uint16_t rq_len[SM_MAX_BANKS], wq_len[SM_MAX_BANKS];
-    int64_t read_free[SM_MAX_BANKS], write_free[SM_MAX_BANKS];
+    uint16_t wq_len[SM_MAX_BANKS];
+    int64_t write_free[SM_MAX_BANKS];
     uint16_t rel_head, rel_tail; /* slow writes release their register a cycle later */
     int n_wq;
 
@@ -285,7 +275,6 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
 /* collector.c: operand collectors and the bank read arbiter */
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
-void sm__read_operands(sm_sim *s);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
