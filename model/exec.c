@@ -58,11 +58,9 @@ static void wheel_push(sm_sim *s, uint16_t slot)
 {
     int i = (int)(s->slots[slot].done_at & (SM__WHEEL - 1));
     s->slots[slot].next = SM__NIL;
-    /* append through a selected link instead of a branch on the bucket's emptiness */
-    uint16_t *link = s->wheel_head[i] == SM__NIL ? &s->wheel_head[i]
-                                                 : &s->slots[s->wheel_tail[i]].next;
-    *link = slot;
-    s->wheel_tail[i] = slot;
+    /* through the bucket's link: no branch on whether the bucket is empty */
+    *s->wheel_link[i] = slot;
+    s->wheel_link[i] = &s->slots[slot].next;
     s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
@@ -166,7 +164,8 @@ void sm__dispatch(sm_sim *s)
         dispatch_unit(s, SM__UNIT_MEM);
 }
 
-/* Results due this cycle go to their bank's write queue, in dispatch order. */
+/* Results due this cycle leave their pipeline for their bank's write port and come
+ * back for their release (writeback.c); registers due for release are released. */
 void sm__complete(sm_sim *s)
 {
     int i = (int)(s->now & (SM__WHEEL - 1));
@@ -174,15 +173,21 @@ void sm__complete(sm_sim *s)
     if (h == SM__NIL)
         return;
     s->wheel_head[i] = SM__NIL;
+    s->wheel_link[i] = &s->wheel_head[i];
     s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
     while (h != SM__NIL) {
-        uint16_t next = s->slots[h].next;
-        if (s->slots[h].done_at == s->now) {
-            s->n_wheel--;
-            sm__mem_done(s, s->slots[h].lat);
-            sm__write_enqueue(s, h);
-        } else {
+        sm__slot *sl = &s->slots[h];
+        uint16_t next = sl->next;
+        if (sl->done_at != s->now) {
             wheel_push(s, h); /* due a later round of the wheel */
+        } else if (sl->lat == SM__LAT_WRITTEN) {
+            s->n_wheel--;
+            sm__release(s, h);
+        } else {
+            sm__mem_done(s, sl->lat);
+            sl->done_at = sm__write(s, h);
+            sl->lat = SM__LAT_WRITTEN;
+            wheel_push(s, h);
         }
         h = next;
     }

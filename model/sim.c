@@ -179,14 +179,13 @@ static void reset_state(sm_sim *s)
     }
     s->coll_busy = 0;
     s->units_full = 0;
-    s->wq_banks = 0;
-    memset(s->wq_len, 0, sizeof s->wq_len);
     memset(s->read_next, 0, sizeof s->read_next);
-    memset(s->write_free, 0, sizeof s->write_free);
-    s->rel_head = s->rel_tail = SM__NIL;
+    memset(s->write_next, 0, sizeof s->write_next);
     s->n_wq = 0;
-    for (int i = 0; i < SM__WHEEL; i++)
+    for (int i = 0; i < SM__WHEEL; i++) {
         s->wheel_head[i] = SM__NIL;
+        s->wheel_link[i] = &s->wheel_head[i];
+    }
     memset(s->wheel_busy, 0, sizeof s->wheel_busy);
     s->n_wheel = 0;
     s->misses = 0;
@@ -214,8 +213,9 @@ static void reset_state(sm_sim *s)
  * this cycle reads its operands next cycle. */
 static void cycle(sm_sim *s)
 {
-    sm__writeback(s);      /* bank write ports; scoreboard release; warp/block retirement */
-    sm__complete(s);       /* SP/SFU/LD-ST results leave their pipelines for writeback    */
+    sm__complete(s);       /* results leave their pipelines for the bank write ports;     */
+                           /* written registers are released (writeback.c), warps and    */
+                           /* blocks retire                                               */
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
     sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
                            /* are arbitrated at once (collector.c)                        */
@@ -244,8 +244,8 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
 static bool quiet(const sm_sim *s, int *mem_n)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
-    if ((uint64_t)s->n_wq | (uint64_t)(s->rel_head != SM__NIL) |
-        (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] | s->coll_full[SM__UNIT_SFU])
+    if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
+        s->coll_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (sm__sched_cand(s, &s->sched[i]))

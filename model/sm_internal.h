@@ -41,7 +41,8 @@ typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 /* Latency classes: one per operation latency, global-load misses separate from hits. */
 typedef enum {
     SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
-    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT
+    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT,
+    SM__LAT_WRITTEN = SM__N_LAT /* sm__slot.lat of a result waiting for its release */
 } sm__lat;
 
 typedef enum {
@@ -72,13 +73,13 @@ extern const sm__op_info sm__ops[SM__N_OPS];
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
-    int64_t done_at;   /* cycle the result leaves its pipeline */
-    uint16_t next;     /* intrusive list: completion, write or release queue */
+    int64_t done_at;   /* cycle the result leaves its pipeline, then its release */
+    uint16_t next;     /* intrusive list: completion wheel */
     uint8_t warp;
     uint8_t dst;
     uint8_t op;
     uint8_t miss;
-    uint8_t lat;       /* completion queue */
+    uint8_t lat;       /* sm__lat; SM__LAT_WRITTEN once its write is granted */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wparts;
@@ -198,22 +199,18 @@ struct sm_sim {
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
     int coll_busy;
 
-    /* bank ports: the cycle each read port can next grant (collector.c), and the
-     * write request queues */
-    int64_t read_next[SM_MAX_BANKS];
-    uint64_t wq_banks;
-    uint16_t wq_head[SM_MAX_BANKS], wq_tail[SM_MAX_BANKS];
-    uint16_t wq_len[SM_MAX_BANKS];
-    int64_t write_free[SM_MAX_BANKS];
-    uint16_t rel_head, rel_tail; /* slow writes release their register a cycle later */
-    int n_wq;
+    /* bank ports: the cycle each read and write port can next grant (collector.c,
+     * writeback.c) */
+    int64_t read_next[SM_MAX_BANKS], write_next[SM_MAX_BANKS];
+    int n_wq;            /* results completed whose register is not yet released */
 
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
-    uint16_t wheel_head[SM__WHEEL], wheel_tail[SM__WHEEL];
+    uint16_t wheel_head[SM__WHEEL];
+    uint16_t *wheel_link[SM__WHEEL]; /* where a push links: the head, or the last slot's next */
     uint64_t wheel_busy[SM__WHEEL / 64]; /* non-empty buckets, for the idle skip's search */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
@@ -285,8 +282,8 @@ bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
 /* writeback.c: bank write ports and scoreboard release */
-void sm__writeback(sm_sim *s);
-void sm__write_enqueue(sm_sim *s, uint16_t slot);
+int64_t sm__write(sm_sim *s, uint16_t slot);
+void sm__release(sm_sim *s, uint16_t slot);
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
