@@ -1,8 +1,9 @@
 /* Execution: dispatch from operand collectors into the SP, SFU and LD/ST pipelines,
- * and completion of results into the write queues.
+ * and completion of results to the bank write ports (writeback.c).
  *
  * A dispatched instruction waits in a timing wheel for the cycle its result leaves
- * the pipeline (dispatch + the latency of its class).  Pipelines accept
+ * the pipeline (dispatch + the latency of its class), and once its write is granted,
+ * for the cycle its register is released.  Pipelines accept
  * one warp instruction per `interval` cycles: Fermi's 16-wide SP groups and LD/ST
  * units run on a doubled hot clock (one warp per core cycle), its 4 SFUs need 4 core
  * cycles per warp, and divides are not fully pipelined (GPGPU-Sim GTX480 initiation
