@@ -91,9 +91,10 @@ void sm__issue(sm_sim *s)
         q->why = (uint8_t)((cand != q->ready) << SM__STALL_COLLECTOR);
         /* the base policy called directly: the common case, inlined (and with no
          * candidate its loop ends at once: no separate test) */
-        int w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
-                : cand                         ? s->k.policy->pick(s, q, cand, false)
-                                               : -1;
+        int w = -1;
+        if (cand)
+            w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+                                              : s->k.policy->pick(s, q, cand, false);
         if (w >= 0)
             issue_warp(s, q, w);
         else
