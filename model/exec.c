@@ -55,13 +55,13 @@ static int oldest(const sm_sim *s, int u, uint64_t mask)
     return best;
 }
 
-static void wheel_push(sm_sim *s, uint16_t slot)
+static void wheel_push(sm_sim *s, uint16_t slot, int list)
 {
     int i = (int)(s->slots[slot].done_at & (SM__WHEEL - 1));
     s->slots[slot].next = SM__NIL;
     /* through the bucket's link: no branch on whether the bucket is empty */
-    *s->wheel_link[i] = slot;
-    s->wheel_link[i] = &s->slots[slot].next;
+    *s->wheel_link[list][i] = slot;
+    s->wheel_link[list][i] = &s->slots[slot].next;
     s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
@@ -78,7 +78,7 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat];
-    wheel_push(s, slot);
+    wheel_push(s, slot, SM__WHEEL_DONE);
     s->n_wheel++;
 }
 
@@ -165,32 +165,39 @@ void sm__dispatch(sm_sim *s)
         dispatch_unit(s, SM__UNIT_MEM);
 }
 
-/* Results due this cycle leave their pipeline for their bank's write port and come
- * back for their release (writeback.c); registers due for release are released. */
+/* Registers due for release this cycle are released (writeback.c); results due
+ * leave their pipeline for their bank's write port and come back for their release.
+ * (In either order: they touch disjoint state.) */
 void sm__complete(sm_sim *s)
 {
     int i = (int)(s->now & (SM__WHEEL - 1));
-    uint16_t h = s->wheel_head[i];
-    if (h == SM__NIL)
+    uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
+    if ((done & rel) == SM__NIL) /* both lists empty */
         return;
-    s->wheel_head[i] = SM__NIL;
-    s->wheel_link[i] = &s->wheel_head[i];
+    for (int l = 0; l < 2; l++) {
+        s->wheel_head[l][i] = SM__NIL;
+        s->wheel_link[l][i] = &s->wheel_head[l][i];
+    }
     s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
-    while (h != SM__NIL) {
-        sm__slot *sl = &s->slots[h];
-        uint16_t next = sl->next;
-        if (sl->done_at != s->now) {
-            wheel_push(s, h); /* due a later round of the wheel */
-        } else if (sl->lat == SM__LAT_WRITTEN) {
+    for (uint16_t h = rel, next; h != SM__NIL; h = next) {
+        next = s->slots[h].next;
+        if (s->slots[h].done_at != s->now) {
+            wheel_push(s, h, SM__WHEEL_RELEASE); /* due a later round of the wheel */
+        } else {
             s->n_wheel--;
             sm__release(s, h);
-        } else {
+        }
+    }
+    for (uint16_t h = done, next; h != SM__NIL; h = next) {
+        sm__slot *sl = &s->slots[h];
+        next = sl->next;
+        if (sl->done_at == s->now) {
             sm__mem_done(s, sl->lat);
             sl->done_at = sm__write(s, h);
-            sl->lat = SM__LAT_WRITTEN;
-            wheel_push(s, h);
+            wheel_push(s, h, SM__WHEEL_RELEASE);
+        } else {
+            wheel_push(s, h, SM__WHEEL_DONE);
         }
-        h = next;
     }
 }
 
@@ -214,11 +221,12 @@ int64_t sm__next_completion(const sm_sim *s)
         for (; m; m &= m - 1) {
             int b = wi * 64 + __builtin_ctzll(m);
             int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
-            for (uint16_t h = s->wheel_head[b]; h != SM__NIL; h = s->slots[h].next) {
-                if (s->slots[h].done_at == t)
-                    return t;
-                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
-            }
+            for (int l = 0; l < 2; l++)
+                for (uint16_t h = s->wheel_head[l][b]; h != SM__NIL; h = s->slots[h].next) {
+                    if (s->slots[h].done_at == t)
+                        return t;
+                    best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+                }
         }
     }
     return best;

@@ -182,10 +182,11 @@ static void reset_state(sm_sim *s)
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);
     s->n_wq = 0;
-    for (int i = 0; i < SM__WHEEL; i++) {
-        s->wheel_head[i] = SM__NIL;
-        s->wheel_link[i] = &s->wheel_head[i];
-    }
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < SM__WHEEL; i++) {
+            s->wheel_head[l][i] = SM__NIL;
+            s->wheel_link[l][i] = &s->wheel_head[l][i];
+        }
     memset(s->wheel_busy, 0, sizeof s->wheel_busy);
     s->n_wheel = 0;
     s->misses = 0;

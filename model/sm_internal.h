@@ -25,6 +25,8 @@
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
+#define SM__WHEEL_DONE 0       /* wheel list of results leaving their pipeline          */
+#define SM__WHEEL_RELEASE 1    /* wheel list of written registers to release            */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -41,8 +43,7 @@ typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 /* Latency classes: one per operation latency, global-load misses separate from hits. */
 typedef enum {
     SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
-    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT,
-    SM__LAT_WRITTEN = SM__N_LAT /* sm__slot.lat of a result waiting for its release */
+    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT
 } sm__lat;
 
 typedef enum {
@@ -79,7 +80,7 @@ typedef struct sm__slot {
     uint8_t dst;
     uint8_t op;
     uint8_t miss;
-    uint8_t lat;       /* sm__lat; SM__LAT_WRITTEN once its write is granted */
+    uint8_t lat;       /* sm__lat */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wparts;
@@ -209,8 +210,10 @@ struct sm_sim {
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
-    uint16_t wheel_head[SM__WHEEL];
-    uint16_t *wheel_link[SM__WHEEL]; /* where a push links: the head, or the last slot's next */
+    /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and
+     * registers to release (SM__WHEEL_RELEASE), so neither needs a test of kind */
+    uint16_t wheel_head[2][SM__WHEEL];
+    uint16_t *wheel_link[2][SM__WHEEL]; /* where a push links: the head, or the last slot's next */
     uint64_t wheel_busy[SM__WHEEL / 64]; /* non-empty buckets, for the idle skip's search */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
