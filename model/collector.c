@@ -1,12 +1,20 @@
 /* Operand collectors and the bank read arbiter.
  *
  * At issue an instruction takes a free collector unit of its execution unit's kind
- * and queues one read request per distinct source register at that register's bank.
- * Each cycle the arbiter grants, per bank whose read port is free, the oldest request
- * (FIFO per bank, so no collector starves); the port stays busy 1 cycle for fast
- * storage and 2 for slow.  Requests to one bank therefore serialise: that is the bank
- * conflict.  A collector whose reads are all granted may dispatch once the last
- * operand has arrived (ready_at). */
+ * and requests one read per distinct source register at that register's bank.  Each
+ * bank's read port grants its requests in arrival order (FIFO, so no collector
+ * starves), one at a time, from the cycle after issue; the port stays busy 1 cycle
+ * for fast storage and 2 for slow.  Requests to one bank therefore serialise: that is
+ * the bank conflict.  A collector may dispatch once its last operand has arrived
+ * (ready_at).
+ *
+ * Nothing else competes for a read port and a granted read is never undone, so a
+ * request's grant cycle is fixed when it arrives: max(cycle after issue, the cycle
+ * the port frees after the requests ahead of it).  The arbiter therefore works at
+ * issue, not per cycle: it advances the port's next free cycle (read_next) and
+ * charges the request's waiting cycles as bank conflicts (one per cycle it waits
+ * queued, as a per-cycle arbiter counts them).  The collector counts as full at once;
+ * dispatch waits for ready_at, which is at least one cycle after the last grant. */
 #include "sm_internal.h"
 
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
@@ -16,74 +24,32 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     int bit = __builtin_ctzll(free);
     free &= free - 1;
     s->coll_free[u] = free;
-    if (!free)
-        s->units_full |= 1u << u;
-    int ci = s->coll_base[u] + bit;
-    /* field by field: a compound literal also stores the padding */
-    sm__collector *co = &s->coll[ci];
-    co->ready_at = s->now + 1; /* reads start next cycle */
-    co->seq = s->seq++;
-    co->slot = slot;
-    co->pending = (uint8_t)n_src;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
+    s->units_full |= (unsigned)(free == 0) << u;
+    s->coll_full[u] |= 1ULL << bit;
     s->coll_busy++;
-    if (!n_src)
-        s->coll_full[u] |= 1ULL << bit;
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
-    uint8_t parts = wp->parts[in->div];
-    uint64_t banks = 0;
+    int parts = wp->parts[in->div];
+    const int64_t first = s->now + 1; /* reads start next cycle */
+    int64_t ready_at = first;
+    uint64_t waited = 0, slow_reads = 0;
     for (int i = 0; i < n_src; i++) {
-        int reg = in->src[i], b = wp->bank[reg];
-        uint16_t r = (uint16_t)(ci * SM__MAX_SRC + i);
-        sm__req *rq = &s->req[r];
-        rq->next = SM__NIL;
-        rq->coll = (uint8_t)ci;
-        rq->slow = slow[reg];
-        rq->parts = parts;
-        if (s->rq_len[b]++)
-            s->req[s->rq_tail[b]].next = r;
-        else
-            s->rq_head[b] = r;
-        s->rq_tail[b] = r;
-        banks |= 1ULL << b;
+        int reg = in->src[i], b = wp->bank[reg], sl = slow[reg];
+        int64_t grant = s->read_next[b] > first ? s->read_next[b] : first;
+        int64_t at = grant + 1 + sl; /* operand arrives; the port frees */
+        s->read_next[b] = at;
+        ready_at = at > ready_at ? at : ready_at;
+        waited += (uint64_t)(grant - first);
+        slow_reads += (uint64_t)sl;
+        s->rd_parts[b][parts]++; /* reads and bank_reads are summed from it (sim.c) */
     }
-    s->rq_banks |= banks;
-}
-
-/* Per bank with a free read port, grant the oldest request.  Counters are kept in
- * locals and stored once: stores through the uint8_t/uint16_t fields may alias them. */
-void sm__read_operands(sm_sim *s)
-{
-    if (!s->rq_banks)
-        return; /* most cycles of a memory-bound kernel */
-    const int64_t now = s->now;
-    uint64_t banks = s->rq_banks, conflicts = 0, slow_reads = 0;
-    for (uint64_t m = banks; m; m &= m - 1) {
-        int b = __builtin_ctzll(m);
-        unsigned len = s->rq_len[b];
-        if (s->read_free[b] > now) {
-            conflicts += len;
-            continue;
-        }
-        sm__req rq = s->req[s->rq_head[b]];
-        s->rq_head[b] = rq.next;
-        s->rq_len[b] = (uint16_t)--len;
-        if (!len)
-            banks &= ~(1ULL << b);
-        conflicts += len;
-        int64_t at = now + 1 + rq.slow;
-        s->read_free[b] = at;
-        slow_reads += rq.slow;
-        s->rd_parts[b][rq.parts]++; /* reads and bank_reads are summed from it (sim.c) */
-        sm__collector *co = &s->coll[rq.coll];
-        if (co->ready_at < at)
-            co->ready_at = at;
-        if (--co->pending == 0)
-            s->coll_full[co->unit] |= 1ULL << co->bit;
-    }
-    s->rq_banks = banks;
-    s->st->bank_read_conflicts += conflicts;
+    s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
+    /* field by field: a compound literal also stores the padding */
+    sm__collector *co = &s->coll[s->coll_base[u] + bit];
+    co->ready_at = ready_at;
+    co->seq = s->seq++;
+    co->slot = slot;
+    co->unit = (uint8_t)u;
+    co->bit = (uint8_t)bit;
 }

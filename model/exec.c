@@ -1,8 +1,9 @@
 /* Execution: dispatch from operand collectors into the SP, SFU and LD/ST pipelines,
- * and completion of results into the write queues.
+ * and completion of results to the bank write ports (writeback.c).
  *
  * A dispatched instruction waits in a timing wheel for the cycle its result leaves
- * the pipeline (dispatch + the latency of its class).  Pipelines accept
+ * the pipeline (dispatch + the latency of its class), and once its write is granted,
+ * for the cycle its register is released.  Pipelines accept
  * one warp instruction per `interval` cycles: Fermi's 16-wide SP groups and LD/ST
  * units run on a doubled hot clock (one warp per core cycle), its 4 SFUs need 4 core
  * cycles per warp, and divides are not fully pipelined (GPGPU-Sim GTX480 initiation
@@ -32,10 +33,9 @@ static uint64_t arrived(const sm_sim *s, int u, int *n)
     int k = 0;
     for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
         int bit = __builtin_ctzll(m);
-        if (c[bit].ready_at <= s->now) {
-            ready |= 1ULL << bit;
-            k++;
-        }
+        int ok = c[bit].ready_at <= s->now; /* no branch: unpredictable */
+        ready |= (uint64_t)ok << bit;
+        k += ok;
     }
     *n = k;
     return ready;
@@ -55,15 +55,14 @@ static int oldest(const sm_sim *s, int u, uint64_t mask)
     return best;
 }
 
-static void wheel_push(sm_sim *s, uint16_t slot)
+static void wheel_push(sm_sim *s, uint16_t slot, int list)
 {
     int i = (int)(s->slots[slot].done_at & (SM__WHEEL - 1));
     s->slots[slot].next = SM__NIL;
-    if (s->wheel_head[i] == SM__NIL)
-        s->wheel_head[i] = slot;
-    else
-        s->slots[s->wheel_tail[i]].next = slot;
-    s->wheel_tail[i] = slot;
+    /* through the bucket's link: no branch on whether the bucket is empty */
+    *s->wheel_link[list][i] = slot;
+    s->wheel_link[list][i] = &s->slots[slot].next;
+    s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
 static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
@@ -79,7 +78,7 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat];
-    wheel_push(s, slot);
+    wheel_push(s, slot, SM__WHEEL_DONE);
     s->n_wheel++;
 }
 
@@ -102,8 +101,9 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
 {
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
-    if (u == SM__UNIT_MEM && s->now < s->mem_hold_until &&
-        s->coll_full[u] == s->mem_hold_full && s->misses == s->mem_hold_misses) {
+    if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
+                                 (s->coll_full[u] == s->mem_hold_full) &
+                                 (s->misses == s->mem_hold_misses)) {
         s->st->mshr_stalls++;
         s->st->dispatch_stalls += (uint64_t)s->mem_hold_n;
         return;
@@ -165,39 +165,69 @@ void sm__dispatch(sm_sim *s)
         dispatch_unit(s, SM__UNIT_MEM);
 }
 
-/* Results due this cycle go to their bank's write queue, in dispatch order. */
+/* Registers due for release this cycle are released (writeback.c); results due
+ * leave their pipeline for their bank's write port and come back for their release.
+ * (In either order: they touch disjoint state.) */
 void sm__complete(sm_sim *s)
 {
     int i = (int)(s->now & (SM__WHEEL - 1));
-    uint16_t h = s->wheel_head[i];
-    if (h == SM__NIL)
+    uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
+    if ((done & rel) == SM__NIL) /* both lists empty */
         return;
-    s->wheel_head[i] = SM__NIL;
-    while (h != SM__NIL) {
-        uint16_t next = s->slots[h].next;
-        if (s->slots[h].done_at == s->now) {
-            s->n_wheel--;
-            sm__mem_done(s, s->slots[h].lat);
-            sm__write_enqueue(s, h);
+    for (int l = 0; l < 2; l++) {
+        s->wheel_head[l][i] = SM__NIL;
+        s->wheel_link[l][i] = &s->wheel_head[l][i];
+    }
+    s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
+    for (uint16_t h = rel, next; h != SM__NIL; h = next) {
+        next = s->slots[h].next;
+        if (s->slots[h].done_at != s->now) {
+            wheel_push(s, h, SM__WHEEL_RELEASE); /* due a later round of the wheel */
         } else {
-            wheel_push(s, h); /* due a later round of the wheel */
+            s->n_wheel--;
+            sm__release(s, h);
         }
-        h = next;
+    }
+    for (uint16_t h = done, next; h != SM__NIL; h = next) {
+        sm__slot *sl = &s->slots[h];
+        next = sl->next;
+        if (sl->done_at == s->now) {
+            sm__mem_done(s, sl->lat);
+            sl->done_at = sm__write(s, h);
+            wheel_push(s, h, SM__WHEEL_RELEASE);
+        } else {
+            wheel_push(s, h, SM__WHEEL_DONE);
+        }
     }
 }
 
 /* Earliest completion after now, for skipping idle cycles: the first bucket holding
- * an instruction due in this round, else the minimum over all (long latencies). */
+ * an instruction due in this round, else the minimum over all (long latencies).
+ * Buckets are visited in time order from now's, found by the non-empty mask: a
+ * memory-bound kernel's next completion is often hundreds of empty buckets away. */
 int64_t sm__next_completion(const sm_sim *s)
 {
     int64_t best = INT64_MAX;
     if (!s->n_wheel)
         return best;
-    for (int64_t t = s->now; t < s->now + SM__WHEEL; t++)
-        for (uint16_t h = s->wheel_head[t & (SM__WHEEL - 1)]; h != SM__NIL; h = s->slots[h].next) {
-            if (s->slots[h].done_at == t)
-                return t;
-            best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
+    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
+        int wi = (start / 64 + i) % words;
+        uint64_t m = s->wheel_busy[wi];
+        if (i == 0)
+            m &= ~0ULL << (start & 63);
+        else if (i == words)
+            m &= ~(~0ULL << (start & 63));
+        for (; m; m &= m - 1) {
+            int b = wi * 64 + __builtin_ctzll(m);
+            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
+            for (int l = 0; l < 2; l++)
+                for (uint16_t h = s->wheel_head[l][b]; h != SM__NIL; h = s->slots[h].next) {
+                    if (s->slots[h].done_at == t)
+                        return t;
+                    best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+                }
         }
+    }
     return best;
 }

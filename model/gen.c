@@ -31,6 +31,13 @@ static inline uint64_t draw(uint64_t *state)
     return mix64(*state);
 }
 
+/* c ? a : b without a branch (GCC turns the ternary into a jump when it deems the
+ * condition predictable; the generator's conditions are random by design). */
+static inline uint8_t sel8(int c, uint8_t a, uint8_t b)
+{
+    return (uint8_t)(b ^ ((a ^ b) & -(unsigned)c));
+}
+
 static uint32_t prob32(double p)
 {
     if (p <= 0)
@@ -79,10 +86,11 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     double other = p->frac_sfu + p->frac_mem * (1 + STORE_SHARE) + p->frac_shared * (1 + STORE_SHARE);
     double m = alu > 0 ? (p->src_operands - other) / alu : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
-    k->alu_src_base = (int)floor(m);
     k->alu_src_thresh = prob32(m - floor(m));
-    for (int op = 0; op < SM__N_OPS; op++)
-        k->n_src[op] = (int8_t)(sm__ops[op].is_store ? 2 : sm__ops[op].unit != SM__UNIT_SP ? 1 : -1);
+    for (int op = 0; op < SM__N_OPS; op++) {
+        k->src_drawn[op] = sm__ops[op].is_store == 0 && sm__ops[op].unit == SM__UNIT_SP;
+        k->src_base[op] = (uint8_t)(sm__ops[op].is_store ? 2 : k->src_drawn[op] ? (int)floor(m) : 1);
+    }
 }
 
 /* Small register IDs dominate: P(r) ~ exp(-reg_skew * r) within each register set. */
@@ -151,6 +159,8 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
 }
 
+/* Draws the next instruction.  Written without data-dependent branches where it costs
+ * nothing (selects instead of ifs): the operation mix makes them unpredictable. */
 static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
 {
     uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
@@ -158,25 +168,22 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     int op = k->op_tab[(a >> 32) & 1023];
     const uint8_t *rt = k->reg_tab[div];
     /* sources: loads and SFU 1, stores 2, ALU from the profile's mean */
-    int n = k->n_src[op] >= 0 ? k->n_src[op] : k->alu_src_base + ((uint32_t)b < k->alu_src_thresh);
+    int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
-    in->dst = sm__ops[op].is_store ? SM__NO_REG : rt[(a >> 42) & 1023];
-    in->miss = op == SM__OP_LD_GLOBAL && ((b >> 52) & 4095) >= k->hit_thresh;
+    uint8_t dst = rt[(a >> 42) & 1023];
+    in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
+    in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
     int d = k->dep_tab[(a >> 52) & 255];
     uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
                                         : rt[(b >> 32) & 1023];
     uint8_t s1 = rt[(b >> 42) & 1023], s2 = rt[(a >> 20) & 1023];
-    /* a register read twice is read once */
-    in->src[0] = s0;
-    in->src[1] = s1;
-    in->src[2] = s2;
-    int m = n > 0;
-    if (n > 1 && s1 != s0)
-        in->src[m++] = s1;
-    if (n > 2 && s2 != s0 && s2 != s1)
-        in->src[m++] = s2;
-    in->n_src = (uint8_t)m;
+    /* a register read twice is read once; unused slots get SM__NO_REG */
+    int k1 = (n > 1) & (s1 != s0), k2 = (n > 2) & (s2 != s0) & (s2 != s1);
+    in->src[0] = sel8(n > 0, s0, SM__NO_REG);
+    in->src[1] = sel8(k1, s1, sel8(k2, s2, SM__NO_REG));
+    in->src[2] = sel8(k1 & k2, s2, SM__NO_REG);
+    in->n_src = (uint8_t)((n > 0) + k1 + k2);
     if (in->dst != SM__NO_REG) {
         wp->ring[div][wp->ring_pos[div] % SM__RING] = in->dst;
         wp->ring_pos[div]++;
@@ -185,17 +192,24 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     }
 }
 
+/* A hand-written instruction (tests), with its unused source slots set as synth()
+ * leaves them. */
+static void micro(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
+{
+    *in = k->micro[wp->n_issued % k->n_micro];
+    for (int i = in->n_src; i < SM__MAX_SRC; i++)
+        in->src[i] = SM__NO_REG;
+}
+
 void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
     if (k->micro)
-        *in = k->micro[wp->n_issued % k->n_micro];
+        micro(k, wp, in);
     else
         synth(k, wp, in);
     in->unit = sm__ops[in->op].unit;
+    /* unused slots and a store's SM__NO_REG destination are never slow */
     const uint8_t *slow = wp->slow[in->div];
-    int fast = in->dst == SM__NO_REG || !slow[in->dst];
-    for (int i = 0; i < in->n_src; i++)
-        fast &= !slow[in->src[i]];
-    in->fast = (uint8_t)fast;
+    in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
 }

@@ -7,23 +7,20 @@
 
 bool sm__mem_accept(sm_sim *s, const sm__slot *sl)
 {
-    return !(sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses);
+    return !((sl->op == SM__OP_LD_GLOBAL) & sl->miss & (s->misses >= s->c->max_misses));
 }
 
 /* Completion queue of a memory operation that has been accepted. */
 int sm__mem_lat(sm_sim *s, const sm__slot *sl)
 {
-    if (sl->op == SM__OP_LD_SHARED)
-        return SM__LAT_SHARED;
-    if (!sl->miss)
-        return SM__LAT_L1_HIT;
-    s->misses++;
-    s->st->l1_misses++;
-    return SM__LAT_MISS;
+    /* selects: hit or miss is random by design */
+    int shared = sl->op == SM__OP_LD_SHARED, miss = !shared & (sl->miss != 0);
+    s->misses += miss;
+    s->st->l1_misses += (uint64_t)miss;
+    return shared ? SM__LAT_SHARED : miss ? SM__LAT_MISS : SM__LAT_L1_HIT;
 }
 
 void sm__mem_done(sm_sim *s, int lat)
 {
-    if (lat == SM__LAT_MISS)
-        s->misses--;
+    s->misses -= lat == SM__LAT_MISS;
 }

@@ -21,15 +21,16 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
     return table[p];
 }
 
+/* Branch-free: whether the written register is the one the warp waits for is
+ * unpredictable.  A warp that does not wait has wait_kind 0 (n_wait[0] is unused). */
 void sm__sched_wake(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
-    if (!wp->wait_kind || wp->wait_reg != reg)
-        return;
     sm__sched *q = &s->sched[wp->sched];
-    q->n_wait[wp->wait_kind]--;
-    wp->wait_kind = 0;
-    q->ready |= 1ULL << w;
+    int kind = wp->wait_kind, hit = (kind != 0) & (wp->wait_reg == reg);
+    q->n_wait[kind] -= hit;
+    wp->wait_kind = (uint8_t)(hit ? 0 : kind);
+    q->ready |= (uint64_t)hit << w;
 }
 
 static void issue_warp(sm_sim *s, sm__sched *q, int w)
@@ -62,26 +63,23 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     if (--wp->n_left) {
         int unit = in->unit;
         sm__gen_next(&s->k, wp);
-        if (wp->next.unit != unit) {
-            q->unit_mask[unit] &= ~(1ULL << w);
-            q->unit_mask[wp->next.unit] |= 1ULL << w;
-        }
+        /* unconditionally: a test whether the unit changed mispredicts */
+        q->unit_mask[unit] &= ~(1ULL << w);
+        q->unit_mask[wp->next.unit] |= 1ULL << w;
     } else {
         q->ready &= ~(1ULL << w);
     }
 }
 
+/* In order of precedence: a full collector, the in-flight limit, warps waiting for
+ * memory, for other results, none.  Selects from the lowest precedence up. */
 static sm__stall classify(const sm__sched *q)
 {
-    if (q->why & (1u << SM__STALL_COLLECTOR))
-        return SM__STALL_COLLECTOR;
-    if (q->why & (1u << SM__STALL_INFLIGHT))
-        return SM__STALL_INFLIGHT;
-    if (q->n_wait[SM__STALL_MEMORY])
-        return SM__STALL_MEMORY;
-    if (q->n_wait[SM__STALL_DEP])
-        return SM__STALL_DEP;
-    return SM__STALL_IDLE;
+    int k = q->n_wait[SM__STALL_DEP] ? SM__STALL_DEP : SM__STALL_IDLE;
+    k = q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY : k;
+    k = q->why & (1u << SM__STALL_INFLIGHT) ? SM__STALL_INFLIGHT : k;
+    k = q->why & (1u << SM__STALL_COLLECTOR) ? SM__STALL_COLLECTOR : k;
+    return (sm__stall)k;
 }
 
 void sm__issue(sm_sim *s)
@@ -89,33 +87,17 @@ void sm__issue(sm_sim *s)
     const int n_sched = s->c->n_schedulers;
     for (int i = 0; i < n_sched; i++) {
         sm__sched *q = &s->sched[i];
-        q->why = 0;
-        /* warps whose unit has no free operand collector cannot issue: filter them
-         * by mask instead of trying each (the common structural stall) */
-        uint64_t cand = q->ready;
-        if (cand) { /* no ready warp (all parked on the scoreboard): nothing to filter */
-            for (unsigned f = s->units_full; f; f &= f - 1)
-                cand &= ~q->unit_mask[__builtin_ctz(f)];
-            if (cand != q->ready)
-                q->why |= 1u << SM__STALL_COLLECTOR;
-        }
+        uint64_t cand = sm__sched_cand(s, q);
+        q->why = (uint8_t)((cand != q->ready) << SM__STALL_COLLECTOR);
+        /* the base policy called directly: the common case, inlined (and with no
+         * candidate its loop ends at once: no separate test) */
         int w = -1;
-        if (cand) /* the base policy called directly: the common case, inlined */
+        if (cand)
             w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
                                               : s->k.policy->pick(s, q, cand, false);
-        if (w >= 0) {
+        if (w >= 0)
             issue_warp(s, q, w);
-            q->stall = SM__STALL_NONE;
-            continue;
-        }
-        q->stall = (uint8_t)classify(q);
-        sm_stats *st = s->st;
-        switch (q->stall) {
-        case SM__STALL_IDLE: st->stall_idle++; break;
-        case SM__STALL_MEMORY: st->stall_memory++; break;
-        case SM__STALL_DEP: st->stall_dependency++; break;
-        case SM__STALL_COLLECTOR: st->stall_collector++; break;
-        default: st->stall_inflight++; break;
-        }
+        else
+            s->stall_n[classify(q)]++;
     }
 }

@@ -43,8 +43,7 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
     s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    s->req = calloc((size_t)s->n_coll * SM__MAX_SRC, sizeof *s->req);
-    if (!s->warps || !s->slots || !s->coll || !s->req) {
+    if (!s->warps || !s->slots || !s->coll) {
         sm_sim_free(s);
         return NULL;
     }
@@ -55,7 +54,6 @@ void sm_sim_free(sm_sim *s)
 {
     if (!s)
         return;
-    free(s->req);
     free(s->coll);
     free(s->slots);
     free(s->warps);
@@ -181,15 +179,15 @@ static void reset_state(sm_sim *s)
     }
     s->coll_busy = 0;
     s->units_full = 0;
-    s->rq_banks = s->wq_banks = 0;
-    memset(s->rq_len, 0, sizeof s->rq_len);
-    memset(s->wq_len, 0, sizeof s->wq_len);
-    memset(s->read_free, 0, sizeof s->read_free);
-    memset(s->write_free, 0, sizeof s->write_free);
-    s->rel_head = s->rel_tail = SM__NIL;
+    memset(s->read_next, 0, sizeof s->read_next);
+    memset(s->write_next, 0, sizeof s->write_next);
     s->n_wq = 0;
-    for (int i = 0; i < SM__WHEEL; i++)
-        s->wheel_head[i] = SM__NIL;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < SM__WHEEL; i++) {
+            s->wheel_head[l][i] = SM__NIL;
+            s->wheel_link[l][i] = &s->wheel_head[l][i];
+        }
+    memset(s->wheel_busy, 0, sizeof s->wheel_busy);
     s->n_wheel = 0;
     s->misses = 0;
     s->mem_hold_until = 0;
@@ -203,6 +201,7 @@ static void reset_state(sm_sim *s)
     memset(s->wr_parts, 0, sizeof s->wr_parts);
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
+    memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);
 }
@@ -215,24 +214,13 @@ static void reset_state(sm_sim *s)
  * this cycle reads its operands next cycle. */
 static void cycle(sm_sim *s)
 {
-    sm__writeback(s);      /* bank write ports; scoreboard release; warp/block retirement */
-    sm__complete(s);       /* SP/SFU/LD-ST results leave their pipelines for writeback    */
+    sm__complete(s);       /* results leave their pipelines for the bank write ports;     */
+                           /* written registers are released (writeback.c), warps and    */
+                           /* blocks retire                                               */
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
-    sm__read_operands(s);  /* bank arbiter: one read grant per free bank port             */
-    sm__issue(s);          /* warp schedulers: one instruction each                       */
+    sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
+                           /* are arbitrated at once (collector.c)                        */
     sm__launch(s);         /* freed block slots take the next blocks                      */
-}
-
-static void add_stall(sm_stats *st, int kind, uint64_t n)
-{
-    switch (kind) {
-    case SM__STALL_IDLE: st->stall_idle += n; break;
-    case SM__STALL_MEMORY: st->stall_memory += n; break;
-    case SM__STALL_DEP: st->stall_dependency += n; break;
-    case SM__STALL_COLLECTOR: st->stall_collector += n; break;
-    case SM__STALL_INFLIGHT: st->stall_inflight += n; break;
-    default: break;
-    }
 }
 
 /* The stall cause the issue stage will record for scheduler q when none of its ready
@@ -248,24 +236,21 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
 }
 
 /* Is the SM quiet: would every cycle from now until the next completion repeat the
- * same stalls and change nothing?  That holds when no read or write is queued, no
- * block waits to launch, no scheduler has a warp it could try (every ready warp waits
- * for a unit without a free collector), SP and SFU collectors are empty and the LD/ST
- * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked).  *mem_n gets
- * the LD/ST collectors waiting (-1: none). */
+ * same stalls and change nothing?  That holds when no write is queued, no block
+ * waits to launch, no scheduler has a warp it could try (every ready warp waits for
+ * a unit without a free collector), SP and SFU collectors are empty and the LD/ST
+ * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked, which requires
+ * every LD/ST collector's operands to have arrived: no read is outstanding).  *mem_n
+ * gets the LD/ST collectors waiting (-1: none). */
 static bool quiet(const sm_sim *s, int *mem_n)
 {
-    if (s->rq_banks || s->n_wq || s->rel_head != SM__NIL || s->slot_freed ||
-        s->coll_full[SM__UNIT_SP] || s->coll_full[SM__UNIT_SFU])
+    /* one branch: evaluated every cycle, and its outcome is data-dependent */
+    if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
+        s->coll_full[SM__UNIT_SFU])
         return false;
-    for (int i = 0; i < s->c->n_schedulers; i++) {
-        const sm__sched *q = &s->sched[i];
-        uint64_t cand = q->ready;
-        for (unsigned f = s->units_full; f; f &= f - 1)
-            cand &= ~q->unit_mask[__builtin_ctz(f)];
-        if (cand)
+    for (int i = 0; i < s->c->n_schedulers; i++)
+        if (sm__sched_cand(s, &s->sched[i]))
             return false;
-    }
     *mem_n = -1;
     return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
 }
@@ -288,10 +273,7 @@ static bool skip_idle(sm_sim *s)
     uint64_t n = (uint64_t)(t - s->now);
     for (int i = 0; i < s->c->n_schedulers; i++) {
         const sm__sched *q = &s->sched[i];
-        uint64_t cand = q->ready;
-        for (unsigned f = s->units_full; f; f &= f - 1)
-            cand &= ~q->unit_mask[__builtin_ctz(f)];
-        add_stall(s->st, quiet_stall(q, cand), n);
+        s->stall_n[quiet_stall(q, sm__sched_cand(s, q))] += n;
     }
     if (mem_n >= 0) {
         s->st->mshr_stalls += n;
@@ -324,6 +306,11 @@ static int finish(sm_sim *s, int rc)
     sm__occupancy_flush(s);
     sm__blocks_flush(s, s->now);
     st->cycles = (uint64_t)s->now;
+    st->stall_idle = s->stall_n[SM__STALL_IDLE];
+    st->stall_memory = s->stall_n[SM__STALL_MEMORY];
+    st->stall_dependency = s->stall_n[SM__STALL_DEP];
+    st->stall_collector = s->stall_n[SM__STALL_COLLECTOR];
+    st->stall_inflight = s->stall_n[SM__STALL_INFLIGHT];
     for (int b = 0; b < s->k.n_banks; b++)
         for (int n = 0; n <= s->k.subs; n++) {
             st->bank_reads[b] += s->rd_parts[b][n];

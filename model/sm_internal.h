@@ -25,6 +25,8 @@
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
+#define SM__WHEEL_DONE 0       /* wheel list of results leaving their pipeline          */
+#define SM__WHEEL_RELEASE 1    /* wheel list of written registers to release            */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -55,7 +57,7 @@ typedef struct sm__inst {
     uint8_t unit;              /* sm__unit                                          */
     uint8_t dst;               /* SM__NO_REG for stores                             */
     uint8_t n_src;             /* distinct source registers                         */
-    uint8_t src[SM__MAX_SRC];
+    uint8_t src[SM__MAX_SRC];  /* [n_src, SM__MAX_SRC) hold SM__NO_REG (sm__gen_next) */
     uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
     uint8_t miss;              /* global load: misses L1                            */
     uint8_t fast;              /* every operand in fast storage (FWAS)              */
@@ -72,13 +74,13 @@ extern const sm__op_info sm__ops[SM__N_OPS];
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
-    int64_t done_at;   /* cycle the result leaves its pipeline */
-    uint16_t next;     /* intrusive list: completion, write or release queue */
+    int64_t done_at;   /* cycle the result leaves its pipeline, then its release */
+    uint16_t next;     /* intrusive list: completion wheel */
     uint8_t warp;
     uint8_t dst;
     uint8_t op;
     uint8_t miss;
-    uint8_t lat;       /* completion queue */
+    uint8_t lat;       /* sm__lat */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wparts;
@@ -86,22 +88,12 @@ typedef struct sm__slot {
 
 /* An operand collector unit. */
 typedef struct sm__collector {
-    int64_t ready_at;  /* cycle all granted operands have arrived */
+    int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
     uint64_t seq;      /* allocation order: dispatch prefers the oldest */
     uint16_t slot;
-    uint8_t pending;   /* reads not yet granted */
     uint8_t unit;
     uint8_t bit;       /* index within its unit's collectors */
 } sm__collector;
-
-/* A read request of one source operand, queued at its bank; latency and sub-bank
- * parts are resolved at issue so that the arbiter does not go back to the warp. */
-typedef struct sm__req {
-    uint16_t next;
-    uint8_t coll;
-    uint8_t slow;      /* access latency - 1 */
-    uint8_t parts;     /* sub-bank parts touched */
-} sm__req;
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
@@ -121,6 +113,8 @@ typedef struct sm__warp {
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
+    /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
+     * unused operand slots can be looked up without a test. */
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
     uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
@@ -142,7 +136,6 @@ typedef struct sm__sched {
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
     uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
-    uint8_t stall;       /* this cycle's outcome: sm__stall or SM__STALL_NONE */
     uint8_t n_age;
     uint8_t by_age[SM__MAX_WARPS]; /* resident warps, oldest first */
     int n_groups;        /* two-level scheduling groups */
@@ -161,8 +154,8 @@ typedef struct sm__kernel {
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
     uint32_t hit_thresh;  /* L1 hit rate * 4096 */
-    int alu_src_base;
-    int8_t n_src[SM__N_OPS]; /* sources by operation, -1: drawn (ALU) */
+    uint8_t src_base[SM__N_OPS];  /* sources by operation (ALU: the drawn count's floor) */
+    uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
     int lat[SM__N_LAT];
     uint8_t op_tab[1024];
@@ -201,28 +194,27 @@ struct sm_sim {
     sm__slot *slots;
     uint16_t free_slot;
     sm__collector *coll;
-    sm__req *req;
     int n_coll;
     int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
-    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* all reads granted */
+    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
     int coll_busy;
 
-    /* bank ports: read and write request queues */
-    uint64_t rq_banks, wq_banks;
-    uint16_t rq_head[SM_MAX_BANKS], rq_tail[SM_MAX_BANKS];
-    uint16_t wq_head[SM_MAX_BANKS], wq_tail[SM_MAX_BANKS];
-    uint16_t rq_len[SM_MAX_BANKS], wq_len[SM_MAX_BANKS];
-    int64_t read_free[SM_MAX_BANKS], write_free[SM_MAX_BANKS];
-    uint16_t rel_head, rel_tail; /* slow writes release their register a cycle later */
-    int n_wq;
+    /* bank ports: the cycle each read and write port can next grant (collector.c,
+     * writeback.c) */
+    int64_t read_next[SM_MAX_BANKS], write_next[SM_MAX_BANKS];
+    int n_wq;            /* results completed whose register is not yet released */
 
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
-    uint16_t wheel_head[SM__WHEEL], wheel_tail[SM__WHEEL];
+    /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and
+     * registers to release (SM__WHEEL_RELEASE), so neither needs a test of kind */
+    uint16_t wheel_head[2][SM__WHEEL];
+    uint16_t *wheel_link[2][SM__WHEEL]; /* where a push links: the head, or the last slot's next */
+    uint64_t wheel_busy[SM__WHEEL / 64]; /* non-empty buckets, for the idle skip's search */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
@@ -234,6 +226,9 @@ struct sm_sim {
     int mem_hold_misses, mem_hold_n;
 
     sm__sched sched[SM__MAX_SCHED];
+    /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
+     * the sm_stats fields mispredicts); added to the statistics at the end */
+    uint64_t stall_n[SM__N_STALL];
     sm__block blocks[32];
     int next_block;      /* next block of this SM's share to launch */
     bool slot_freed;     /* a block retired: the launch stage has work */
@@ -281,7 +276,6 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
 /* collector.c: operand collectors and the bank read arbiter */
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
-void sm__read_operands(sm_sim *s);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
@@ -292,8 +286,8 @@ bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
 /* writeback.c: bank write ports and scoreboard release */
-void sm__writeback(sm_sim *s);
-void sm__write_enqueue(sm_sim *s, uint16_t slot);
+int64_t sm__write(sm_sim *s, uint16_t slot);
+void sm__release(sm_sim *s, uint16_t slot);
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
@@ -316,6 +310,17 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     q->ready &= ~(1ULL << w);
 }
 
+/* Ready warps of scheduler q whose unit has a free operand collector: the others
+ * cannot issue (the common structural stall), so they are filtered by mask instead
+ * of being tried.  Branch-free over the three units. */
+static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
+{
+    uint64_t cand = q->ready;
+    for (unsigned f = s->units_full; f; f &= f - 1)
+        cand &= ~q->unit_mask[__builtin_ctz(f)];
+    return cand;
+}
+
 /* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
  * on the destination) parks the warp until that register is written; structural
  * hazards are noted in q->why for the stall statistics.  Inline: every policy calls it
@@ -324,15 +329,18 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
-    if (in->dst != SM__NO_REG && wp->pend[in->dst]) {
-        sm__sched_block(s, w, in->dst);
+    const uint8_t *pend = wp->pend;
+    /* one data-dependent branch instead of one per operand (unused slots hold
+     * SM__NO_REG, never pending); the slow path finds the first hit in the order
+     * destination, sources */
+    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]]) {
+        int r = pend[in->dst]      ? in->dst
+                : pend[in->src[0]] ? in->src[0]
+                : pend[in->src[1]] ? in->src[1]
+                                   : in->src[2];
+        sm__sched_block(s, w, r);
         return false;
     }
-    for (int i = 0; i < in->n_src; i++)
-        if (wp->pend[in->src[i]]) {
-            sm__sched_block(s, w, in->src[i]);
-            return false;
-        }
     if (fast_only && !in->fast)
         return false;
     if (wp->n_inflight >= SM__WARP_INFLIGHT) {
