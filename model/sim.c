@@ -353,7 +353,10 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     /* locals: stores through s (uint64_t counters) could alias the config */
     const int64_t max_cycles = c->max_cycles;
     const int n_blocks = s->k.n_blocks;
-    while (s->blocks_done < n_blocks) {
+    /* the kernel's end is tested once per cycle, after it (not again at the top) */
+    if (s->blocks_done == n_blocks)
+        return finish(s, SM_OK);
+    for (;;) {
         if (s->now >= max_cycles) {
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
@@ -361,13 +364,12 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
         cycle(s);
         s->now++;
         if (s->blocks_done == n_blocks)
-            break;
+            return finish(s, SM_OK);
         if (s->now - s->last_progress > stuck || !skip_idle(s)) {
             describe_stuck(s, "no progress");
             return finish(s, SM_E_STUCK);
         }
     }
-    return finish(s, SM_OK);
 }
 
 int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
