@@ -62,7 +62,10 @@ static void wheel_push(sm_sim *s, uint16_t slot, int list)
     /* through the bucket's link: no branch on whether the bucket is empty */
     *s->wheel_link[list][i] = slot;
     s->wheel_link[list][i] = &s->slots[slot].next;
-    s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
+    /* only results leaving their pipeline: the idle skip, the one reader, runs with
+     * no register awaiting release (sm__next_completion) */
+    if (list == SM__WHEEL_DONE)
+        s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
 static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
@@ -204,7 +207,9 @@ void sm__complete(sm_sim *s)
 /* Earliest completion after now, for skipping idle cycles: the first bucket holding
  * an instruction due in this round, else the minimum over all (long latencies).
  * Buckets are visited in time order from now's, found by the non-empty mask: a
- * memory-bound kernel's next completion is often hundreds of empty buckets away. */
+ * memory-bound kernel's next completion is often hundreds of empty buckets away.
+ * Only for a quiet SM (sim.c), which has no register awaiting release (n_wq == 0):
+ * the release lists are empty, so only the results' lists are marked and searched. */
 int64_t sm__next_completion(const sm_sim *s)
 {
     int64_t best = INT64_MAX;
@@ -221,12 +226,12 @@ int64_t sm__next_completion(const sm_sim *s)
         for (; m; m &= m - 1) {
             int b = wi * 64 + __builtin_ctzll(m);
             int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
-            for (int l = 0; l < 2; l++)
-                for (uint16_t h = s->wheel_head[l][b]; h != SM__NIL; h = s->slots[h].next) {
-                    if (s->slots[h].done_at == t)
-                        return t;
-                    best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
-                }
+            for (uint16_t h = s->wheel_head[SM__WHEEL_DONE][b]; h != SM__NIL;
+                 h = s->slots[h].next) {
+                if (s->slots[h].done_at == t)
+                    return t;
+                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+            }
         }
     }
     return best;

@@ -214,7 +214,8 @@ struct sm_sim {
      * registers to release (SM__WHEEL_RELEASE), so neither needs a test of kind */
     uint16_t wheel_head[2][SM__WHEEL];
     uint16_t *wheel_link[2][SM__WHEEL]; /* where a push links: the head, or the last slot's next */
-    uint64_t wheel_busy[SM__WHEEL / 64]; /* non-empty buckets, for the idle skip's search */
+    uint64_t wheel_busy[SM__WHEEL / 64]; /* buckets with results leaving their pipeline,
+                                          * for the idle skip's search (exec.c) */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
