@@ -1,5 +1,7 @@
 /* The subcommand table and helpers shared by the subcommands. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dse_cli.h"
@@ -33,5 +35,16 @@ int dse_cli_wants_help(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             return 1;
+    return 0;
+}
+
+int dse_cli_parse_ll(const char *s, long long lo, long long hi, long long *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || end == s || *end || x < lo || x > hi)
+        return -1;
+    *v = x;
     return 0;
 }

@@ -45,17 +45,6 @@ typedef struct opts {
     int sm;
 } opts;
 
-static int parse_ll(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse(int argc, char **argv, opts *o)
 {
     *o = (opts){ .chip = -1 };
@@ -67,7 +56,7 @@ static int parse(int argc, char **argv, opts *o)
             return dse_cli_usage_error("chipmap", "option '%s' needs a value", a);
         long long v;
         if (!strcmp(a, "--chip") || !strcmp(a, "--sm")) {
-            if (parse_ll(argv[++i], 0, UINT32_MAX, &v))
+            if (dse_cli_parse_ll(argv[++i], 0, UINT32_MAX, &v))
                 return dse_cli_usage_error("chipmap", "option '%s' needs a non-negative "
                                            "integer, got '%s'", a, argv[i]);
             if (a[2] == 'c')

@@ -80,9 +80,7 @@ static int usage(FILE *err, const char *fmt, ...)
 
 static int parse_number(FILE *err, const char *opt, const char *s, long long lo, long long hi, long long *v)
 {
-    char *end;
-    *v = strtoll(s, &end, 10);
-    if (!*s || *end || *v < lo || *v > hi)
+    if (dse_cli_parse_ll(s, lo, hi, v))
         return usage(err, "%s expects an integer in [%lld, %lld], got '%s'", opt, lo, hi, s);
     return 0;
 }
@@ -102,9 +100,9 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
     while ((c = getopt_long(argc, argv, ":o:q", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': a->output = optarg; break;
-        case 'c': if (parse_number(err, "--chips", optarg, 1, 1000000, &v)) return -1;
+        case 'c': if (parse_number(err, "--chips", optarg, 1, DSE_CLI_MAX_CHIPS, &v)) return -1;
                   a->chips = (long)v; break;
-        case 's': if (parse_number(err, "--seed", optarg, 0, (long long)9e18, &v)) return -1;
+        case 's': if (parse_number(err, "--seed", optarg, 0, DSE_CLI_MAX_SEED, &v)) return -1;
                   a->seed = v, a->has_seed = true; break;
         case 'r': a->opts.resume = true; break;
         case 'f': a->opts.force = true; break;

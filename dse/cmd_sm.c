@@ -1,7 +1,6 @@
 /* rfdse sm: one SM simulation of one workload under one technique; prints IPC and the
  * statistics of model.md section 6 as a table for people (scripts should read the
  * results file, not this output). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +34,8 @@ typedef struct sm_opts {
 
 static int parse_int(const char *s, int lo, int *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > 1000000000)
+    long long v;
+    if (dse_cli_parse_ll(s, lo, 1000000000, &v))
         return -1;
     *out = (int)v;
     return 0;

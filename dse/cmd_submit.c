@@ -70,22 +70,18 @@ typedef struct submit_args {
 
 static int parse_count(const char *opt, const char *s, long lo, long hi, long *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    if (!*s || *end || errno || *v < lo || *v > hi)
+    long long x;
+    if (dse_cli_parse_ll(s, lo, hi, &x))
         return USAGE("%s expects an integer in [%ld, %ld], got '%s'", opt, lo, hi, s);
+    *v = (long)x;
     return 0;
 }
 
 /* The range `rfdse run --seed` accepts, so the job cannot fail on it later. */
 static int parse_seed(const char *s, long long *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtoll(s, &end, 10);
-    if (!*s || *end || errno || *v < 0 || *v > (long long)9e18)
-        return USAGE("--seed expects an integer in [0, %lld], got '%s'", (long long)9e18, s);
+    if (dse_cli_parse_ll(s, 0, DSE_CLI_MAX_SEED, v))
+        return USAGE("--seed expects an integer in [0, %lld], got '%s'", DSE_CLI_MAX_SEED, s);
     return 0;
 }
 
@@ -118,7 +114,7 @@ static int option(submit_args *a, int c, const char *arg, const char *given)
     case 'N': return parse_count("--nodes", arg, 1, MAX_COUNT, &a->nodes);
     case 'n': return parse_count("--ntasks-per-node", arg, 1, MAX_COUNT, &a->ntasks);
     case 'S': return parse_count("--signal-before", arg, 1, 65535, &a->lead);
-    case 'c': return parse_count("--chips", arg, 1, 1000000, &a->chips);
+    case 'c': return parse_count("--chips", arg, 1, DSE_CLI_MAX_CHIPS, &a->chips);
     case 's': a->has_seed = true; return parse_seed(arg, &a->seed);
     case 't': a->time = arg; return check_text("--time", arg);
     case 'p': a->partition = arg; return check_text("--partition", arg);

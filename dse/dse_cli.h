@@ -34,4 +34,13 @@ int dse_cli_usage_error(const char *cmd, const char *fmt, ...);
 /* True if argv holds -h or --help. */
 int dse_cli_wants_help(int argc, char **argv);
 
+/* A whole decimal integer in [lo, hi] into *v: 0, or -1 (nothing stored) for anything
+ * else; the caller says what was wrong in its own words. */
+int dse_cli_parse_ll(const char *s, long long lo, long long hi, long long *v);
+
+/* What `rfdse run` accepts for --chips and --seed; `rfdse submit` passes them on, so it
+ * checks the same ranges before a job is queued. */
+#define DSE_CLI_MAX_CHIPS 1000000LL
+#define DSE_CLI_MAX_SEED 9000000000000000000LL
+
 #endif
