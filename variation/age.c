@@ -40,15 +40,27 @@
 
 #include "var_internal.h"
 
-/* Index of the slowest register of sub-bank `sub` (rows of its bank, lanes of its
- * column group) among delays reg[]. */
-static int slowest_register(const var_chip *c, const double *reg, int sub)
+/* Where the registers of one sub-bank lie in an SM's register array: the rows of its
+ * bank, `rows` runs of `per` consecutive registers (its lanes), `stride` apart. */
+typedef struct sub_span {
+    int first, rows, per, stride;
+} sub_span;
+
+static sub_span span_of(const var_chip *c, int sub)
 {
     const var_floorplan *f = &c->p.floorplan;
-    int L = c->plan.lanes, E = f->entries_per_bank, S = f->sub_banks, per_sub = L / S;
-    int b = sub / S, l0 = (sub % S) * per_sub, best = b * E * L + l0;
-    for (int row = b * E; row < (b + 1) * E; row++)
-        for (int r = row * L + l0; r < row * L + l0 + per_sub; r++)
+    int L = c->plan.lanes, S = f->sub_banks, per = L / S;
+    return (sub_span){ .first = (sub / S) * f->entries_per_bank * L + (sub % S) * per,
+                       .rows = f->entries_per_bank, .per = per, .stride = L };
+}
+
+/* Index of the slowest register of sub-bank `sub` among delays reg[]. */
+static int slowest_register(const var_chip *c, const double *reg, int sub)
+{
+    sub_span sp = span_of(c, sub);
+    int best = sp.first;
+    for (int row = 0, r0 = sp.first; row < sp.rows; row++, r0 += sp.stride)
+        for (int r = r0; r < r0 + sp.per; r++)
             best = reg[r] > reg[best] ? r : best;
     return best;
 }
@@ -90,15 +102,15 @@ void var__chip_age_prepare(var_chip *c, int sm)
 {
     if (c->age_ready[sm])
         return; /* c->reg may be aged by now: never re-read it as time zero */
-    const var_floorplan *f = &c->p.floorplan;
     size_t off = (size_t)sm * c->n_regs;
     const double *reg = c->reg + off, *leff = c->sub_leff + (size_t)sm * c->n_subs;
     double *reg0 = c->reg0 + off, *veff = c->vth_eff + off;
     memcpy(reg0, reg, sizeof(double) * c->n_regs);
-    int L = c->plan.lanes, per_sub = L / f->sub_banks;
-    for (int r = 0; r < c->n_regs; r++) {
-        int sub = (r / L / f->entries_per_bank) * f->sub_banks + (r % L) / per_sub;
-        veff[r] = var_cell_vth_for_delay(&c->p.timing, reg0[r], leff[sub]);
+    for (int sub = 0; sub < c->n_subs; sub++) {
+        sub_span sp = span_of(c, sub);
+        for (int row = 0, r0 = sp.first; row < sp.rows; row++, r0 += sp.stride)
+            for (int r = r0; r < r0 + sp.per; r++)
+                veff[r] = var_cell_vth_for_delay(&c->p.timing, reg0[r], leff[sub]);
     }
     c->age_ready[sm] = 1;
 }
@@ -139,24 +151,21 @@ double var_register_delay_aged(const var_params *p, double delay0, double leff,
                       var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
 }
 
-/* Registers of sub-bank `sub` (rows of its bank, lanes of its column group). */
+/* The registers of sub-bank `sub` of SM `sm` under one stress and recovery. */
 static void age_sub_bank(var_chip *c, int sm, int sub, const var__nbti *st)
 {
-    const var_floorplan *f = &c->p.floorplan;
     const var_timing *t = &c->p.timing;
-    int L = c->plan.lanes, E = f->entries_per_bank, S = f->sub_banks, per_sub = L / S;
-    int b = sub / S, l0 = (sub % S) * per_sub;
+    sub_span sp = span_of(c, sub);
     size_t off = (size_t)sm * c->n_regs;
     double *reg = c->reg + off;
     const double *reg0 = c->reg0 + off, *veff = c->vth_eff + off;
     double leff = c->sub_leff[(size_t)sm * c->n_subs + sub];
-    for (int row = b * E; row < (b + 1) * E; row++) {
-        int r0 = row * L + l0;
+    for (int row = 0, r0 = sp.first; row < sp.rows; row++, r0 += sp.stride) {
         if (!st->stressed) { /* time zero exactly, not a round trip through the inverse */
-            memcpy(reg + r0, reg0 + r0, sizeof(double) * per_sub);
+            memcpy(reg + r0, reg0 + r0, sizeof(double) * sp.per);
             continue;
         }
-        for (int r = r0; r < r0 + per_sub; r++)
+        for (int r = r0; r < r0 + sp.per; r++)
             reg[r] = aged_delay(t, st, reg0[r], veff[r], leff);
     }
 }
