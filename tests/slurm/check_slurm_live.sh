@@ -50,8 +50,11 @@ stamp "Slurm up: $(sinfo -h -o '%P %D node(s) %c cpus %T')"
 out="$tmp/out dir 'q'"   # a space and a quote: every layer must quote it
 mkdir -p "$out"
 big="$tmp/big.cfg"       # the same sweep with more chips, long enough to stop mid-run
-sed 's/count = 6;/count = 40;/' "$sweep" >"$big"
-grep -q 'count = 40;' "$big" || { echo "FAIL: cannot derive the longer sweep"; exit 1; }
+# (about 9 s of work on 2 ranks: each stop below comes 1.5 s into a job, and what is
+# left after two stops must still outlast the third job's 1.5 s, with a wide margin at
+# today's model speed: 40 chips stopped being enough when the model got faster)
+sed 's/count = 6;/count = 200;/' "$sweep" >"$big"
+grep -q 'count = 200;' "$big" || { echo "FAIL: cannot derive the longer sweep"; exit 1; }
 
 same() { # REF OUT WHAT
   for g in /results /chips /progress; do
@@ -82,7 +85,7 @@ log_of() { cat "$out/tiny_run-$1.out" "$out/tiny_run-$1.err" 2>/dev/null; }
 submit() { RFDSE_REQUEUE_MIN_SECONDS=0 "$rfdse" submit "$@" --ntasks-per-node 2 --time 10 --output-dir "$out" 2>"$tmp/submit.err"; }
 
 mpirun -n 2 "$rfdse" run "$sweep" -o "$tmp/ref.h5" --chips 3 --seed 99 --quiet || { echo "FAIL: reference run"; exit 1; }
-mpirun -n 2 "$rfdse" run "$big" -o "$tmp/ref_big.h5" --quiet || { echo "FAIL: reference run (40 chips)"; exit 1; }
+mpirun -n 2 "$rfdse" run "$big" -o "$tmp/ref_big.h5" --quiet || { echo "FAIL: reference run (200 chips)"; exit 1; }
 stamp "reference runs done"
 
 # 1. A whole sweep through the queue, with --chips/--seed passed on to `rfdse run`.
