@@ -9,6 +9,7 @@
 #include "dse_cli.h"
 #include "dse_run.h"
 #include "dse_sweep.h"
+#include "out.h"
 
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
@@ -130,9 +131,21 @@ static int apply_overrides(dse_sweep *s, const run_args *a, FILE *err)
     if (lost)
         return usage(err, "--chips %ld leaves out traced chip %d (output.trace_chips)",
                      a->chips, -1 - lost);
+    if (a->output && strlen(a->output) > OUT_PATH_MAX)
+        return usage(err, "-o: output path too long (%zu bytes, at most %d)", strlen(a->output),
+                     OUT_PATH_MAX);
     if (a->output)
         snprintf(s->output.file, sizeof s->output.file, "%s", a->output);
     return 0;
+}
+
+/* Open MPI's shared-file-pointer component "sm" overflows a fixed buffer on output
+ * paths of about 240 bytes (a crash inside H5Fopen).  HDF5 never uses shared file
+ * pointers, so pick the component that keeps no file of its own, unless the user has
+ * chosen one.  Read by MPI_Init; harmless under other MPI libraries. */
+static void choose_mpi_io_components(void)
+{
+    setenv("OMPI_MCA_sharedfp", "individual", 0);
 }
 
 /* Under srun without Slurm-aware MPI every task starts as a singleton "rank 0 of 1" and
@@ -156,6 +169,7 @@ int dse_cmd_run(int argc, char **argv)
     }
     run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested } };
     int rank, size, rc;
+    choose_mpi_io_components();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

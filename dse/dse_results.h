@@ -49,12 +49,15 @@ typedef struct dse_chip_info {
     double sm_to_sm_ratio;
 } dse_chip_info;
 
-/* Creates a new results file at `path` (collective).  The file is built under a
- * temporary name and renamed into place only when complete, so a crash leaves no
- * half-made results file.  Fails if `path` exists and !force.  On error returns NULL
- * with one line in err. */
+/* Creates a new results file at `path` (collective).  Rank 0 builds the file with
+ * serial HDF5 under a temporary name (PATH.partial) and renames it into place only when
+ * complete, so a crash or a full disk leaves no half-made results file and no rank
+ * waiting in a collective call.  Fails if `path` exists and !force, if it is not a
+ * regular file, or if its file system has less room than the file's raw data.  On error
+ * returns NULL with one line in err and the exit status in *status (2 bad target, 1
+ * failure). */
 dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
-                                char *err, size_t err_len);
+                                char *err, size_t err_len, int *status);
 
 /* Opens an interrupted results file to resume it (collective): checks that it is an
  * rfdse results file of the same sweep and seed; reads /progress/done into
@@ -64,7 +67,10 @@ dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm c
 
 /* Writes this rank's finished units and chips (collective: every rank calls it, with
  * n = 0 when it has nothing), flushes, then marks the units done and flushes again.
- * Units and chips need not be sorted.  Returns 0 or -1 with err set. */
+ * Raw data is written independently and the ranks agree on the outcome after every
+ * step, so a failure on any rank (a full disk) returns -1 on every rank, with one line
+ * in err naming the file, the failing rank and the cause, before anything else
+ * collective happens.  Units and chips need not be sorted. */
 int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
                       int n_chips, char *err, size_t err_len);
 

@@ -17,7 +17,7 @@
 #include "var_params.h"
 
 #define DSE_NAME_MAX 32
-#define DSE_PATH_MAX 1024
+#define DSE_PATH_MAX 4096 /* PATH_MAX: output paths are checked against OUT_PATH_MAX */
 #define DSE_MAX_TECHNIQUES 64
 #define DSE_MAX_WORKLOADS 64
 #define DSE_MAX_TRACE_CHIPS 16

@@ -1,8 +1,10 @@
 /* Small HDF5 helpers: attributes, property lists, string types. */
-#include "h5util.h"
-
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+
+#include "h5util.h"
 
 static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
 {
@@ -89,12 +91,25 @@ hid_t dse__h5_fapl_mpio(MPI_Comm comm)
     return fapl;
 }
 
-hid_t dse__h5_dxpl_collective(void)
+hid_t dse__h5_dxpl_independent(void)
 {
     hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (dxpl >= 0)
-        H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+        H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT);
     return dxpl;
+}
+
+double dse__h5_free_bytes(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    struct statvfs st;
+    return statvfs(dir, &st) == 0 ? (double)st.f_bavail * (double)st.f_frsize : -1.0;
 }
 
 hid_t dse__h5_str_type(void)

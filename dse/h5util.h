@@ -19,8 +19,13 @@ char *dse__h5_attr_read_str(hid_t obj, const char *name);
 
 /* A file-access list for MPI-IO on comm with collective metadata operations. */
 hid_t dse__h5_fapl_mpio(MPI_Comm comm);
-/* A transfer list for collective raw-data I/O. */
-hid_t dse__h5_dxpl_collective(void);
+/* A transfer list for independent raw-data I/O: a rank's write failure stays its own
+ * and returns, instead of leaving the other ranks inside a collective call; the
+ * caller agrees on the outcome (results_write.c). */
+hid_t dse__h5_dxpl_independent(void);
+
+/* Free bytes (for unprivileged users) on the file system of path's directory, or -1. */
+double dse__h5_free_bytes(const char *path);
 
 /* The fixed-length string type (caller closes). */
 hid_t dse__h5_str_type(void);

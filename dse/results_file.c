@@ -1,5 +1,6 @@
 /* Creating and re-opening the results file; the dataset table. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "dse_version.h"
 #include "h5util.h"
+#include "out.h"
 #include "results_internal.h"
 
 const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
@@ -101,15 +103,16 @@ int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
     }
 }
 
-static dse_results *results_new(MPI_Comm comm, const dse_dims *d)
+static dse_results *results_new(MPI_Comm comm, const dse_dims *d, const char *path)
 {
     dse_results *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    snprintf(r->path, sizeof r->path, "%s", path);
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
     r->file = H5I_INVALID_HID;
-    r->dxpl = dse__h5_dxpl_collective();
+    r->dxpl = dse__h5_dxpl_independent();
     for (int i = 0; i < DSE__DS_COUNT; i++)
         r->dset[i] = H5I_INVALID_HID;
     r->dims = *d;
@@ -160,34 +163,27 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     return dset;
 }
 
-/* Writes a 1-D axis dataset; rank 0 writes, the others join with an empty selection. */
-static int write_axis(dse_results *r, const char *path, hid_t file_type, hid_t mem_type,
+/* Writes a 1-D axis dataset (serial: only rank 0 builds the file). */
+static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_type,
                       const void *data, int n, const char *attr, const char *attr_value,
                       const char *desc)
 {
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
-    hid_t dset = H5Dcreate2(r->file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t mem = H5Scopy(space);
-    if (r->rank != 0) {
-        H5Sselect_none(space);
-        H5Sselect_none(mem);
-    }
-    int rc = (dset < 0 || H5Dwrite(dset, mem_type, mem, space, r->dxpl, data) < 0 ||
+    hid_t dset = H5Dcreate2(file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = (dset < 0 || H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ||
               dse__h5_attr_str(dset, "description", desc) ||
               dse__h5_attr_str(dset, attr, attr_value)) ? -1 : 0;
     if (dset >= 0)
         H5Dclose(dset);
-    H5Sclose(mem);
     H5Sclose(space);
     H5Pclose(lcpl);
     return rc;
 }
 
-static int write_axes(dse_results *r, const dse_sweep *s)
+static int write_axes(hid_t file, const dse_sweep *s, const dse_dims *d)
 {
-    const dse_dims *d = &r->dims;
     int *chips = malloc(sizeof(int) * (size_t)d->n_chips);
     char(*tech)[DSE__H5_STR_LEN] = calloc((size_t)d->n_techniques, DSE__H5_STR_LEN);
     char(*bench)[DSE__H5_STR_LEN] = calloc((size_t)d->n_benchmarks, DSE__H5_STR_LEN);
@@ -201,17 +197,19 @@ static int write_axes(dse_results *r, const dse_sweep *s)
         snprintf(tech[i], DSE__H5_STR_LEN, "%s", s->techniques[i].name);
     for (int i = 0; i < d->n_benchmarks; i++)
         snprintf(bench[i], DSE__H5_STR_LEN, "%s", s->workloads[i].name);
-    rc = write_axis(r, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips, "units",
-                    "chip index", "Monte Carlo chip index (chip k is the same for any run)") ||
-         write_axis(r, "/axes/technique", str, str, tech, d->n_techniques, "units", "name",
+    rc = write_axis(file, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips,
+                    "units", "chip index",
+                    "Monte Carlo chip index (chip k is the same for any run)") ||
+         write_axis(file, "/axes/technique", str, str, tech, d->n_techniques, "units", "name",
                     "register-file technique (resolved options in the sweep_config attribute)") ||
-         write_axis(r, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
+         write_axis(file, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
                     "workload profile") ||
-         write_axis(r, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
+         write_axis(file, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
                     d->n_years, "units", "years", "aging time points") ||
          (d->n_trace > 0 &&
-          write_axis(r, "/chips/trace/chip", H5T_STD_I32LE, H5T_NATIVE_INT, s->output.trace_chips,
-                     d->n_trace, "units", "chip index", "the traced chips (output.trace_chips)"));
+          write_axis(file, "/chips/trace/chip", H5T_STD_I32LE, H5T_NATIVE_INT,
+                     s->output.trace_chips, d->n_trace, "units", "chip index",
+                     "the traced chips (output.trace_chips)"));
 done:
     H5Tclose(str);
     free(chips);
@@ -237,80 +235,181 @@ static int write_root_attributes(hid_t file, const dse_sweep *s)
     return rc;
 }
 
-/* Rank 0 decides about the file system; everyone learns the verdict. */
-static int check_target(const char *path, bool force, MPI_Comm comm, char *err, size_t n)
+/* Bytes of raw data the file will hold (every dataset is allocated up front). */
+static double raw_bytes(const dse_dims *d)
+{
+    double total = 0;
+    for (int i = 0; i < DSE__DS_COUNT; i++) {
+        if (dse__ds_is_trace(i) && d->n_trace == 0)
+            continue;
+        hsize_t dims[5];
+        int rank = dse__shape_dims(d, dse__ds_specs[i].shape, dims);
+        double n = dse__ds_specs[i].is_flag ? 1.0 : 8.0;
+        for (int k = 0; k < rank; k++)
+            n *= (double)dims[k];
+        total += n;
+    }
+    return total;
+}
+
+/* An error of the path the user gave (exit status 2), not of the machine (1). */
+static bool bad_path(int code)
+{
+    return code == ENOENT || code == ENOTDIR || code == EACCES || code == EPERM ||
+           code == EROFS || code == EISDIR || code == ENAMETOOLONG || code == ELOOP;
+}
+
+/* "12.3 KiB", "4.0 MiB", "2.5 GiB". */
+static void format_bytes(double b, char *buf, size_t n)
+{
+    const char *unit = b < 1048576.0 ? "KiB" : b < 1073741824.0 ? "MiB" : "GiB";
+    double div = b < 1048576.0 ? 1024.0 : b < 1073741824.0 ? 1048576.0 : 1073741824.0;
+    snprintf(buf, n, "%.1f %s", b / div, unit);
+}
+
+/* Rank 0 decides about the file system (what is at the path, room for the file);
+ * everyone learns the verdict.  Returns 0, or the exit status with err set. */
+static int check_target(const char *path, const dse_dims *d, bool force, MPI_Comm comm,
+                        char *err, size_t n)
 {
     int rank, verdict = 0;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) {
-        if (!force && access(path, F_OK) == 0)
+    if (rank == 0 && out_target_check(path, err, n))
+        verdict = 2;
+    else if (rank == 0 && !force && access(path, F_OK) == 0) {
+        snprintf(err, n, "%s exists: use --resume to continue it or --force to replace it",
+                 path);
+        verdict = 2;
+    } else if (rank == 0) {
+        double need = raw_bytes(d), avail = dse__h5_free_bytes(path);
+        char a[32], b[32];
+        format_bytes(need, a, sizeof a);
+        format_bytes(avail, b, sizeof b);
+        if (avail >= 0 && avail < need) {
+            snprintf(err, n, "cannot create %s: No space left on device (it needs %s, its file "
+                     "system has %s free)", path, a, b);
             verdict = 1;
+        }
     }
     MPI_Bcast(&verdict, 1, MPI_INT, 0, comm);
-    if (verdict == 1)
-        snprintf(err, n, "%s exists: use --resume to continue it or --force to replace it", path);
+    if (verdict)
+        MPI_Bcast(err, (int)n, MPI_CHAR, 0, comm);
     return verdict;
 }
 
-static int build_file(dse_results *r, const char *tmp, const dse_sweep *s)
+/* The whole file built in memory (HDF5's core driver), returned as its image. */
+static void *build_image(const dse_sweep *s, const dse_dims *d, size_t *size)
 {
-    hid_t fapl = dse__h5_fapl_mpio(r->comm);
-    r->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_core(fapl, 1 << 20, 0); /* no backing store: nothing touches the disk */
+    hid_t file = H5Fcreate("rfdse-results-image", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
-    if (r->file < 0 || write_root_attributes(r->file, s) || write_axes(r, s))
-        return -1;
-    for (int i = 0; i < DSE__DS_COUNT; i++)
-        if (!(dse__ds_is_trace(i) && r->dims.n_trace == 0) &&
-            (r->dset[i] = create_dataset(r->file, &dse__ds_specs[i], &r->dims)) < 0)
-            return -1;
-    return H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 ? -1 : 0;
+    int rc = file < 0 || write_root_attributes(file, s) || write_axes(file, s, d);
+    for (int i = 0; i < DSE__DS_COUNT && !rc; i++) {
+        if (dse__ds_is_trace(i) && d->n_trace == 0)
+            continue;
+        hid_t ds = create_dataset(file, &dse__ds_specs[i], d);
+        rc = ds < 0;
+        if (ds >= 0)
+            H5Dclose(ds);
+    }
+    ssize_t n = rc ? -1 : (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1
+                                                                : H5Fget_file_image(file, NULL, 0));
+    void *image = n > 0 ? malloc((size_t)n) : NULL;
+    if (image && H5Fget_file_image(file, image, (size_t)n) != n) {
+        free(image);
+        image = NULL;
+    }
+    if (file >= 0)
+        H5Fclose(file);
+    *size = image ? (size_t)n : 0;
+    return image;
 }
 
-static void close_handles(dse_results *r)
+/* Writes the image to a new file `tmp`; returns 0 or an errno value. */
+static int write_image(const char *tmp, const void *image, size_t size)
 {
-    for (int i = 0; i < DSE__DS_COUNT; i++)
-        if (r->dset[i] >= 0) {
-            H5Dclose(r->dset[i]);
-            r->dset[i] = H5I_INVALID_HID;
+    unlink(tmp); /* a crashed run's leftover (we hold the lock); never follow a link */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno;
+    for (size_t done = 0; done < size;) {
+        ssize_t k = write(fd, (const char *)image + done, size - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            int e = k < 0 ? errno : EIO;
+            close(fd);
+            return e;
         }
-    if (r->file >= 0)
-        H5Fclose(r->file);
-    r->file = H5I_INVALID_HID;
+        done += (size_t)k;
+    }
+    return fsync(fd) != 0 || close(fd) != 0 ? errno : 0;
+}
+
+/* Rank 0 builds the whole file in memory with serial HDF5 and writes it out with plain
+ * writes, so no rank can be left waiting in a collective call that another rank left on
+ * an error (a full disk used to hang every rank in H5Dcreate's fill), and no failed
+ * HDF5 close is left behind.  Every byte of raw data is written here (early allocation,
+ * fill value), so the run's later writes need no new space on file systems that
+ * overwrite in place.  Returns 0 or an errno value. */
+static int build_file(const char *tmp, const dse_sweep *s, const dse_dims *d)
+{
+    size_t size;
+    void *image = build_image(s, d, &size);
+    int code = image ? write_image(tmp, image, size) : ENOMEM;
+    free(image);
+    return code;
 }
 
 static int open_file(dse_results *r, const char *path, char *err, size_t n);
 static int open_datasets(dse_results *r, const char *path, char *err, size_t n);
 
+/* Rank 0 builds and renames into place; everyone learns the outcome (0 or errno). */
+static int create_on_rank0(const char *path, const dse_sweep *s, const dse_dims *d,
+                           MPI_Comm comm)
+{
+    int rank, code = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        char tmp[DSE_PATH_MAX + 16];
+        snprintf(tmp, sizeof tmp, "%s.partial", path);
+        code = build_file(tmp, s, d);
+        if (!code && out_target_kind(path))
+            code = EEXIST; /* something not a regular file appeared meanwhile */
+        if (!code && rename(tmp, path) != 0)
+            code = errno;
+        if (code)
+            unlink(tmp);
+    }
+    MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+    return code;
+}
+
 dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
-                                char *err, size_t n)
+                                char *err, size_t n, int *status)
 {
     dse_dims d;
     dse_dims_of(s, &d);
-    if (check_target(path, force, comm, err, n))
+    if ((*status = check_target(path, &d, force, comm, err, n)))
         return NULL;
-    dse_results *r = results_new(comm, &d);
-    char tmp[DSE_PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.partial", path);
-    int ok = r && build_file(r, tmp, s) == 0;
-    if (r)
-        close_handles(r);
-    int all_ok;
-    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-    if (all_ok && r->rank == 0 && rename(tmp, path) != 0)
-        all_ok = 0;
-    MPI_Bcast(&all_ok, 1, MPI_INT, 0, comm);
-    if (!all_ok) {
-        if (r && r->rank == 0)
-            unlink(tmp);
-        snprintf(err, n, "cannot create %s: %s", path,
-                 errno ? strerror(errno) : "HDF5 error (is the directory writable?)");
-        dse_results_close(r);
+    *status = 1;
+    int code = create_on_rank0(path, s, &d, comm);
+    if (code) {
+        snprintf(err, n, "cannot create %s: %s", path, strerror(code));
+        *status = bad_path(code) ? 2 : 1;
+        return NULL;
+    }
+    dse_results *r = results_new(comm, &d, path);
+    if (!r) {
+        snprintf(err, n, "out of memory");
         return NULL;
     }
     if (open_file(r, path, err, n) || open_datasets(r, path, err, n)) {
         dse_results_close(r);
         return NULL;
     }
+    *status = 0;
     return r;
 }
 
@@ -389,11 +488,13 @@ dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm c
 {
     dse_dims d;
     dse_dims_of(s, &d);
-    dse_results *r = results_new(comm, &d);
+    dse_results *r = results_new(comm, &d, path);
     if (!r) {
         snprintf(err, n, "out of memory");
         return NULL;
     }
+    if (out_target_check(path, err, n))
+        goto fail;
     htri_t is_h5 = access(path, R_OK) == 0 ? H5Fis_hdf5(path) : -1; /* HDF5 1.10 */
     if (is_h5 <= 0) {
         snprintf(err, n, "cannot resume %s: %s", path,

@@ -35,6 +35,7 @@ typedef struct dse__ds_spec {
 extern const dse__ds_spec dse__ds_specs[DSE__DS_COUNT];
 
 struct dse_results {
+    char path[DSE_PATH_MAX]; /* for messages */
     MPI_Comm comm;
     int rank;
     hid_t file;

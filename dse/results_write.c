@@ -1,5 +1,7 @@
-/* Collective writes of finished units: every rank joins every H5Dwrite, with an empty
- * selection when it has nothing; results are flushed before /progress/done marks them. */
+/* Writes of finished units: every rank writes its own rows (independent raw-data I/O)
+ * and all ranks agree on the outcome after each step; results are flushed before
+ * /progress/done marks them. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +188,20 @@ static int write_traces(dse_results *r, dse_unit *const *all, int n_all)
     return rc;
 }
 
+/* Every rank learns whether any rank failed in the step just done, and the cause: the
+ * largest errno of any rank (MPI_MAXLOC; the lowest such rank).  Nothing collective
+ * may follow a failure on one rank before this, or the others wait for it forever. */
+static int agree(const dse_results *r, int failed, const char *step, char *err, size_t n)
+{
+    struct { int code, rank; } mine = { failed ? (errno ? errno : EIO) : 0, r->rank }, all;
+    MPI_Allreduce(&mine, &all, 1, MPI_2INT, MPI_MAXLOC, r->comm);
+    if (!all.code)
+        return 0;
+    snprintf(err, n, "cannot write %s (%s, rank %d): %s", r->path, step, all.rank,
+             strerror(all.code));
+    return -1;
+}
+
 /* Selections must list rows in file order, so the units are sorted first; sorting
  * pointers leaves the caller's arrays alone. */
 int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
@@ -195,26 +211,25 @@ int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_inf
     dse_unit **u = malloc(sizeof *u * (size_t)(n_units ? n_units : 1));
     dse_chip_info **c = malloc(sizeof *c * (size_t)(n_chips ? n_chips : 1));
     hsize_t *starts = malloc(sizeof *starts * 3 * (size_t)(n_max ? n_max : 1));
-    int rc = -1;
-    if (!u || !c || !starts)
-        goto done;
-    for (int i = 0; i < n_units; i++)
+    errno = 0;
+    int failed = !u || !c || !starts;
+    for (int i = 0; !failed && i < n_units; i++)
         u[i] = &units[i];
-    for (int i = 0; i < n_chips; i++)
+    for (int i = 0; !failed && i < n_chips; i++)
         c[i] = &chips[i];
-    qsort(u, (size_t)n_units, sizeof *u, cmp_unit);
-    qsort(c, (size_t)n_chips, sizeof *c, cmp_chip);
-    if (write_unit_datasets(r, u, n_units, starts) || write_chip_datasets(r, c, n_chips, starts) ||
-        write_traces(r, u, n_units) ||
-        H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0 || write_done(r, u, n_units, starts) ||
-        H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)
-        goto done;
-    rc = 0;
-done:
-    if (rc)
-        snprintf(err, err_len, "writing the results file failed (disk full or file removed?)");
+    if (!failed) {
+        qsort(u, (size_t)n_units, sizeof *u, cmp_unit);
+        qsort(c, (size_t)n_chips, sizeof *c, cmp_chip);
+        failed = write_unit_datasets(r, u, n_units, starts) ||
+                 write_chip_datasets(r, c, n_chips, starts) || write_traces(r, u, n_units);
+    }
+    /* Results first, flushed; then the marks that vouch for them, flushed. */
+    int rc = agree(r, failed, "results", err, err_len) ||
+             agree(r, H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0, "flush", err, err_len) ||
+             agree(r, write_done(r, u, n_units, starts), "progress marks", err, err_len) ||
+             agree(r, H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0, "flush", err, err_len);
     free(u);
     free(c);
     free(starts);
-    return rc;
+    return rc ? -1 : 0;
 }

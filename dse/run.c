@@ -11,6 +11,7 @@
 #include "dse_progress.h"
 #include "dse_results.h"
 #include "dse_sched.h"
+#include "out.h"
 
 typedef struct run_state {
     const dse_sweep *s;
@@ -24,8 +25,12 @@ typedef struct run_state {
     dse_eval *eval;
     dse_batch batch;
     dse_progress progress;
+    out_lock *lock;         /* rank 0: the output's write lock */
     long units_left;        /* when this run started       */
     long units_computed;    /* by this rank                */
+    long units_written;     /* by this rank, written and marked done */
+    bool write_failed;      /* every rank agrees on it (dse_results_write) */
+    char write_err[DSE_PATH_MAX + 256];
 } run_state;
 
 static void fatal(run_state *st, const char *msg)
@@ -43,20 +48,36 @@ static void poll(void *arg)
     dse_sched_poll(st->sched);
 }
 
+/* Rank 0 takes the output's write lock, so a second run on the same file (--force or
+ * --resume) is refused while this one works; everyone learns the verdict. */
+static int take_lock(run_state *st, char *err, size_t n)
+{
+    int ok = 1;
+    if (st->rank == 0) {
+        st->lock = out_lock_take(st->o->output, "rfdse run", err, n);
+        ok = st->lock != NULL;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, st->comm);
+    return ok ? 0 : -1;
+}
+
+/* Returns 0, or the exit status (2 bad target or another sweep's file, 1 failure). */
 static int open_results(run_state *st)
 {
-    char err[1024] = "";
+    char err[DSE_PATH_MAX + 512] = "";
+    int status = 2;
     size_t n = (size_t)st->dims.n_chips * (size_t)st->dims.n_techniques;
     st->done = calloc(n ? n : 1, 1);
     if (!st->done)
-        return -1;
-    st->results = st->o->resume
-                      ? dse_results_resume(st->o->output, st->s, st->comm, st->done, err, sizeof err)
-                      : dse_results_create(st->o->output, st->s, st->o->force, st->comm, err,
-                                           sizeof err);
+        return 1;
+    if (take_lock(st, err, sizeof err) == 0)
+        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm, st->done,
+                                                         err, sizeof err)
+                                    : dse_results_create(st->o->output, st->s, st->o->force,
+                                                         st->comm, err, sizeof err, &status);
     if (!st->results && st->rank == 0)
         fprintf(stderr, "rfdse run: %s\n", err);
-    return st->results ? 0 : -1;
+    return st->results ? 0 : status;
 }
 
 /* Chips with at least one technique not done; counts the units already done. */
@@ -96,13 +117,19 @@ static int compute_chip(run_state *st, int chip)
     return k;
 }
 
-static void write_batch(run_state *st)
+/* Collective.  A failure is agreed by every rank inside dse_results_write; rank 0
+ * says it once, at the end.  The scheduler has no message in flight at a write, so every rank can
+ * leave the loop here together. */
+static int write_batch(run_state *st)
 {
-    char err[256];
     if (dse_results_write(st->results, st->batch.units, st->batch.n_units, st->batch.chips,
-                          st->batch.n_chips, err, sizeof err))
-        fatal(st, err);
+                          st->batch.n_chips, st->write_err, sizeof st->write_err)) {
+        st->write_failed = true;
+        return -1;
+    }
+    st->units_written += st->batch.n_units;
     dse_batch_clear(&st->batch);
+    return 0;
 }
 
 static void work_loop(run_state *st)
@@ -116,10 +143,8 @@ static void work_loop(run_state *st)
         if (next >= 0) {
             units = compute_chip(st, next);
             st->units_computed += units;
-        } else {
-            write_batch(st);
-            if (next == DSE_SCHED_DONE)
-                return;
+        } else if (write_batch(st) || next == DSE_SCHED_DONE) {
+            return;
         }
     }
 }
@@ -171,6 +196,7 @@ static void teardown(run_state *st)
     dse_eval_free(st->eval);
     dse_sched_free(st->sched);
     dse_results_close(st->results);
+    out_lock_release(st->lock);
     free(st->done);
 }
 
@@ -179,25 +205,28 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     run_state st = { .s = s, .o = o, .comm = comm };
     MPI_Comm_rank(comm, &st.rank);
     dse_dims_of(s, &st.dims);
-    if (open_results(&st)) {
+    int status = open_results(&st);
+    if (status) {
         teardown(&st);
-        return 2;
+        return status;
     }
     if (setup(&st))
         fatal(&st, "out of memory");
     double t0 = dse_now();
     work_loop(&st);
-    long computed = 0;
-    MPI_Allreduce(&st.units_computed, &computed, 1, MPI_LONG, MPI_SUM, comm);
-    long left = st.units_left - computed;
+    long counts[2] = { st.units_computed, st.units_written }, sums[2];
+    MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, comm);
+    long left = st.units_left - sums[1];
     if (st.rank == 0)
         dse_progress_finish(&st.progress);
-    report(&st, computed, dse_now() - t0);
+    report(&st, sums[0], dse_now() - t0);
     teardown(&st);
-    if (st.rank == 0) {
-        if (left > 0)
-            fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
-                            "`rfdse run ... --resume -o %s`\n", left, o->output);
-    }
-    return left > 0 ? 3 : 0;
+    if (st.rank == 0 && st.write_failed)
+        fprintf(stderr, "rfdse run: %s; the %ld units written before are kept: make room, "
+                        "then `rfdse run ... --resume -o %s`\n", st.write_err,
+                (long)st.dims.n_chips * st.dims.n_techniques - left, o->output);
+    else if (st.rank == 0 && left > 0)
+        fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
+                        "`rfdse run ... --resume -o %s`\n", left, o->output);
+    return st.write_failed ? 1 : left > 0 ? 3 : 0;
 }

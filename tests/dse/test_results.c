@@ -100,7 +100,8 @@ static void test_write_then_resume_reads_done_and_values(void **state)
 {
     fixture *f = *state;
     char err[512] = "";
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err);
+    int status;
+    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     write_pattern(f, r, 0, false);
     write_pattern(f, r, 1, true);
@@ -139,11 +140,13 @@ static void test_create_refuses_existing_file(void **state)
 {
     fixture *f = *state;
     char err[512] = "";
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err);
+    int status;
+    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     dse_results_close(r);
-    r = dse_results_create(f->path, f->s, false, MPI_COMM_WORLD, err, sizeof err);
+    r = dse_results_create(f->path, f->s, false, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_null(r);
+    assert_int_equal(status, 2);
     assert_non_null(strstr(err, "exists"));
 }
 
@@ -151,7 +154,8 @@ static void test_resume_refuses_other_seed(void **state)
 {
     fixture *f = *state;
     char err[512] = "";
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err);
+    int status;
+    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     dse_results_close(r);
     f->s->chips.seed = 12345;
