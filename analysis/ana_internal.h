@@ -7,6 +7,7 @@
 #include <hdf5.h>
 
 #include "ana.h"
+#include "out.h"
 
 /* Prefix of every message the module prints. */
 #define ANA__PREFIX "rfdse analyze: "
@@ -51,7 +52,8 @@ int ana__h5_write(hid_t loc, const char *name, hid_t type, int rank, const hsize
 /* A pipe to gnuplot rendering one figure. */
 typedef struct ana__plot {
     FILE *gp;
-    char path[2048];
+    char path[OUT_PATH_MAX + 1];
+    char tmp[OUT_PATH_MAX + 32]; /* gnuplot writes here; renamed to path when valid */
     ana_figure fig;
     struct sigaction old_pipe;
 } ana__plot;
@@ -61,7 +63,8 @@ typedef struct ana__plot {
  * pipe is open so a gnuplot that dies early gives an error, not a killed rfdse.
  * ANA_EOK or ANA_EPLOT (message on err). */
 int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err);
-/* Closes the pipe and checks the PNG; ANA_EPLOT when gnuplot failed. */
+/* Closes the pipe, checks the PNG and renames it into place; ANA_EPLOT when gnuplot
+ * failed (nothing is left at the figure's path then). */
 int ana__plot_close(ana__plot *p, FILE *err);
 
 /* gnuplot's enhanced-text escape of a name (underscores would subscript). */

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include "ana_internal.h"
 
 static void num(FILE *f, double v) { isnan(v) ? fputs(",", f) : fprintf(f, ",%.17g", v); }
@@ -59,18 +61,27 @@ static int write_one(const char *dir, const char *stem, const char *suffix, cons
                      const ana_view *v, int (*fn)(FILE *, const ana_results *, const ana_view *),
                      FILE *err)
 {
-    char path[2048];
+    char path[OUT_PATH_MAX + 256], tmp[OUT_PATH_MAX + 300], why[OUT_PATH_MAX + 400];
     snprintf(path, sizeof path, "%s/%s_%s%s.csv", dir, stem, v->name, suffix);
-    FILE *f = fopen(path, "w");
+    if (out_target_check(path, why, sizeof why)) {
+        fprintf(err, ANA__PREFIX "%s\n", why);
+        return ANA_EIO;
+    }
+    /* Written under a temporary name and renamed: never a half-written table. */
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    unlink(tmp);
+    FILE *f = fopen(tmp, "w");
     if (!f) {
         fprintf(err, ANA__PREFIX "%s: cannot write: %s\n", path, strerror(errno));
         return ANA_EIO;
     }
     int rc = fn(f, r, v);
-    if (fclose(f) != 0)
+    if (fclose(f) != 0 || out_target_kind(path) || (!rc && rename(tmp, path) != 0))
         rc = ANA_EIO;
-    if (rc)
+    if (rc) {
         fprintf(err, ANA__PREFIX "%s: write error\n", path);
+        unlink(tmp);
+    }
     return rc;
 }
 

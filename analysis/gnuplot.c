@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "ana_internal.h"
 
@@ -87,12 +88,21 @@ int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure
         fprintf(err, ANA__PREFIX "%s: a figure path may not contain a quote\n", p->path);
         return ANA_EPLOT;
     }
+    char why[OUT_PATH_MAX + 128];
+    if (out_target_check(p->path, why, sizeof why)) {
+        fprintf(err, ANA__PREFIX "%s\n", why);
+        return ANA_EPLOT;
+    }
+    snprintf(p->tmp, sizeof p->tmp, "%s.tmp.%ld", p->path, (long)getpid());
+    unlink(p->tmp); /* never write through a link planted at the temporary name */
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &p->old_pipe);
     fflush(NULL); /* so the child does not inherit unflushed output */
-    if (!(p->gp = popen("gnuplot", "w"))) {
+    /* gnuplot's own output goes nowhere: when it cannot open the PNG it writes the
+     * image to stdout.  Its failure shows in the status and the PNG check. */
+    if (!(p->gp = popen("exec gnuplot >/dev/null 2>&1", "w"))) {
         sigaction(SIGPIPE, &p->old_pipe, NULL);
         fprintf(err, ANA__PREFIX "cannot run gnuplot: %s\n", strerror(errno));
         return ANA_EPLOT;
@@ -107,7 +117,7 @@ int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure
             "set grid ytics lc rgb '#d9d9d9' lw 1 dt 1\n"
             "set key noautotitle\n"
             "set style fill solid 0.85 border rgb '#333333'\n",
-            fi->width, fi->height, p->path);
+            fi->width, fi->height, p->tmp);
     return ANA_EOK;
 }
 
@@ -120,13 +130,21 @@ int ana__plot_close(ana__plot *p, FILE *err)
     const ana_figure_info *fi = ana_figure_get(p->fig);
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(err, ANA__PREFIX "%s: gnuplot failed (exit status %d; needs gnuplot with the "
-                     "pngcairo terminal, Debian gnuplot-nox)\n",
+                     "pngcairo terminal, Debian gnuplot-nox, and a writable directory)\n",
                 p->path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        unlink(p->tmp);
         return ANA_EPLOT;
     }
-    if (ana_png_size(p->path, &w, &h) || (int)w != fi->width || (int)h != fi->height) {
+    if (ana_png_size(p->tmp, &w, &h) || (int)w != fi->width || (int)h != fi->height) {
         fprintf(err, ANA__PREFIX "%s: gnuplot wrote no valid %dx%d PNG\n", p->path, fi->width,
                 fi->height);
+        unlink(p->tmp);
+        return ANA_EPLOT;
+    }
+    if (out_target_kind(p->path) || rename(p->tmp, p->path) != 0) {
+        fprintf(err, ANA__PREFIX "%s: cannot put the figure in place (not a regular file, or "
+                     "%s)\n", p->path, strerror(errno));
+        unlink(p->tmp);
         return ANA_EPLOT;
     }
     return ANA_EOK;

@@ -156,11 +156,22 @@ int ana_summary_write(const char *path, const ana_results *r, const ana_summary 
     int rc = ANA_EIO, fd = -1;
     hid_t f = H5I_INVALID_HID;
     struct stat st;
-    char tmp[1100];
+    char tmp[OUT_PATH_MAX + 32], why[OUT_PATH_MAX + 512];
+    if (out_target_check(path, why, sizeof why)) {
+        fprintf(err, ANA__PREFIX "%s\n", why);
+        return ANA_EIO;
+    }
+    /* A run writing this file would lose its later writes to the replaced inode. */
+    out_lock *lock = out_lock_take(path, "rfdse analyze", why, sizeof why);
+    if (!lock) {
+        fprintf(err, ANA__PREFIX "%s\n", why);
+        return ANA_EIO;
+    }
     snprintf(tmp, sizeof tmp, "%s.analyze-XXXXXX", path);
     if (stat(path, &st) != 0 || (fd = mkstemp(tmp)) < 0) {
         fprintf(err, ANA__PREFIX "%s: cannot create a temporary file next to it: %s\n", path,
                 strerror(errno));
+        out_lock_release(lock);
         return ANA_EIO;
     }
     if (copy_file(path, fd) != 0 || fchmod(fd, st.st_mode & 07777) != 0) {
@@ -194,5 +205,6 @@ done:
         close(fd);
     if (tmp[0])
         unlink(tmp);
+    out_lock_release(lock);
     return rc;
 }

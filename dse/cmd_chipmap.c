@@ -16,6 +16,7 @@
 #include "dse_cli.h"
 #include "dse_sweep.h"
 #include "dse_version.h"
+#include "out.h"
 #include "var.h"
 
 static const char help[] =
@@ -232,7 +233,9 @@ static int write_png(const char *path, const mapdata *m)
     size_t n = fwrite(m->vth, sizeof(double), rows * cols, df);
     if (fclose(df) || n != rows * cols)
         goto done;
-    FILE *gp = popen("gnuplot 2>&1", "w");
+    /* gnuplot's own output goes nowhere: when it cannot open the PNG it would write the
+     * image to stdout.  Failure shows in its status; we say it in one line. */
+    FILE *gp = popen("exec gnuplot >/dev/null 2>&1", "w");
     if (!gp)
         goto done;
     fprintf(gp,
@@ -257,14 +260,27 @@ done:
 
 /* ---- the command --------------------------------------------------------------------- */
 
-/* Writes with `fn` to a temporary name next to `path`, renames on success. */
+/* Writes with `fn` to a temporary name next to `path`, renames on success; only a
+ * regular file is ever replaced (out.h). */
 static int write_atomic(const char *path, int (*fn)(const char *, const mapdata *),
                         const mapdata *m)
 {
     char tmp[DSE_PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (fn(tmp, m) || rename(tmp, path)) {
+    unlink(tmp); /* never write through a link planted at the temporary name */
+    if (fn(tmp, m) || out_target_kind(path) || rename(tmp, path)) {
         remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every output refused up front when it is not a regular file or too long. */
+static int check_outputs(const char *out, const char *png)
+{
+    char err[DSE_PATH_MAX + 128];
+    if (out_target_check(out, err, sizeof err) || (png && out_target_check(png, err, sizeof err))) {
+        fprintf(stderr, "rfdse chipmap: %s\n", err);
         return -1;
     }
     return 0;
@@ -278,6 +294,11 @@ static int user_error(int err)
 
 static int run(const opts *o, const dse_sweep *s)
 {
+    char def[64];
+    snprintf(def, sizeof def, "chipmap_%lld_%d.h5", o->chip, o->sm);
+    const char *out = o->out ? o->out : def;
+    if (check_outputs(out, o->png))
+        return DSE_EXIT_USAGE;
     if (o->chip >= s->chips.count)
         return dse_cli_usage_error("chipmap", "--chip %lld is outside the population of "
                                    "%d chips (chips.count)", o->chip, s->chips.count);
@@ -300,9 +321,6 @@ static int run(const opts *o, const dse_sweep *s)
         goto done;
     }
     mapdata m = { s, c, o->chip, o->sm, vth, vth + ncell };
-    char def[64];
-    snprintf(def, sizeof def, "chipmap_%lld_%d.h5", o->chip, o->sm);
-    const char *out = o->out ? o->out : def;
     if (write_atomic(out, write_h5, &m)) {
         fprintf(stderr, "rfdse chipmap: cannot write '%s'\n", out);
         goto done;

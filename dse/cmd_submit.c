@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dse_cli.h"
+#include "out.h"
 #include "submit_job.h"
 
 #define SCRIPT_PATH_MAX (DSE_PATH_MAX + DSE_NAME_MAX + 16)
@@ -85,13 +86,16 @@ static int parse_seed(const char *s, long long *v)
     return 0;
 }
 
-/* A value that goes into the script: not empty, on one line. */
+/* A value that goes into the script: not empty, no control characters (a line break
+ * would end the #SBATCH block and start a command of its own). */
 static int check_text(const char *opt, const char *s)
 {
+    size_t bad;
     if (!*s)
         return USAGE("%s needs a non-empty value", opt);
-    if (strpbrk(s, "\n\r"))
-        return USAGE("%s must not contain a line break", opt);
+    if (out_text_check(s, &bad))
+        return USAGE("%s must not contain a control character such as a line break "
+                     "(byte %zu)", opt, bad + 1);
     return 0;
 }
 
@@ -197,8 +201,8 @@ static int absolute(const char *opt, const char *path, char *buf, size_t n)
         return USAGE("%s: path too long or working directory unknown: %s", opt, path);
     while (len > 1 && buf[len - 1] == '/')
         buf[--len] = '\0';
-    if (strpbrk(buf, "\n\r"))
-        return USAGE("%s must not contain a line break", opt);
+    if ((size_t)len > OUT_PATH_MAX)
+        return USAGE("%s: path too long (%d bytes, at most %d)", opt, len, OUT_PATH_MAX);
     return 0;
 }
 
@@ -222,6 +226,29 @@ static void file_stem(const char *name, char *buf, size_t n)
     buf[k] = '\0';
     if (!k || buf[0] == '.')
         snprintf(buf, n, "rfdse");
+}
+
+/* Every value that reaches the script, from the command line or the sweep file, checked
+ * in this one place before anything is written; the template's fields quote them
+ * (submit_script.c). */
+static int check_job(const dse_submit_job *job)
+{
+    const struct { const char *what, *value; } v[] = {
+        { "the rfdse executable's path", job->rfdse }, { "the sweep file's path", job->sweep },
+        { "the results file (-o or output.file)", job->output }, { "--output-dir", job->dir },
+        { "the job name (--job-name or the sweep's name)", job->job_name },
+        { "--time", job->time }, { "--partition", job->partition }, { "--account", job->account },
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (v[i].value && check_text(v[i].what, v[i].value))
+            return DSE_EXIT_USAGE;
+    for (int i = 0; i < job->n_lines; i++)
+        if (check_text("--sbatch-line", job->lines[i]))
+            return DSE_EXIT_USAGE;
+    char err[DSE_PATH_MAX + 128];
+    if (out_target_check(job->output, err, sizeof err))
+        return USAGE("the results file: %s", err);
+    return 0;
 }
 
 /* Every path and name the script needs, from the options and the loaded sweep. */
@@ -253,7 +280,7 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     job->chips = a->chips, job->seed = a->seed, job->has_seed = a->has_seed;
     job->n_lines = a->n_lines;
     memcpy(job->lines, a->lines, sizeof job->lines);
-    return signal_lead(a, &job->signal_lead);
+    return check_job(job) ? DSE_EXIT_USAGE : signal_lead(a, &job->signal_lead);
 }
 
 static int mkdir_p(const char *dir)
@@ -276,6 +303,12 @@ static int write_script(const dse_submit_job *job, char *path, size_t n)
     char tmp[SCRIPT_PATH_MAX + 16];
     snprintf(path, n, "%s/%s.sbatch", job->dir, job->stem);
     snprintf(tmp, sizeof tmp, "%s.partial", path);
+    const char *kind = out_target_kind(path);
+    if (kind) {
+        fprintf(stderr, "rfdse submit: %s is %s: rfdse replaces only regular files\n", path, kind);
+        return -1;
+    }
+    unlink(tmp); /* never write through a link planted at the temporary name */
     FILE *f = mkdir_p(job->dir) ? NULL : fopen(tmp, "w");
     int bad = !f || dse__submit_script_write(job, f);
     if (f && fclose(f))

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "out.h"
 #include "sm_params.h"
 #include "var_params.h"
 
@@ -36,7 +37,7 @@ typedef struct dse_chips {
 } dse_chips;
 
 typedef struct dse_output {
-    char file[DSE_PATH_MAX];                 /* results file, "results/<sweep>.h5" */
+    char file[OUT_PATH_MAX + 1];             /* results file, "results/<sweep>.h5" */
     int n_trace_chips;                       /* chips whose sub-banks are traced   */
     int trace_chips[DSE_MAX_TRACE_CHIPS];    /* default: chip 0                    */
 } dse_output;

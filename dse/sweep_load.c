@@ -10,6 +10,7 @@
 
 #include "dse_embedded.h"
 #include "dse_sweep.h"
+#include "out.h"
 #include "sweep_schema.h"
 
 typedef struct loader {
@@ -17,18 +18,40 @@ typedef struct loader {
     FILE *err;
 } loader;
 
+/* Writes s with control characters escaped (\n, \t, \xNN), so a value echoed from the
+ * file keeps the message on one line. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\n')
+            fputs("\\n", out);
+        else if (*p == '\t')
+            fputs("\\t", out);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+}
+
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                 ...)
 {
     if (!ld->err)
         return -1;
+    char msg[1024];
     va_list ap;
-    fprintf(ld->err, "%s:%d: ", ld->file, s ? config_setting_source_line(s) : 0);
-    if (key)
-        fprintf(ld->err, "key '%s': ", key);
     va_start(ap, fmt);
-    vfprintf(ld->err, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    put_escaped(ld->err, ld->file);
+    fprintf(ld->err, ":%d: ", s ? config_setting_source_line(s) : 0);
+    if (key) {
+        fputs("key '", ld->err);
+        put_escaped(ld->err, key);
+        fputs("': ", ld->err);
+    }
+    put_escaped(ld->err, msg);
     fputc('\n', ld->err);
     return -1;
 }
@@ -160,6 +183,8 @@ static int read_key(const loader *ld, const config_setting_t *s, const char *pat
         if ((int)strlen(str) >= k->len || !*str)
             return fail(ld, s, path, "expected 1 to %d characters, got %zu", k->len - 1,
                         strlen(str));
+        if (out_text_check(str, NULL))
+            return fail(ld, s, path, "a control character (a line break?) is not allowed here");
         snprintf((char *)field, (size_t)k->len, "%s", str);
         return 0;
     }
@@ -450,6 +475,9 @@ static int read_sections(const loader *ld, const config_setting_t *root, dse_swe
             rc = (!str || !*str || strlen(str) >= sizeof sw->name)
                      ? fail(ld, s, "name", "expected a string of 1 to %zu characters",
                             sizeof sw->name - 1)
+                 : out_text_check(str, NULL)
+                     ? fail(ld, s, "name", "a control character (a line break?) is not allowed "
+                            "in the sweep's name")
                      : (snprintf(sw->name, sizeof sw->name, "%s", str), 0);
         } else if (!strcmp(name, "techniques"))
             rc = read_techniques(ld, s, sw);
