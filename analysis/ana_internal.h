@@ -67,6 +67,12 @@ int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure
  * failed (nothing is left at the figure's path then). */
 int ana__plot_close(ana__plot *p, FILE *err);
 
+/* /analysis view coordinates as dimension scales (h5scales.c): technique, year or
+ * benchmark, bin and edge datasets in view group g; then attach them to a dataset of g
+ * by name, one per dimension.  ANA_EOK or ANA_EIO. */
+int ana__scales_write(hid_t g, const ana_results *r, const ana_view *v);
+int ana__scales_attach(hid_t g, const char *dataset, const char *const *dims, int n);
+
 /* gnuplot's enhanced-text escape of a name (underscores would subscript). */
 void ana__plot_escape(const char *in, char *out, size_t size);
 

@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdbool.h>
+#include <unistd.h>
+
 #include "ana_internal.h"
 
 typedef struct input {
@@ -51,7 +54,7 @@ static void report(FILE *out, const char *dir, const char *prefix, ana_figure f,
 static int figures(const input *in, const char *dir, FILE *out, FILE *err)
 {
     char prefix[300];
-    snprintf(prefix, sizeof prefix, "%s-", in->stem);
+    snprintf(prefix, sizeof prefix, "%s_", in->stem); /* DIR/STEM_NAME: as the CSV files */
     if (in->kind == ANA_FILE_CHIPMAP) {
         int rc = ana_fig_vth_map(dir, prefix, in->map, err);
         report(out, dir, prefix, ANA_FIG_vth_map, rc);
@@ -91,6 +94,20 @@ static int sensitivity(const input *in, int n, const char *dir, FILE *out, FILE 
     return rc;
 }
 
+/* A results file analyze cannot replace: the file or its directory is not writable
+ * (access() also sees a read-only mount, for root too). */
+static bool read_only(const char *path)
+{
+    char dir[OUT_PATH_MAX + 1];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    return access(path, W_OK) != 0 || access(dir, W_OK) != 0;
+}
+
 int ana_analyze(const char *const *paths, int n, const ana_options *opt)
 {
     int rc = ANA_EOK, first = 1;
@@ -102,7 +119,12 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
     for (int i = 0; i < n && !rc; i++) {
         if (in[i].kind != ANA_FILE_RESULTS)
             continue;
-        rc = ana_summary_write(paths[i], in[i].res, in[i].sum, opt->tool_version, opt->err);
+        if (read_only(paths[i]) && (opt->csv_dir || opt->figures_dir))
+            fprintf(opt->err, ANA__PREFIX "%s is read-only: /analysis not written (the %s "
+                    "are)\n", paths[i], opt->csv_dir && opt->figures_dir ? "CSV and figures"
+                                         : opt->csv_dir ? "CSV files" : "figures");
+        else
+            rc = ana_summary_write(paths[i], in[i].res, in[i].sum, opt->tool_version, opt->err);
         if (rc)
             break;
         if (!first)

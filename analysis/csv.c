@@ -1,7 +1,12 @@
-/* The numbers of /analysis as CSV: DIR/STEM_VIEW.csv holds one row per technique and
- * axis point with every statistic, DIR/STEM_VIEW_hist.csv one row per histogram bin. */
+/* The numbers as CSV: DIR/STEM_VIEW.csv holds one row per technique and axis point with
+ * every statistic of /analysis, DIR/STEM_VIEW_hist.csv one row per histogram bin, and
+ * DIR/STEM_per_chip.csv every value of /results in one tidy long table (one row per
+ * chip, technique, axis point and metric), for pandas in one line.  Numbers are
+ * written in the shortest form that reads back to the same double. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -9,7 +14,26 @@
 
 #include "ana_internal.h"
 
-static void num(FILE *f, double v) { isnan(v) ? fputs(",", f) : fprintf(f, ",%.17g", v); }
+/* The shortest %g form of v that strtod reads back as v. */
+static void shortest(double v, char *buf, size_t n)
+{
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, n, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static void num(FILE *f, double v)
+{
+    char b[32];
+    if (isnan(v)) {
+        fputs(",", f);
+        return;
+    }
+    shortest(v, b, sizeof b);
+    fprintf(f, ",%s", b);
+}
 
 static const char *x_label(const ana_results *r, const ana_view *v, int x, char *buf, size_t n)
 {
@@ -17,7 +41,7 @@ static const char *x_label(const ana_results *r, const ana_view *v, int x, char 
         return "all";
     if (!strcmp(v->x_axis, "benchmark"))
         return r->bench[x];
-    snprintf(buf, n, "%.17g", r->year[x]);
+    shortest(r->year[x], buf, n);
     return buf;
 }
 
@@ -57,12 +81,41 @@ static int write_hist(FILE *f, const ana_results *r, const ana_view *v)
     return ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
+/* Every value of /results, one row per chip, technique, axis point and metric; the
+ * axis a metric does not have is left empty. */
+static int write_per_chip(FILE *f, const ana_results *r, const ana_view *unused)
+{
+    (void)unused;
+    char y[32];
+    fputs("chip,technique,benchmark,year,metric,value\n", f);
+    for (int c = 0; c < r->n_chip; c++)
+        for (int t = 0; t < r->n_tech; t++)
+            for (int m = 0; m < ANA_N_METRICS; m++) {
+                if (!r->metric[m])
+                    continue;
+                bool by_year = ana_metric_axis((ana_metric)m) == ANA_AXIS_YEAR;
+                int nx = ana_results_axis_len(r, (ana_metric)m);
+                for (int x = 0; x < nx; x++) {
+                    double v = r->metric[m][((size_t)c * (size_t)r->n_tech + (size_t)t) *
+                                                (size_t)nx + (size_t)x];
+                    if (by_year)
+                        shortest(r->year[x], y, sizeof y);
+                    fprintf(f, "%d,%s,%s,%s,%s", r->chip[c], r->tech[t],
+                            by_year ? "" : r->bench[x], by_year ? y : "",
+                            ana_metric_name((ana_metric)m));
+                    num(f, v);
+                    fputc('\n', f);
+                }
+            }
+    return ferror(f) ? ANA_EIO : ANA_EOK;
+}
+
 static int write_one(const char *dir, const char *stem, const char *suffix, const ana_results *r,
                      const ana_view *v, int (*fn)(FILE *, const ana_results *, const ana_view *),
                      FILE *err)
 {
     char path[OUT_PATH_MAX + 256], tmp[OUT_PATH_MAX + 300], why[OUT_PATH_MAX + 400];
-    snprintf(path, sizeof path, "%s/%s_%s%s.csv", dir, stem, v->name, suffix);
+    snprintf(path, sizeof path, "%s/%s_%s%s.csv", dir, stem, v ? v->name : "per_chip", suffix);
     if (out_target_check(path, why, sizeof why)) {
         fprintf(err, ANA__PREFIX "%s\n", why);
         return ANA_EIO;
@@ -92,12 +145,16 @@ int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
         fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
         return ANA_EIO;
     }
-    for (int i = 0; i < s->n_views; i++) {
-        int rc = write_one(dir, stem, "", r, &s->views[i], write_stats, err);
+    int rc = write_one(dir, stem, "", r, NULL, write_per_chip, err);
+    for (int i = 0; i < s->n_views && !rc; i++) {
+        rc = write_one(dir, stem, "", r, &s->views[i], write_stats, err);
         if (!rc)
             rc = write_one(dir, stem, "_hist", r, &s->views[i], write_hist, err);
-        if (rc)
-            return rc;
     }
-    return ANA_EOK;
+    if (!rc)
+        fprintf(err, ANA__PREFIX "wrote %d CSV files to %s: %s_per_chip.csv (every value, one "
+                "row per chip, technique, axis point and metric), %s_VIEW.csv and "
+                "%s_VIEW_hist.csv (statistics and histograms of /analysis)\n",
+                1 + 2 * s->n_views, dir, stem, stem, stem);
+    return rc;
 }

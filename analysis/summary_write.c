@@ -53,6 +53,23 @@ done:
     return rc;
 }
 
+/* Attaches the view's coordinates to each of its statistics (h5scales.c). */
+static int label_view(hid_t g, const char *x_axis)
+{
+    const char *dims[3] = { "technique", x_axis, NULL };
+    int rank = x_axis ? 2 : 1;
+#define LABEL_STAT(f, name, doc) || ana__scales_attach(g, #name, dims, rank)
+    if (0 STAT_FIELDS(LABEL_STAT) || ana__scales_attach(g, "n", dims, rank) ||
+        ana__scales_attach(g, "n_nan", dims, rank))
+        return ANA_EIO;
+#undef LABEL_STAT
+    dims[rank] = "edge";
+    if (ana__scales_attach(g, "bin_edges", dims, rank + 1))
+        return ANA_EIO;
+    dims[rank] = "bin";
+    return ana__scales_attach(g, "histogram", dims, rank + 1);
+}
+
 static int write_view(hid_t parent, const ana_results *r, const ana_view *v)
 {
     int rc = ANA_EIO;
@@ -74,7 +91,8 @@ static int write_view(hid_t parent, const ana_results *r, const ana_view *v)
     if (ana__h5_set_string_attr(g, "description", v->doc) ||
         ana__h5_set_string_attr(g, "source", v->source) ||
         ana__h5_set_string_attr(g, "axes", axes) ||
-        ana__h5_set_string_attr(g, na, ana_metric_norm(v->metric)))
+        ana__h5_set_string_attr(g, na, ana_metric_norm(v->metric)) ||
+        ana__scales_write(g, r, v))
         goto done;
 #define WRITE_STAT(f, name, doc)                                                        \
     for (size_t i = 0; i < nv; i++)                                                     \
@@ -102,7 +120,8 @@ static int write_view(hid_t parent, const ana_results *r, const ana_view *v)
     if (ana__h5_write(g, "histogram", H5T_NATIVE_UINT64, rank + 1, dims, v->counts,
                       "chips per bin", "chips"))
         goto done;
-    (void)r;
+    if (label_view(g, v->x_axis))
+        goto done;
     rc = ANA_EOK;
 done:
     free(col);

@@ -313,6 +313,7 @@ static void *build_image(const dse_sweep *s, const dse_dims *d, size_t *size)
         if (ds >= 0)
             H5Dclose(ds);
     }
+    rc = rc || dse__results_scales(file, d);
     ssize_t n = rc ? -1 : (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1
                                                                 : H5Fget_file_image(file, NULL, 0));
     void *image = n > 0 ? malloc((size_t)n) : NULL;

@@ -50,6 +50,12 @@ int dse__shape_inner(const dse_dims *d, dse__shape shape);
 /* Dimensions of a dataset of this shape; returns the rank (at most 5). */
 int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
 
+/* Makes the datasets of /axes dimension scales (adding /axes/sm and /axes/sub_bank),
+ * links them into the groups that use them and attaches them to every dataset
+ * (results_scales.c).  Serial only: called on
+ * the in-memory file rank 0 builds.  0 or -1. */
+int dse__results_scales(hid_t file, const dse_dims *d);
+
 /* True for the trace datasets, which exist only when chips are traced. */
 bool dse__ds_is_trace(int ds);
 

@@ -12,7 +12,7 @@ PACKAGES=(
   libhdf5-openmpi-dev hdf5-tools
   libconfig-dev libgsl-dev libcmocka-dev libfftw3-dev librandom123-dev
   gnuplot-nox
-  python3-h5py python3-numpy
+  python3-h5py python3-numpy python3-pandas python3-xarray python3-h5netcdf
 )
 if [ "$#" -gt 0 ]; then PACKAGES+=("$@"); fi
 

@@ -304,9 +304,9 @@ static void every_figure(void **state)
     const ana_figure per_file[] = { ANA_FIG_freq_dist, ANA_FIG_perf_dist, ANA_FIG_ipc,
                                     ANA_FIG_guardband, ANA_FIG_nbti_trace };
     for (size_t i = 0; i < sizeof per_file / sizeof per_file[0]; i++)
-        expect_png(figs, "sens-1to1-", per_file[i]);
+        expect_png(figs, "sens-1to1_", per_file[i]);
     expect_png(figs, "", ANA_FIG_sensitivity);
-    expect_png(figs, "map-", ANA_FIG_vth_map);
+    expect_png(figs, "map_", ANA_FIG_vth_map);
 }
 
 /* Runs analyze on one file capturing the notes; returns the status. */
@@ -335,12 +335,12 @@ static void missing_axis_skips_figures(void **state)
     assert_int_equal(synth_write(path, &d), 0);
     synth_free(st);
     assert_int_equal(analyze_capture(path, figs, notes, sizeof notes), ANA_EOK);
-    expect_png(figs, "nobench-", ANA_FIG_freq_dist);
+    expect_png(figs, "nobench_", ANA_FIG_freq_dist);
     assert_non_null(strstr(notes, "skipped figure ipc: the file has no /results/ipc with "
                                   "/axes/benchmark (produced by sweeps/reference/ipc.cfg)"));
     assert_non_null(strstr(notes, "skipped figure perf_dist"));
     assert_non_null(strstr(notes, "skipped figure guardband"));
-    snprintf(png, sizeof png, "%s/nobench-ipc.png", figs);
+    snprintf(png, sizeof png, "%s/nobench_ipc.png", figs);
     assert_int_equal(access(png, F_OK), -1);
 }
 
@@ -357,7 +357,7 @@ static void no_aging_skips_guardband(void **state)
     assert_int_equal(synth_write(path, &d), 0);
     synth_free(st);
     assert_int_equal(analyze_capture(path, figs, notes, sizeof notes), ANA_EOK);
-    expect_png(figs, "noaging-", ANA_FIG_ipc);
+    expect_png(figs, "noaging_", ANA_FIG_ipc);
     assert_non_null(strstr(notes, "skipped figure guardband"));
     assert_non_null(strstr(notes, "skipped figure nbti_trace: the file has no /chips/trace"));
 }
