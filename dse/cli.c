@@ -19,6 +19,14 @@ static const dse_command commands[] = {
 
 const dse_command *dse_cli_commands(void) { return commands; }
 
+const dse_command *dse_cli_command(const char *name)
+{
+    for (const dse_command *c = commands; c->name; c++)
+        if (!strcmp(name, c->name))
+            return c;
+    return NULL;
+}
+
 int dse_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

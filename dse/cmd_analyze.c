@@ -1,4 +1,5 @@
 /* rfdse analyze: thin wrapper over the analysis module (analysis/ana.h). */
+#include <getopt.h>
 #include <string.h>
 
 #include "ana.h"
@@ -34,22 +35,24 @@ int dse_cmd_analyze(int argc, char **argv)
         fputs(help, stdout);
         return DSE_EXIT_OK;
     }
+    static const struct option longopts[] = {
+        { "figures", required_argument, NULL, 'f' }, { "csv", required_argument, NULL, 'c' },
+        { NULL, 0, NULL, 0 },
+    };
     ana_options opt = { .tool_version = DSE_VERSION, .out = stdout, .err = stderr };
-    const char **paths = (const char **)argv + 1; /* files are compacted in place */
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        const char **dir = !strcmp(argv[i], "--figures") ? &opt.figures_dir
-                           : !strcmp(argv[i], "--csv")   ? &opt.csv_dir
-                                                         : NULL;
-        if (dir) {
-            if (i + 1 >= argc)
-                return dse_cli_usage_error("analyze", "%s needs a directory", argv[i]);
-            *dir = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return dse_cli_usage_error("analyze", "unknown option '%s'", argv[i]);
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (c == 'f' || c == 'c')
+            *(c == 'f' ? &opt.figures_dir : &opt.csv_dir) = optarg;
+        else if (c == ':')
+            return dse_cli_usage_error("analyze", "%s needs a directory", argv[optind - 1]);
         else
-            paths[n++] = argv[i];
+            return dse_cli_usage_error("analyze", "unknown option '%s'", argv[optind - 1]);
     }
+    const char **paths = (const char **)argv + optind; /* getopt_long moved files last */
+    int n = argc - optind;
     if (n == 0)
         return dse_cli_usage_error("analyze", "expected at least one results file");
     int rc = ana_analyze(paths, n, &opt);

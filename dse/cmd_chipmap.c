@@ -5,6 +5,7 @@
  * command never needs MPI.  Every output is written under a temporary name and renamed
  * into place only when complete, so an error never leaves a half-written file. */
 #include <errno.h>
+#include <getopt.h>
 #include <hdf5.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -36,7 +37,7 @@ static const char help[] =
     "Options:\n"
     "  --chip K        chip index in the population, 0 <= K < chips.count (required)\n"
     "  --sm S          SM of the chip (default 0)\n"
-    "  -o MAP.h5       HDF5 output (default chipmap_<K>_<S>.h5)\n"
+    "  -o, --output MAP.h5  HDF5 output (default chipmap_<K>_<S>.h5)\n"
     "  --png MAP.png   also draw the Vth map as a PNG heat map (needs gnuplot)\n"
     "  -h, --help      show this help\n";
 
@@ -48,35 +49,35 @@ typedef struct opts {
 
 static int parse(int argc, char **argv, opts *o)
 {
+    static const struct option longopts[] = {
+        { "chip", required_argument, NULL, 'c' }, { "sm", required_argument, NULL, 's' },
+        { "output", required_argument, NULL, 'o' }, { "png", required_argument, NULL, 'p' },
+        { NULL, 0, NULL, 0 },
+    };
     *o = (opts){ .chip = -1 };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int valued = !strcmp(a, "--chip") || !strcmp(a, "--sm") || !strcmp(a, "-o") ||
-                     !strcmp(a, "--png");
-        if (valued && i + 1 >= argc)
-            return dse_cli_usage_error("chipmap", "option '%s' needs a value", a);
-        long long v;
-        if (!strcmp(a, "--chip") || !strcmp(a, "--sm")) {
-            if (dse_cli_parse_ll(argv[++i], 0, UINT32_MAX, &v))
-                return dse_cli_usage_error("chipmap", "option '%s' needs a non-negative "
-                                           "integer, got '%s'", a, argv[i]);
-            if (a[2] == 'c')
-                o->chip = v;
-            else
-                o->sm = (int)v;
-        } else if (!strcmp(a, "-o")) {
-            o->out = argv[++i];
-        } else if (!strcmp(a, "--png")) {
-            o->png = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            return dse_cli_usage_error("chipmap", "unknown option '%s'", a);
-        } else if (o->path) {
-            return dse_cli_usage_error("chipmap", "expected one sweep file, got '%s' and '%s'",
-                                       o->path, a);
-        } else {
-            o->path = a;
+    int c;
+    long long v;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+        if ((c == 'c' || c == 's') && dse_cli_parse_ll(optarg, 0, UINT32_MAX, &v))
+            return dse_cli_usage_error("chipmap", "option '%s' needs a non-negative integer, "
+                                       "got '%s'", argv[optind - 1], optarg);
+        switch (c) {
+        case 'c': o->chip = v; break;
+        case 's': o->sm = (int)v; break;
+        case 'o': o->out = optarg; break;
+        case 'p': o->png = optarg; break;
+        case ':': return dse_cli_usage_error("chipmap", "option '%s' needs a value",
+                                             argv[optind - 1]);
+        default: return dse_cli_usage_error("chipmap", "unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (optind < argc)
+        o->path = argv[optind++];
+    if (optind < argc)
+        return dse_cli_usage_error("chipmap", "expected one sweep file, got '%s' and '%s'",
+                                   o->path, argv[optind]);
     if (o->chip < 0)
         return dse_cli_usage_error("chipmap", "--chip K is required");
     return 0;

@@ -1,6 +1,9 @@
 /* rfdse sm: one SM simulation of one workload under one technique; prints IPC and the
  * statistics of model.md section 6 as a table for people (scripts should read the
  * results file, not this output). */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,29 +46,34 @@ static int parse_int(const char *s, int lo, int *out)
 
 static int parse(int argc, char **argv, sm_opts *o)
 {
+    static const struct option longopts[] = {
+        { "benchmark", required_argument, NULL, 'b' }, { "technique", required_argument, NULL, 't' },
+        { "chip", required_argument, NULL, 'c' },      { "sm", required_argument, NULL, 's' },
+        { "slow-subbanks", required_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
+    };
     *o = (sm_opts){ .chip = 0, .sm = 0, .slow_subs = -1 };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int *num = !strcmp(a, "--chip") ? &o->chip : !strcmp(a, "--sm") ? &o->sm
-                 : !strcmp(a, "--slow-subbanks") ? &o->slow_subs : NULL;
-        if (num || !strcmp(a, "--benchmark") || !strcmp(a, "--technique")) {
-            if (i + 1 >= argc)
-                return dse_cli_usage_error("sm", "option '%s' needs a value", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--benchmark"))
-                o->bench = v;
-            else if (!strcmp(a, "--technique"))
-                o->tech = v;
-            else if (parse_int(v, 0, num))
-                return dse_cli_usage_error("sm", "option '%s' needs a non-negative integer, got '%s'", a, v);
-        } else if (a[0] == '-' && a[1]) {
-            return dse_cli_usage_error("sm", "unknown option '%s'", a);
-        } else if (o->path) {
-            return dse_cli_usage_error("sm", "expected one sweep file, got '%s' and '%s'", o->path, a);
-        } else {
-            o->path = a;
-        }
+    int c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        int *num = c == 'c' ? &o->chip : c == 's' ? &o->sm : c == 'n' ? &o->slow_subs : NULL;
+        if (c == 'b')
+            o->bench = optarg;
+        else if (c == 't')
+            o->tech = optarg;
+        else if (num && parse_int(optarg, 0, num))
+            return dse_cli_usage_error("sm", "option '%s' needs a non-negative integer, got '%s'",
+                                       argv[optind - 1], optarg);
+        else if (c == ':')
+            return dse_cli_usage_error("sm", "option '%s' needs a value", argv[optind - 1]);
+        else if (!num)
+            return dse_cli_usage_error("sm", "unknown option '%s'", argv[optind - 1]);
     }
+    if (optind < argc)
+        o->path = argv[optind++];
+    if (optind < argc)
+        return dse_cli_usage_error("sm", "expected one sweep file, got '%s' and '%s'", o->path,
+                                   argv[optind]);
     if (!o->bench || !o->tech)
         return dse_cli_usage_error("sm", "--benchmark and --technique are required");
     return 0;
@@ -173,17 +181,35 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
     print_banks(st, map);
 }
 
+/* The names a user may give: the sweep's workloads, or its techniques and the presets. */
+static const char *names(const dse_sweep *s, bool techniques, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    int k = techniques ? s->n_techniques : s->n_workloads;
+    for (int i = 0; i < k && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+                                 techniques ? s->techniques[i].name : s->workloads[i].name);
+    for (const char *const *p = dse_technique_preset_names(); techniques && *p && used < n; p++)
+        if (dse_sweep_technique_index(s, *p) < 0)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
+    return buf;
+}
+
 static int simulate(const dse_sweep *s, const sm_opts *o)
 {
+    char list[1024];
     int wi = dse_sweep_workload_index(s, o->bench);
     if (wi < 0)
-        return dse_cli_usage_error("sm", "unknown benchmark '%s' (not in the sweep)", o->bench);
+        return dse_cli_usage_error("sm", "unknown benchmark '%s', the sweep's: %s", o->bench,
+                                   names(s, false, list, sizeof list));
     dse_technique tech;
     int ti = dse_sweep_technique_index(s, o->tech);
     if (ti >= 0)
         tech = s->techniques[ti];
     else if (!dse_technique_preset(o->tech, &tech))
-        return dse_cli_usage_error("sm", "unknown technique '%s'", o->tech);
+        return dse_cli_usage_error("sm", "unknown technique '%s', accepted: %s", o->tech,
+                                   names(s, true, list, sizeof list));
     const var_floorplan *fp = &s->var.floorplan;
     if (o->sm >= fp->n_sms)
         return dse_cli_usage_error("sm", "--sm %d: the chip has %d SMs", o->sm, fp->n_sms);

@@ -19,6 +19,8 @@ typedef struct dse_command {
 
 /* The subcommands, NULL-name terminated. */
 const dse_command *dse_cli_commands(void);
+/* The command called name, or NULL. */
+const dse_command *dse_cli_command(const char *name);
 
 /* Subcommands. */
 int dse_cmd_validate(int argc, char **argv);

@@ -23,7 +23,16 @@ static void print_help(FILE *out)
             "  -h, --help     show this help\n"
             "  --version      print version and git revision\n"
             "\n"
-            "`rfdse COMMAND --help` describes each command.\n");
+            "`rfdse help COMMAND` (or `rfdse COMMAND --help`) describes each command.\n");
+}
+
+static int unknown(const char *name)
+{
+    fprintf(stderr, "rfdse: unknown command '%s', accepted:", name);
+    for (const dse_command *c = dse_cli_commands(); c->name; c++)
+        fprintf(stderr, " %s", c->name);
+    fprintf(stderr, " (see rfdse --help)\n");
+    return DSE_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -31,6 +40,11 @@ int main(int argc, char **argv)
     if (argc < 2) {
         print_help(stderr);
         return DSE_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "help") && argc > 2) { /* rfdse help CMD = rfdse CMD --help */
+        char *args[] = { argv[2], "--help", NULL };
+        const dse_command *c = dse_cli_command(argv[2]);
+        return c ? c->main(2, args) : unknown(argv[2]);
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         print_help(stdout);
@@ -40,9 +54,6 @@ int main(int argc, char **argv)
         printf("rfdse %s (git %s)\n", DSE_VERSION, DSE_GIT_REVISION);
         return DSE_EXIT_OK;
     }
-    for (const dse_command *c = dse_cli_commands(); c->name; c++)
-        if (!strcmp(argv[1], c->name))
-            return c->main(argc - 1, argv + 1);
-    fprintf(stderr, "rfdse: unknown command '%s' (see rfdse --help)\n", argv[1]);
-    return DSE_EXIT_USAGE;
+    const dse_command *c = dse_cli_command(argv[1]);
+    return c ? c->main(argc - 1, argv + 1) : unknown(argv[1]);
 }

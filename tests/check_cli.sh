@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# check_cli.sh RFDSE: --help on the program and every listed command, --version, and
-# errors for unknown commands.
+# check_cli.sh RFDSE: --help and `rfdse help CMD` on every listed command, --version,
+# unknown commands and names listing what is accepted, --opt=value everywhere.
 set -u
 rfdse=$1 fail=0
 check() { if ! "$@"; then echo "FAIL: $*"; fail=1; fi; }
@@ -10,7 +10,27 @@ check "$rfdse" --help >/dev/null
 for cmd in $("$rfdse" --help | awk '/^Commands:/{on=1;next} on&&/^  [a-z]/{print $1} /^$/{if(on)exit}'); do
   out=$("$rfdse" "$cmd" --help) || { echo "FAIL: $cmd --help exit status"; fail=1; }
   case "$out" in "Usage: rfdse $cmd"*) ;; *) echo "FAIL: $cmd --help lacks a usage line"; fail=1;; esac
-  echo "ok: $cmd --help"
+  [ "$("$rfdse" help "$cmd")" = "$out" ] || { echo "FAIL: rfdse help $cmd differs from --help"; fail=1; }
+  echo "ok: $cmd --help, help $cmd"
 done
-"$rfdse" frobnicate 2>/dev/null; [ $? -eq 2 ] || { echo "FAIL: unknown command status"; fail=1; }
+err=$("$rfdse" frobnicate 2>&1); [ $? -eq 2 ] || { echo "FAIL: unknown command status"; fail=1; }
+[[ "$err" == *"accepted: run validate analyze sm chipmap submit"* ]] ||
+  { echo "FAIL: unknown command does not list the commands: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
+[[ "$err" == *"accepted: "*"pv_opt"* ]] || { echo "FAIL: unknown technique does not list: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
+[[ "$err" == *"the sweep's: "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
+
+# --opt=value and --opt value alike, in every command that takes options.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+a=$("$rfdse" sm --benchmark=nn --technique=baseline --chip=1 | grep -E '^ +ipc ')
+b=$("$rfdse" sm --benchmark nn --technique baseline --chip 1 | grep -E '^ +ipc ')
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: sm --opt=value: [$a] vs [$b]"; fail=1; }
+"$rfdse" chipmap --chip=1 --output="$tmp/a.h5" >/dev/null && "$rfdse" chipmap --chip 1 -o "$tmp/b.h5" >/dev/null &&
+  h5diff -q "$tmp/a.h5" "$tmp/b.h5" /map /map || { echo "FAIL: chipmap --opt=value"; fail=1; }
+"$rfdse" validate > "$tmp/d.cfg" && "$rfdse" run "$tmp/d.cfg" -o "$tmp/r.h5" --chips=1 --quiet 2>/dev/null &&
+  "$rfdse" analyze "$tmp/r.h5" --csv="$tmp/csv" >/dev/null 2>&1 && [ -s "$tmp/csv/r_per_chip.csv" ] ||
+  { echo "FAIL: run/analyze --opt=value"; fail=1; }
+"$rfdse" submit "$tmp/d.cfg" --dry-run --time=10:00 --nodes=2 | grep -qx '#SBATCH --nodes=2' ||
+  { echo "FAIL: submit --opt=value"; fail=1; }
 exit $fail
