@@ -1,17 +1,18 @@
 /* dse_sim_cache.h - reuse of provably identical SM runs.
  *
- * An SM run is a pure function of (workload, the SM's share of blocks, the IPC side of
- * the technique, the fast/slow pattern of the storage map): the key holds exactly
- * those inputs, byte for byte, and a hit is accepted only when the whole key compares
- * equal, so a cached result is the value recomputing would give, bit for bit.  The SM
+ * An SM run is a pure function of (SM configuration, workload profile, the SM's share
+ * of blocks, the IPC side of the technique, the fast/slow pattern of the storage map):
+ * the key holds exactly those inputs, the first three serialised from the sweep's key
+ * tables (sim_key.c, so a new knob is in the key the moment it is a sweep key), and a
+ * hit is accepted only when the whole key compares equal, so a cached result is the value recomputing would give, bit for bit.  The SM
  * index and SM count are not part of the key: the model uses them only to size the
  * share (sm_sim_share; SMs with equal shares run identical instruction streams), so
  * SMs with the same share and map reuse one run.  Physical sub-bank ids are not part
  * of the key either: they only label the per-sub-bank statistics, never change timing.
  * Both are contracts of sm.h, tested in tests/model/test_sm.c
- * (test_equal_share_runs_are_identical, test_sub_id_only_labels_statistics).  The SM
- * configuration is not in the key: one cache serves one sweep, whose configuration is
- * fixed.
+ * (test_equal_share_runs_are_identical, test_sub_id_only_labels_statistics).  The
+ * workload's name is not in the key (it labels, never times), nor its index: two
+ * workloads with equal profiles share runs.
  */
 #ifndef RFDSE_DSE_SIM_CACHE_H
 #define RFDSE_DSE_SIM_CACHE_H
@@ -46,6 +47,15 @@ void dse_sim_cache_free(dse_sim_cache *c);
 int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                       dse_sm_result *out);
+
+/* Upper bound of dse__sim_inputs_key's output. */
+#define DSE_SIM_INPUTS_KEY_MAX 4096
+
+/* The technique's IPC side, the SM configuration and the workload profile serialised
+ * from the sweep's key tables into out (at most DSE_SIM_INPUTS_KEY_MAX bytes); returns
+ * the length (sim_key.c). */
+size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_technique *t,
+                           uint8_t *out);
 
 /* Lookups and simulations so far, for the benchmark report. */
 void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses);

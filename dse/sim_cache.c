@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_MAX (16 * sizeof(int) + SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + \
-                 SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
+#define KEY_MAX (DSE_SIM_INPUTS_KEY_MAX + 4 * sizeof(int) + \
+                 SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
 
 typedef struct slot {
     uint64_t hash;
@@ -61,18 +61,18 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
     return n + sizeof(int) * (size_t)count;
 }
 
-/* Serialises every input the timing depends on; fields one by one, so struct padding
- * never enters the key.  The SM index and SM count enter a run only through the
- * SM's share of blocks (sm.h, sm_sim_share), so the share stands for both and SMs
- * with equal shares and maps reuse one run. */
-static size_t build_key(uint8_t *k, int w_index, const sm_technique *t, const sm_rf_map *m,
-                        int share)
+/* Serialises every input the timing depends on: the technique's IPC side, the SM
+ * configuration and the workload profile from the sweep's key tables (sim_key.c), then
+ * the share and the map's fast/slow pattern, field by field, so struct padding never
+ * enters the key.  The SM index and SM count enter a run only through the SM's share of
+ * blocks (sm.h, sm_sim_share), so the share stands for both and SMs with equal shares
+ * and maps reuse one run. */
+static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
+                        const sm_technique *t, const sm_rf_map *m, int share)
 {
-    int head[] = { w_index, share, (int)t->scheduler, t->fba_rm, t->hybrid,
-                   (int)t->hybrid_policy, t->hybrid_banks, t->nbti_rename,
-                   (int)t->rename_order,
-                   m->n_banks, m->n_entries, m->subs_per_bank };
-    size_t n = put_ints(k, 0, head, (int)(sizeof head / sizeof *head));
+    size_t n = dse__sim_inputs_key(cfg, w, t, k);
+    int head[] = { share, m->n_banks, m->n_entries, m->subs_per_bank };
+    n = put_ints(k, n, head, (int)(sizeof head / sizeof *head));
     for (int b = 0; b < m->n_banks; b++)
         for (int s = 0; s < m->subs_per_bank; s++)
             k[n++] = m->sub_slow[b][s];
@@ -162,7 +162,8 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     int share = sm_sim_share(cfg, w, sm, n_sms);
     if (share < 0)
         return share;
-    size_t len = build_key(c->key, w_index, t, m, share);
+    (void)w_index; /* the profile itself is in the key */
+    size_t len = build_key(c->key, cfg, w, t, m, share);
     uint64_t h = fnv1a(c->key, len);
     slot *s = find(c, h, len);
     if (s->key) {

@@ -1,0 +1,68 @@
+/* The run-cache key by construction: every input of an SM run serialised from the same
+ * key tables the sweep loader uses (sweep_schema.c), so a knob added to the IPC side of
+ * a technique, to the SM configuration or to a workload profile is part of the key the
+ * moment it becomes a sweep key; nothing is listed twice.  tests/dse/test_sweep.c
+ * changes every such key in turn and requires a different key, and checks that the
+ * tables cover every byte of the three structs but their padding. */
+#include <stddef.h>
+#include <string.h>
+
+#include "dse_sim_cache.h"
+#include "dse_sweep.h"
+#include "sweep_schema.h"
+
+/* One field, canonically: fixed-size values as their bytes, strings up to their NUL,
+ * lists as the count and the elements in use (never padding or unused capacity). */
+static size_t put_field(const dse__key *k, const char *field, const char *base, uint8_t *out)
+{
+    size_t n;
+    switch (k->type) {
+    case DSE__INT:
+    case DSE__ENUM: n = sizeof(int); break;
+    case DSE__INT64: n = sizeof(int64_t); break;
+    case DSE__DOUBLE: n = sizeof(double); break;
+    case DSE__BOOL: n = sizeof(bool); break;
+    case DSE__STRING: n = strnlen(field, (size_t)k->len) + 1; break;
+    default: {
+        int count = *(const int *)(base + k->count_offset);
+        memcpy(out, &count, sizeof count);
+        n = (size_t)count * (k->type == DSE__INT_LIST ? sizeof(int) : sizeof(double));
+        memcpy(out + sizeof count, field, n);
+        return sizeof count + n;
+    }
+    }
+    memcpy(out, field, n);
+    return n;
+}
+
+/* The keys of `keys` whose field lies in [lo, lo + size) of the table's struct at
+ * `base`, read from the struct at `s` (which starts at offset lo). */
+static size_t put_range(const dse__key *keys, size_t n_keys, size_t lo, size_t size,
+                        const void *s, uint8_t *out)
+{
+    size_t n = 0;
+    const char *base = (const char *)s - lo;
+    for (size_t i = 0; i < n_keys; i++)
+        if (keys[i].offset >= lo && keys[i].offset < lo + size)
+            n += put_field(&keys[i], base + keys[i].offset, base, out + n);
+    return n;
+}
+
+static const dse__section *section(const char *name)
+{
+    for (size_t i = 0; i < dse__n_sections; i++)
+        if (!strcmp(dse__sections[i].name, name))
+            return &dse__sections[i];
+    return NULL;
+}
+
+size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_technique *t,
+                           uint8_t *out)
+{
+    const dse__section *sm = section("sm");
+    size_t n = put_range(dse__technique_keys, dse__n_technique_keys,
+                         offsetof(dse_technique, ipc), sizeof *t, t, out);
+    n += put_range(sm->keys, sm->n_keys, 0, sizeof *cfg, cfg, out + n);
+    n += put_range(dse__workload_keys, dse__n_workload_keys, 0, sizeof *w, w, out + n);
+    return n;
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# check_reuse.sh RFDSE SWEEP: the run cache never changes a result: every preset, with
+# and without reuse, gives bit-identical /results and /chips (tests/sweeps/good/
+# all_presets.cfg), and the reuse run did reuse runs.
+set -u
+rfdse=$1 sweep=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+"$rfdse" run "$sweep" -o "$tmp/reuse.h5" >"$tmp/log" || { echo "FAIL: run"; exit 1; }
+"$rfdse" run "$sweep" -o "$tmp/noreuse.h5" --quiet --no-reuse || { echo "FAIL: --no-reuse run"; exit 1; }
+grep -o 'simulated [0-9]*, reused [0-9]*' "$tmp/log"
+grep -q 'reused [1-9]' "$tmp/log" || { echo "FAIL: nothing was reused"; fail=1; }
+for g in /results /chips; do
+  h5diff -r "$tmp/reuse.h5" "$tmp/noreuse.h5" "$g" "$g" >"$tmp/diff" 2>&1 ||
+    { echo "FAIL: $g differs with --no-reuse"; head -20 "$tmp/diff"; fail=1; }
+done
+exit $fail

@@ -1,0 +1,148 @@
+/* The run-cache key by construction (dse/sim_key.c): every sweep key that reaches an SM
+ * run changes the key, and the key tables cover every byte of the structs an SM run
+ * reads (but their padding), so no input can be left out of the key unnoticed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dse_sim_cache.h"
+#include "dse_sweep.h"
+#include "sweep_schema.h"
+
+typedef struct inputs {
+    dse_technique tech;
+    sm_config cfg;
+    sm_profile prof;
+} inputs;
+
+static void defaults(inputs *in)
+{
+    memset(in, 0, sizeof *in);
+    assert_true(dse_technique_preset("pv_opt_nbti_opt", &in->tech));
+    sm_config_default(&in->cfg);
+    sm_profile_default(&in->prof);
+}
+
+static size_t key_of(const inputs *in, uint8_t *out)
+{
+    return dse__sim_inputs_key(&in->cfg, &in->prof, &in->tech.ipc, out);
+}
+
+/* Another value of field k (any other value will do: the key is not range-checked). */
+static void perturb(const dse__key *k, char *base)
+{
+    char *f = base + k->offset;
+    switch (k->type) {
+    case DSE__INT: *(int *)f += 1; break;
+    case DSE__ENUM: *(int *)f = *(int *)f ? 0 : 1; break;
+    case DSE__INT64: *(int64_t *)f += 1; break;
+    case DSE__DOUBLE: *(double *)f += 0.125; break;
+    case DSE__BOOL: *(bool *)f = !*(bool *)f; break;
+    case DSE__STRING: f[0] ^= 1; break;
+    case DSE__INT_LIST:
+    case DSE__DOUBLE_LIST: *(int *)(base + k->count_offset) += 1; break;
+    }
+}
+
+/* Perturbs each key of `keys` lying in [lo, lo + size) of `base` in turn. */
+static int check_table(const dse__key *keys, size_t n_keys, size_t lo, size_t size,
+                       size_t base_off, const char *what)
+{
+    int checked = 0;
+    uint8_t *a = malloc(DSE_SIM_INPUTS_KEY_MAX), *b = malloc(DSE_SIM_INPUTS_KEY_MAX);
+    for (size_t i = 0; i < n_keys; i++) {
+        if (keys[i].offset < lo || keys[i].offset >= lo + size)
+            continue;
+        inputs in;
+        defaults(&in);
+        size_t na = key_of(&in, a);
+        perturb(&keys[i], (char *)&in + base_off);
+        size_t nb = key_of(&in, b);
+        if (na == nb && !memcmp(a, b, na))
+            fail_msg("%s key '%s' changes the SM run but not the run-cache key", what,
+                     keys[i].name);
+        checked++;
+    }
+    free(a);
+    free(b);
+    return checked;
+}
+
+static void test_every_input_changes_the_key(void **state)
+{
+    (void)state;
+    const dse__section *sm = NULL;
+    for (size_t i = 0; i < dse__n_sections; i++)
+        if (!strcmp(dse__sections[i].name, "sm"))
+            sm = &dse__sections[i];
+    assert_non_null(sm);
+    int n = check_table(dse__technique_keys, dse__n_technique_keys, offsetof(dse_technique, ipc),
+                        sizeof(sm_technique), offsetof(inputs, tech), "technique");
+    n += check_table(sm->keys, sm->n_keys, 0, sizeof(sm_config), offsetof(inputs, cfg), "sm");
+    n += check_table(dse__workload_keys, dse__n_workload_keys, 0, sizeof(sm_profile),
+                     offsetof(inputs, prof), "workload");
+    print_message("%d keys checked\n", n);
+    assert_true(n >= 7 + 25 + 20);
+}
+
+/* Bytes of [lo, lo + size) not covered by any key of the table. */
+static size_t uncovered(const dse__key *keys, size_t n_keys, size_t lo, size_t size)
+{
+    char *cov = calloc(size, 1);
+    for (size_t i = 0; i < n_keys; i++) {
+        const dse__key *k = &keys[i];
+        if (k->offset < lo || k->offset >= lo + size)
+            continue;
+        size_t len = k->type == DSE__INT || k->type == DSE__ENUM ? sizeof(int)
+                     : k->type == DSE__BOOL                       ? sizeof(bool)
+                     : k->type == DSE__STRING                     ? (size_t)k->len
+                     : k->type == DSE__INT_LIST ? (size_t)k->len * sizeof(int)
+                     : k->type == DSE__DOUBLE_LIST ? (size_t)k->len * sizeof(double) : 8;
+        memset(cov + (k->offset - lo), 1, len);
+        if (k->type == DSE__INT_LIST || k->type == DSE__DOUBLE_LIST)
+            memset(cov + (k->count_offset - lo), 1, sizeof(int));
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++)
+        n += !cov[i];
+    free(cov);
+    return n;
+}
+
+/* A field added to these structs without a sweep key would not be in the run-cache key:
+ * the uncovered bytes are exactly today's padding (and the profile's name, which labels
+ * and never times).  If this fails after a struct changed, add the field to the key
+ * tables (dse/sweep_schema.c), or, if it truly is no input of a run, update the count. */
+static void test_tables_cover_every_field(void **state)
+{
+    (void)state;
+    const dse__section *sm = NULL;
+    for (size_t i = 0; i < dse__n_sections; i++)
+        if (!strcmp(dse__sections[i].name, "sm"))
+            sm = &dse__sections[i];
+    size_t t = uncovered(dse__technique_keys, dse__n_technique_keys,
+                         offsetof(dse_technique, ipc), sizeof(sm_technique));
+    size_t c = uncovered(sm->keys, sm->n_keys, 0, sizeof(sm_config));
+    size_t p = uncovered(dse__workload_keys, dse__n_workload_keys, 0, sizeof(sm_profile));
+    print_message("uncovered bytes: sm_technique %zu, sm_config %zu, sm_profile %zu "
+                  "(name %zu)\n", t, c, p, sizeof(((sm_profile *)0)->name));
+    assert_int_equal(t, 5); /* padding after the two bools and after nbti_rename   */
+    assert_int_equal(c, 0); /* 24 ints, then max_cycles: no padding               */
+    assert_int_equal(p, sizeof(((sm_profile *)0)->name) + 2 * 4); /* name; padding
+                               after miss_latency and after partial_lanes          */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_input_changes_the_key),
+        cmocka_unit_test(test_tables_cover_every_field),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
