@@ -135,7 +135,8 @@ static int bad_times(const double *ts, const double *tr, int n)
 static double aged_delay(const var_timing *t, const var__nbti *st, double d0, double veff,
                          double leff)
 {
-    double v = t->vth0 + var__nbti_aged_dev(st, veff - t->vth0);
+    /* "pv": the law's dVth_t0 is the device's deviation; otherwise one shift for all */
+    double v = st->pv ? t->vth0 + var__nbti_aged_dev(st, veff - t->vth0) : veff + st->shift;
     double d = var_cell_delay(t, v, leff);
     return d > d0 ? d : d0; /* rounding of the round trip never makes a register faster */
 }
@@ -145,6 +146,17 @@ double var_register_delay_aged(const var_params *p, double delay0, double leff,
 {
     var__nbti st;
     var__nbti_prep(&st, &p->aging, t_stress_s, t_rec_s);
+    if (!st.stressed)
+        return delay0;
+    return aged_delay(&p->timing, &st, delay0,
+                      var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
+}
+
+double var_register_delay_shifted(const var_params *p, double delay0, double leff,
+                                  double shift)
+{
+    var__nbti st;
+    var__nbti_prep_shift(&st, shift);
     if (!st.stressed)
         return delay0;
     return aged_delay(&p->timing, &st, delay0,
