@@ -1,6 +1,10 @@
 /* The NBTI aging loop of one chip and technique (model.md section 7, docs/nbti.md).
  *
- * Stress of a sub-bank = elapsed time x its duty; recovery = the rest.  Duties come
+ * Stress of a sub-bank = elapsed time x its duty; recovery = the rest.  Under the
+ * source's law (aging.initial_shift = "accumulated") a sub-bank's shift is continued
+ * interval by interval with that interval's duty (var_nbti_continue); with a constant
+ * duty that equals the one-shot formula, which fixed maps use.  Under "pv" (the paper's
+ * wording) the law is evaluated on stress and recovery totals since time zero.  Duties come
  * from the SM runs: per physical sub-bank, accesses per cycle or occupancy, averaged
  * over the workload mix with the profiles' weights (frequency per year), or of one
  * workload alone (its guardband).
@@ -9,7 +13,7 @@
  *   the frequency is that of the time-zero fast set under current delays.
  * - With nbti_reorg (nbti_opt) sub-banks are re-sorted and re-paired by their current
  *   delay at every time point; the next interval's duties are measured on the new map
- *   (where nbti_opt's block-level renaming, in the model, evens out the use).
+ *   (where nbti_opt's block-level renaming, in the model, moves the use).
  * Guardband = 1 - f(end) / f(0): the frequency given up by the end of the schedule to
  * keep the technique's fast set in timing; normalised to the baseline's on the same chip
  * and workload. */

@@ -3,8 +3,11 @@
  * var_chip_age (cells.c) rebuilds the 2^20 cells of an SM and ages every one: ~1.5 s per
  * SM.  Here a register is represented by its slowest cell only, whose delay we know
  * exactly (the register's time-zero delay d0) but not how its slowness splits between
- * Vth and Leff.  NBTI ages by Vth, and the spec's law ages a high Vth less, so the split
- * matters: charging all of it to Vth sees only about 60 % of the exact slowdown.
+ * Vth and Leff.  NBTI ages by Vth, and the split matters: the delay lost per mV depends on
+ * Vth and Leff, and under the "pv" reading of the law a high Vth also shifts less
+ * (charging all of the excess to Vth saw only about 60 % of the exact slowdown there).
+ * Under the default ("accumulated") reading every device of a sub-bank gets the same
+ * shift, so the aged deviation below is h(x) = x + shift.
  *
  * Conditional split (var__chip_split_leff).  For the slowest register of each sub-bank,
  * the field value g at its slowest piece gives the systematic Vth and Leff; the excess
@@ -23,7 +26,8 @@
  * The approximation still ignores cells that were not the slowest at time zero but age
  * faster and overtake (docs/nbti.md section 4 gives the measured errors).
  *
- * Order within a sub-bank.  All registers of a sub-bank share (t_stress, t_rec), so they
+ * Order within a sub-bank.  Under "accumulated" h(x) = x + shift is increasing.  Under
+ * "pv": all registers of a sub-bank share (t_stress, t_rec), so they
  * share a = Kv' sqrt(t_stress) >= 0 and rec in [0, 1].  The aged deviation is
  *     h(x) = (1 - rec) x + rec (a + x^(1/(2n)))^(2n)
  * with sign-preserving powers.  u -> u^(1/(2n)) and u -> u^(2n) are odd and increasing
