@@ -95,7 +95,10 @@ typedef struct ana_trace {
       "slowest SM's frequency, normalised to the no-PV chip")                              \
     X(ipc, benchmark, normalised_to, "ideal", "IPC, normalised to the ideal technique")     \
     X(performance, benchmark, normalised_to, "ideal",                                      \
-      "IPC x frequency, normalised to the ideal technique")                                \
+      "IPC x frequency (lifetime: end-of-schedule frequency when the sweep ages), "        \
+      "normalised to the ideal technique")                                                 \
+    X(performance_t0, benchmark, normalised_to, "ideal",                                   \
+      "IPC x time-zero frequency, normalised to the ideal technique")                      \
     X(guardband, benchmark, normalised_to, "baseline",                                     \
       "NBTI guardband, normalised to the baseline technique")                              \
     X(guardband_raw, benchmark, units, "fraction of frequency",                            \
@@ -139,6 +142,15 @@ void ana_results_free(ana_results *r);
 
 /* Axis length of a metric in r. */
 int ana_results_axis_len(const ana_results *r, ana_metric m);
+
+/* True when r's /results/performance is the lifetime performance (model.md section 8):
+ * the sweep aged (more than one year) and wrote /results/performance_t0 beside it.
+ * Files from before performance_t0 hold the time-zero value there. */
+int ana_results_perf_is_lifetime(const ana_results *r);
+
+/* What /results/performance of r is, for titles: "lifetime performance (IPC x frequency
+ * after Y years of NBTI aging)" or "performance at time zero (IPC x frequency)". */
+void ana_results_perf_label(const ana_results *r, char *buf, size_t n);
 
 /* One SM's register-file maps from `rfdse chipmap`. */
 typedef struct ana_chipmap {

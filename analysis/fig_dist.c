@@ -163,9 +163,17 @@ int ana_fig_freq_dist(const char *dir, const char *prefix, const ana_results *r,
 int ana_fig_perf_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped)
 {
-    static const dist_spec d = { ANA_FIG_perf_dist, "chip_performance",
-                                 "Chip performance (IPC x frequency, mean over workloads), "
-                                 "per technique",
-                                 "performance (normalised to ideal)", 1.0, "ideal" };
+    /* The title says which performance the file holds: lifetime or time zero. */
+    char title[160];
+    if (ana_results_perf_is_lifetime(r))
+        snprintf(title, sizeof title, "Lifetime performance (IPC x frequency after %g years "
+                 "of NBTI aging)", r->year[r->n_year - 1]);
+    else
+        snprintf(title, sizeof title, "Performance at time zero (IPC x frequency), per technique");
+    const dist_spec d = { ANA_FIG_perf_dist, "chip_performance", title,
+                          ana_results_perf_is_lifetime(r)
+                              ? "lifetime performance (normalised to ideal)"
+                              : "performance at t = 0 (normalised to ideal)",
+                          1.0, "ideal" };
     return dist_figure(&d, dir, prefix, r, s, note, skipped);
 }

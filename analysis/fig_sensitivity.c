@@ -129,8 +129,11 @@ int ana_fig_sensitivity(const char *dir, const ana_results *const *results,
             results[pts[0].file]->n_chip);
     panel(p.gp, results, summaries, pts, np, tech, nt, "frequency", "Chip frequency (t = 0)",
           "frequency (normalised to the no-PV chip)", 1);
+    /* Which performance: the first file's (the reference sweeps age all or none). */
+    int life = ana_results_perf_is_lifetime(results[pts[0].file]);
     panel(p.gp, results, summaries, pts, np, tech, nt, "chip_performance",
-          "Performance (mean over workloads)", "performance (normalised to ideal)", 0);
+          life ? "Lifetime performance (mean over workloads)" : "Performance at t = 0 (mean over workloads)",
+          life ? "lifetime performance (normalised to ideal)" : "performance (normalised to ideal)", 0);
     fputs("unset multiplot\n", p.gp);
     return ana__plot_close(&p, note);
 }

@@ -25,6 +25,20 @@ int ana_results_axis_len(const ana_results *r, ana_metric m)
     return ana_metric_axis(m) == ANA_AXIS_YEAR ? r->n_year : r->n_bench;
 }
 
+int ana_results_perf_is_lifetime(const ana_results *r)
+{
+    return r->n_year > 1 && r->metric[ANA_M_performance_t0] != NULL;
+}
+
+void ana_results_perf_label(const ana_results *r, char *buf, size_t n)
+{
+    if (ana_results_perf_is_lifetime(r))
+        snprintf(buf, n, "lifetime performance (IPC x frequency after %g years of NBTI aging)",
+                 r->year[r->n_year - 1]);
+    else
+        snprintf(buf, n, "performance at time zero (IPC x frequency)");
+}
+
 void ana_results_free(ana_results *r)
 {
     if (!r)

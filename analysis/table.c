@@ -44,10 +44,15 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
         n = add(c, n, h, fq, r->n_year - 1, offsetof(ana_stats, mean));
     }
     n = add(c, n, "ipc", ana_summary_find(s, "chip_ipc"), 0, offsetof(ana_stats, mean));
-    n = add(c, n, "perf", pf, 0, offsetof(ana_stats, mean));
+    /* perf is the lifetime value when the file aged; perf_t0 beside it */
+    int life = ana_results_perf_is_lifetime(r);
+    n = add(c, n, life ? "perf_life" : "perf", pf, 0, offsetof(ana_stats, mean));
     n = add(c, n, "perf_p5", pf, 0, offsetof(ana_stats, p5));
     n = add(c, n, "perf_ci_lo", pf, 0, offsetof(ana_stats, ci_low));
     n = add(c, n, "perf_ci_hi", pf, 0, offsetof(ana_stats, ci_high));
+    if (life)
+        n = add(c, n, "perf_t0", ana_summary_find(s, "chip_performance_t0"), 0,
+                offsetof(ana_stats, mean));
     n = add(c, n, "guardband", ana_summary_find(s, "chip_guardband"), 0,
             offsetof(ana_stats, mean));
 
@@ -70,6 +75,8 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
         }
         fputc('\n', out);
     }
+    char what[160];
+    ana_results_perf_label(r, what, sizeof what);
     fprintf(out, "(means over chips, normalised per docs/results-format.md; perf_ci: 95 %% CI "
-                 "of the mean; - : not computed)\n");
+                 "of the mean; - : not computed; perf%s = %s)\n", life ? "_life" : "", what);
 }

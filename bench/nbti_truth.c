@@ -1,11 +1,15 @@
 /* Ground truth for the NBTI guardband ordering (docs/nbti.md section 5): per SM, the
  * guardband of the baseline (every register counts) against that of rf_bro's time-zero
  * fast set (70 % of the sub-banks) and of a re-sorted fast set, after uniform stress,
- * with the exact per-cell aging (var_chip_age, every cell through var_nbti_dvth) and
+ * with the exact per-cell aging (var_chip_age, every cell through var_nbti_shift) and
  * with the worst-cell approximation the sweep driver uses (var_chip_age_registers).
  * Uniform stress takes duty differences out, so what remains is the NBTI law itself.
+ * --law picks the reading of dVth_t0 (aging.initial_shift, docs/nbti.md section 1):
+ * "accumulated" (default, the source's: every cell gets the same shift, the continued
+ * law at a constant duty) or "pv" (the paper's wording: the shift depends on each cell's
+ * PV deviation).
  *
- *   nbti_truth [--chips N] [--sms M] [--duty D] [--years Y] [--seed S]
+ *   nbti_truth [--chips N] [--sms M] [--duty D] [--years Y] [--seed S] [--law L]
  *
  * Guardband = 1 - f(end) / f(0) = 1 - d(0) / d(end) for the slowest counted delay. */
 #include <math.h>
@@ -29,7 +33,7 @@ static double shift_nbti(double dev, int sub, void *ctx)
 {
     const stress *s = ctx;
     (void)sub;
-    return var_nbti_dvth(&s->a, dev, s->t[0], s->t[1]);
+    return var_nbti_shift(&s->a, dev, s->t[0], s->t[1]);
 }
 
 /* Slowest delay among the counted sub-banks (fast == NULL: all of them). */
@@ -79,16 +83,23 @@ int main(int argc, char **argv)
     int chips = 1, sms = 15;
     double duty = 0.2, years = 7;
     unsigned long long seed = 42;
+    const char *law = "accumulated";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--chips")) chips = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sms")) sms = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--duty")) duty = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--years")) years = atof(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--law")) law = argv[i + 1];
         else { fprintf(stderr, "nbti_truth: unknown option %s\n", argv[i]); return 2; }
     }
     var_params p;
     var_params_default(&p);
+    if (strcmp(law, "accumulated") && strcmp(law, "pv")) {
+        fprintf(stderr, "nbti_truth: --law %s: accepted: accumulated, pv\n", law);
+        return 2;
+    }
+    p.aging.initial_shift = strcmp(law, "pv") ? VAR_SHIFT_ACCUMULATED : VAR_SHIFT_PV;
     var_technique t; /* rf_bro's frequency side */
     var_technique_default(&t);
     t.variation = true, t.granularity = VAR_GRAN_SUB_BANK, t.fast_percent = 70, t.bro = true;
@@ -105,8 +116,8 @@ int main(int argc, char **argv)
             one_sm(c, &p, &t, sm, &st, &acc);
     }
     double n = chips * sms;
-    printf("NBTI guardband after %.0f years at duty %.2f, mean over %d chips x %d SMs (seed %llu)\n",
-           years, duty, chips, sms, seed);
+    printf("NBTI guardband after %.0f years at duty %.2f, %s law, mean over %d chips x %d SMs "
+           "(seed %llu)\n", years, duty, law, chips, sms, seed);
     printf("  %-28s %10s %10s %8s\n", "", "baseline", "fast set", "ratio");
     printf("  %-28s %10.4f %10.4f %8.2f\n", "exact per-cell aging", acc.base_exact / n,
            acc.fixed_exact / n, acc.fixed_exact / acc.base_exact);
@@ -114,6 +125,8 @@ int main(int argc, char **argv)
            acc.resorted_exact / acc.base_exact);
     printf("  %-28s %10.4f %10.4f %8.2f\n", "worst-cell (the driver's)", acc.base_cell / n,
            acc.fixed_cell / n, acc.fixed_cell / acc.base_cell);
+    printf("  %-28s %9.0f%% %9.0f%%\n", "  worst-cell / exact", 100 * acc.base_cell / acc.base_exact,
+           100 * acc.fixed_cell / acc.fixed_exact);
     var_chip_free(c);
     return 0;
 }

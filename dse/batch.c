@@ -15,18 +15,19 @@ void dse_batch_init(dse_batch *b, const dse_dims *d)
 static int alloc_unit(dse_unit *u, const dse_dims *d)
 {
     size_t y = (size_t)d->n_years, w = (size_t)d->n_benchmarks, ys = y * (size_t)d->n_subs;
-    double *p = malloc(sizeof(double) * (2 * y + 4 * w + ys + w * ys) + ys);
+    double *p = malloc(sizeof(double) * (2 * y + 5 * w + ys + w * ys) + ys);
     if (!p)
         return -1;
     u->trace = -1;
-    u->trace_delay = p + 2 * y + 4 * w;
+    u->trace_delay = p + 2 * y + 5 * w;
     u->trace_util = u->trace_delay + ys;
     u->trace_slow = (uint8_t *)(u->trace_util + w * ys);
     u->frequency = p;
     u->frequency_min = p + y;
     u->ipc = p + 2 * y;
     u->performance = u->ipc + w;
-    u->guardband = u->performance + w;
+    u->performance_t0 = u->performance + w;
+    u->guardband = u->performance_t0 + w;
     u->guardband_raw = u->guardband + w;
     return 0;
 }

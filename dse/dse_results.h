@@ -30,7 +30,8 @@ typedef struct dse_unit {
     double *frequency;     /* [n_years]      */
     double *frequency_min; /* [n_years]      */
     double *ipc;           /* [n_benchmarks] */
-    double *performance;   /* [n_benchmarks] */
+    double *performance;   /* [n_benchmarks] lifetime: IPC x end-of-schedule frequency */
+    double *performance_t0; /* [n_benchmarks] IPC x time-zero frequency              */
     double *guardband;     /* [n_benchmarks] */
     double *guardband_raw; /* [n_benchmarks] */
     /* A look inside SM 0, for traced chips only (trace >= 0: the index in

@@ -24,6 +24,7 @@ void dse_eval_free(dse_eval *e)
     free(e->sub0);
     free(e->stress);
     free(e->rec);
+    free(e->shift);
     free(e->loop_duty);
     free(e->aged);
     free(e->run);
@@ -44,12 +45,13 @@ static int alloc_arrays(dse_eval *e)
     e->sub0 = malloc(sizeof(double) * per_chip);
     e->stress = malloc(sizeof(double) * per_chip);
     e->rec = malloc(sizeof(double) * per_chip);
+    e->shift = malloc(sizeof(double) * per_chip);
     e->loop_duty = malloc(sizeof(double) * per_chip);
     e->aged = malloc(sizeof(double) * subs);
     e->run = malloc(sizeof *e->run);
     e->stats = malloc(sizeof *e->stats);
     return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_duty && e->duty && e->counted0 &&
-                   e->sub0 && e->stress && e->rec && e->loop_duty && e->aged && e->run &&
+                   e->sub0 && e->stress && e->rec && e->shift && e->loop_duty && e->aged && e->run &&
                    e->stats
                ? 0 : -1;
 }
@@ -232,11 +234,22 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
         if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w), &ipc, err, n))
             return -1;
         u->ipc[w] = ipc / e->ideal_ipc[w];
-        u->performance[w] = u->ipc[w] * freq;
+        u->performance_t0[w] = u->ipc[w] * freq;
     }
     for (int sm = 0; sm < e->n_sms && t->freq.variation; sm++)
         counted_maxima(e, t, sm, e->counted0 + (size_t)sm * (size_t)e->n_subs);
     return 0;
+}
+
+/* model.md section 8: with aging the headline performance is IPC x the frequency the
+ * chip holds for its whole life, the end-of-schedule one (after the guardband, under the
+ * workload mix's stress: /results/frequency at the last year); without aging it is the
+ * time-zero value. */
+static void lifetime_performance(const dse_sweep *s, dse_unit *u)
+{
+    double f_end = u->frequency[s->var.aging.n_years - 1];
+    for (int w = 0; w < s->n_workloads; w++)
+        u->performance[w] = u->ipc[w] * f_end;
 }
 
 static void chip_info(dse_eval *e, int chip, dse_chip_info *info)
@@ -284,6 +297,7 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
         if (eval_time_zero(e, t, &units[k], err, n) ||
             dse__eval_aging(e, t, &units[k], base_raw, err, n))
             return -1;
+        lifetime_performance(s, &units[k]);
         k++;
     }
     return k;

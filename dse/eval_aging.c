@@ -1,6 +1,10 @@
 /* The NBTI aging loop of one chip and technique (model.md section 7, docs/nbti.md).
  *
- * Stress of a sub-bank = elapsed time x its duty; recovery = the rest.  Duties come
+ * Stress of a sub-bank = elapsed time x its duty; recovery = the rest.  Under the
+ * source's law (aging.initial_shift = "accumulated") a sub-bank's shift is continued
+ * interval by interval with that interval's duty (var_nbti_continue); with a constant
+ * duty that equals the one-shot formula, which fixed maps use.  Under "pv" (the paper's
+ * wording) the law is evaluated on stress and recovery totals since time zero.  Duties come
  * from the SM runs: per physical sub-bank, accesses per cycle or occupancy, averaged
  * over the workload mix with the profiles' weights (frequency per year), or of one
  * workload alone (its guardband).
@@ -9,7 +13,7 @@
  *   the frequency is that of the time-zero fast set under current delays.
  * - With nbti_reorg (nbti_opt) sub-banks are re-sorted and re-paired by their current
  *   delay at every time point; the next interval's duties are measured on the new map
- *   (where nbti_opt's block-level renaming, in the model, evens out the use).
+ *   (where nbti_opt's block-level renaming, in the model, moves the use).
  * Guardband = 1 - f(end) / f(0): the frequency given up by the end of the schedule to
  * keep the technique's fast set in timing; normalised to the baseline's on the same chip
  * and workload. */
@@ -83,7 +87,33 @@ void dse__eval_baseline_guardband(dse_eval *e, double *raw)
     }
 }
 
-/* Re-pairs every SM's sub-banks by their delays after (stress, rec); frequency out. */
+static bool pv_law(const dse_eval *e) { return e->s->var.aging.initial_shift == VAR_SHIFT_PV; }
+
+/* Sub-bank k's (= sm * n_subs + i) current delay in the reorg loop: the accumulated
+ * law's continued shift, or under "pv" the law on the stress and recovery totals. */
+static double aged_sub_bank(const dse_eval *e, size_t k, double leff)
+{
+    if (pv_law(e))
+        return var_register_delay_aged(&e->s->var, e->sub0[k], leff, e->stress[k], e->rec[k]);
+    return var_register_delay_shifted(&e->s->var, e->sub0[k], leff, e->shift[k]);
+}
+
+/* One interval of dt seconds at the current duties: the continued shifts, or ("pv") the
+ * totals since time zero. */
+static void advance(dse_eval *e, double dt)
+{
+    const var_aging *a = &e->s->var.aging;
+    for (size_t i = 0; i < per_chip(e); i++) {
+        double d = e->loop_duty[i];
+        if (pv_law(e)) {
+            e->stress[i] += d * dt;
+            e->rec[i] += (1.0 - d) * dt;
+        } else
+            e->shift[i] = var_nbti_continue(a, e->shift[i], d, dt);
+    }
+}
+
+/* Re-pairs every SM's sub-banks by their current delays; frequency out. */
 static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double *min,
                       double *sm0_delay, char *err, size_t n)
 {
@@ -92,8 +122,7 @@ static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double 
         size_t off = (size_t)sm * (size_t)e->n_subs;
         const double *leff = var_chip_sub_bank_leff(e->chip, sm);
         for (int i = 0; i < e->n_subs; i++)
-            e->aged[i] = var_register_delay_aged(&e->s->var, e->sub0[off + (size_t)i], leff[i],
-                                                 e->stress[off + (size_t)i], e->rec[off + (size_t)i]);
+            e->aged[i] = aged_sub_bank(e, off + (size_t)i, leff[i]);
         if (sm == 0 && sm0_delay)
             memcpy(sm0_delay, e->aged, sizeof(double) * (size_t)e->n_subs);
         var_rf_map vm;
@@ -154,15 +183,11 @@ static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, do
     size_t cells = per_chip(e);
     memset(e->stress, 0, sizeof(double) * cells);
     memset(e->rec, 0, sizeof(double) * cells);
+    memset(e->shift, 0, sizeof(double) * cells);
     duty_from(e, e->duty, w, e->loop_duty);
     for (int y = 0; y < years; y++) {
-        if (y > 0) {
-            double dt = seconds_at(e, y) - seconds_at(e, y - 1);
-            for (size_t i = 0; i < cells; i++) {
-                e->stress[i] += e->loop_duty[i] * dt;
-                e->rec[i] += (1.0 - e->loop_duty[i]) * dt;
-            }
-        }
+        if (y > 0)
+            advance(e, seconds_at(e, y) - seconds_at(e, y - 1));
         double mean, min;
         size_t row = (size_t)y * (size_t)e->n_subs;
         bool mix_trace = trace && w < 0, w_trace = trace && w >= 0;

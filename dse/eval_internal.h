@@ -21,7 +21,8 @@ struct dse_eval {
     double *duty;          /* [n_w][n_sms][n_subs]: the current technique's, t = 0 */
     double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0        */
     double *sub0;          /* [n_sms][n_subs]: sub-bank delays, t = 0              */
-    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops              */
+    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
+    double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
     double *loop_duty;     /* [n_sms][n_subs]                                      */
     double *aged;          /* [n_subs]                                             */
     dse_sm_result *run;    /* one run's result                                     */

@@ -26,7 +26,14 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
         "chip IPC (mean over SMs) per chip, technique and benchmark" },
     [DSE__DS_PERFORMANCE] = { "/results/performance", DSE__SHAPE_CTB, false, "normalised_to",
         "the ideal technique",
-        "IPC x frequency (time zero) per chip, technique and benchmark" },
+        "lifetime performance per chip, technique and benchmark: IPC x the frequency at the "
+        "end of the aging schedule (the frequency the chip holds all its life after the NBTI "
+        "guardband, under the workload mix's stress); IPC x time-zero frequency without "
+        "aging" },
+    [DSE__DS_PERFORMANCE_T0] = { "/results/performance_t0", DSE__SHAPE_CTB, false,
+        "normalised_to", "the ideal technique",
+        "performance at time zero per chip, technique and benchmark: IPC x time-zero "
+        "frequency" },
     [DSE__DS_GUARDBAND] = { "/results/guardband", DSE__SHAPE_CTB, false, "normalised_to",
         "the baseline technique's guardband on the same chip and benchmark",
         "NBTI guardband per chip, technique and benchmark; NaN without aging" },

@@ -30,6 +30,7 @@ static const double *unit_array(const dse_unit *u, dse__ds ds)
     case DSE__DS_FREQUENCY_MIN: return u->frequency_min;
     case DSE__DS_IPC: return u->ipc;
     case DSE__DS_PERFORMANCE: return u->performance;
+    case DSE__DS_PERFORMANCE_T0: return u->performance_t0;
     case DSE__DS_GUARDBAND: return u->guardband;
     default: return u->guardband_raw;
     }

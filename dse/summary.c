@@ -1,5 +1,6 @@
 /* The short table `rfdse run` prints at the end: per technique, mean and spread over
- * chips of frequency (time zero), IPC and performance (both averaged over workloads). */
+ * chips of frequency (time zero), IPC and performance (both averaged over workloads);
+ * with aging, the lifetime performance and the time-zero one (model.md section 8). */
 #include <hdf5.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 typedef struct table {
     int n_chips, n_tech, n_bench, n_year;
     char (*tech)[DSE__H5_STR_LEN];
-    double *freq, *ipc, *perf;
+    double *freq, *ipc, *perf, *perf_t0; /* perf_t0: NULL without aging */
+    double end_year;
 } table;
 
 static int read_all(hid_t file, const char *path, hid_t type, void *buf)
@@ -60,19 +62,41 @@ static void chip_stats(const double *x, const table *tb, int inner, int t, doubl
 
 static void print_table(const table *tb, FILE *out)
 {
-    fprintf(out, "\n%-18s %21s %21s %21s\n", "technique", "frequency (mean+-sd)",
-            "IPC (mean+-sd)", "performance (mean+-sd)");
+    fprintf(out, "\n%-18s %21s %21s %21s", "technique", "frequency (mean+-sd)",
+            "IPC (mean+-sd)", tb->perf_t0 ? "lifetime perf." : "performance (mean+-sd)");
+    fprintf(out, tb->perf_t0 ? " %21s\n" : "\n", "perf. at t = 0");
     for (int t = 0; t < tb->n_tech; t++) {
         double fm, fs, im, is, pm, ps;
         chip_stats(tb->freq, tb, tb->n_year, t, &fm, &fs);
         chip_stats(tb->ipc, tb, tb->n_bench, t, &im, &is);
         chip_stats(tb->perf, tb, tb->n_bench, t, &pm, &ps);
-        fprintf(out, "%-18.32s %12.4f +- %.4f %12.4f +- %.4f %12.4f +- %.4f\n", tb->tech[t], fm,
+        fprintf(out, "%-18.32s %12.4f +- %.4f %12.4f +- %.4f %12.4f +- %.4f", tb->tech[t], fm,
                 fs, im, is, pm, ps);
+        if (tb->perf_t0)
+            chip_stats(tb->perf_t0, tb, tb->n_bench, t, &pm, &ps);
+        fprintf(out, tb->perf_t0 ? " %12.4f +- %.4f\n" : "\n", pm, ps);
     }
     fprintf(out, "(%d chips; frequency at time zero normalised to the no-variation chip; IPC and "
-                 "performance normalised to ideal, averaged over %d workloads)\n",
+                 "performance normalised to ideal, averaged over %d workloads",
             tb->n_chips, tb->n_bench);
+    if (tb->perf_t0)
+        fprintf(out, "; lifetime performance = IPC x frequency after %g years of NBTI aging",
+                tb->end_year);
+    fputs(")\n", out);
+}
+
+/* With aging, /results/performance is the lifetime value: the time-zero one beside it,
+ * and the last year of the schedule for the footnote. */
+static int read_aged(hid_t file, table *tb, size_t cb)
+{
+    int ny = dim_of(file, "/axes/year");
+    double *years = malloc(sizeof(double) * (size_t)ny);
+    tb->perf_t0 = malloc(sizeof(double) * (cb + 1));
+    int rc = !years || !tb->perf_t0 || read_all(file, "/axes/year", H5T_NATIVE_DOUBLE, years) ||
+             read_all(file, "/results/performance_t0", H5T_NATIVE_DOUBLE, tb->perf_t0);
+    tb->end_year = rc ? NAN : years[ny - 1];
+    free(years);
+    return rc ? -1 : 0;
 }
 
 int dse_run_summary(const char *path, FILE *out)
@@ -100,6 +124,8 @@ int dse_run_summary(const char *path, FILE *out)
         goto done;
     /* frequency rows hold every year; keep the first (time zero) of each */
     int ny = dim_of(file, "/axes/year");
+    if (ny > 1 && read_aged(file, &tb, cb))
+        goto done;
     for (size_t i = 0; i < (size_t)tb.n_chips * (size_t)tb.n_tech; i++)
         tb.freq[i] = tb.freq[i * (size_t)ny];
     print_table(&tb, out);
@@ -112,5 +138,6 @@ done:
     free(tb.freq);
     free(tb.ipc);
     free(tb.perf);
+    free(tb.perf_t0);
     return rc;
 }

@@ -14,6 +14,7 @@ static const char *const domain_names[] = { "sm", "chip", NULL };
 static const char *const method_names[] = { "circulant", "cholesky", NULL };
 static const char *const cell_names[] = { "read_path", NULL };
 static const char *const duty_names[] = { "access", "occupancy", NULL };
+static const char *const shift_names[] = { "accumulated", "pv", NULL };
 static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
 static const char *const sched_names[] = { "lrr", "gto", "two_level", "fwas", NULL };
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
@@ -76,6 +77,8 @@ static const dse__key aging_keys[] = {
     K_DBL(var_aging, eta, 0, 1, "NBTI recovery constant"),
     K_DBLO(var_aging, time_exponent, 0, 1, "NBTI time exponent n"),
     K_ENUM(var_aging, duty, duty_names, "stress duty from accesses or from occupancy"),
+    K_ENUM(var_aging, initial_shift, shift_names,
+           "dVth_t0 of the NBTI law: the shift accumulated so far (source) or PV (paper)"),
 };
 
 static const dse__key sm_keys[] = {

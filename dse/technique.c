@@ -25,10 +25,14 @@ static void set_fwas_hybrid(dse_technique *t)
     t->ipc.hybrid = true;
 }
 
+/* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
+ * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
+ * the fastest virtual banks; the text's last-warp walk is nbti_rename_order = "last_warp". */
 static void set_nbti(dse_technique *t)
 {
     t->freq.nbti_reorg = true;
     t->ipc.nbti_rename = true;
+    t->ipc.rename_order = SM_RENAME_ALL_WARPS;
 }
 
 bool dse_technique_preset(const char *name, dse_technique *t)

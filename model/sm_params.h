@@ -29,8 +29,9 @@ typedef enum {
 
 /* Which registers order the block-level renaming of nbti_opt (docs/nbti.md section 5). */
 typedef enum {
-    SM_RENAME_LAST_WARP = 0, /* model.md section 7: the block's last warp, R0 first  */
-    SM_RENAME_ALL_WARPS = 1  /* R0 of every warp of the block, then R1, ...          */
+    SM_RENAME_LAST_WARP = 0, /* the paper's text: the block's last warp, R0 first    */
+    SM_RENAME_ALL_WARPS = 1  /* the default (model.md section 7, the paper's intent):
+                                R0 of every warp of the block, then R1, ...          */
 } sm_rename_order;
 
 /* Pipeline and memory knobs of one SM. */

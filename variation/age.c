@@ -3,8 +3,11 @@
  * var_chip_age (cells.c) rebuilds the 2^20 cells of an SM and ages every one: ~1.5 s per
  * SM.  Here a register is represented by its slowest cell only, whose delay we know
  * exactly (the register's time-zero delay d0) but not how its slowness splits between
- * Vth and Leff.  NBTI ages by Vth, and the spec's law ages a high Vth less, so the split
- * matters: charging all of it to Vth sees only about 60 % of the exact slowdown.
+ * Vth and Leff.  NBTI ages by Vth, and the split matters: the delay lost per mV depends on
+ * Vth and Leff, and under the "pv" reading of the law a high Vth also shifts less
+ * (charging all of the excess to Vth saw only about 60 % of the exact slowdown there).
+ * Under the default ("accumulated") reading every device of a sub-bank gets the same
+ * shift, so the aged deviation below is h(x) = x + shift.
  *
  * Conditional split (var__chip_split_leff).  For the slowest register of each sub-bank,
  * the field value g at its slowest piece gives the systematic Vth and Leff; the excess
@@ -23,7 +26,8 @@
  * The approximation still ignores cells that were not the slowest at time zero but age
  * faster and overtake (docs/nbti.md section 4 gives the measured errors).
  *
- * Order within a sub-bank.  All registers of a sub-bank share (t_stress, t_rec), so they
+ * Order within a sub-bank.  Under "accumulated" h(x) = x + shift is increasing.  Under
+ * "pv": all registers of a sub-bank share (t_stress, t_rec), so they
  * share a = Kv' sqrt(t_stress) >= 0 and rec in [0, 1].  The aged deviation is
  *     h(x) = (1 - rec) x + rec (a + x^(1/(2n)))^(2n)
  * with sign-preserving powers.  u -> u^(1/(2n)) and u -> u^(2n) are odd and increasing
@@ -135,7 +139,8 @@ static int bad_times(const double *ts, const double *tr, int n)
 static double aged_delay(const var_timing *t, const var__nbti *st, double d0, double veff,
                          double leff)
 {
-    double v = t->vth0 + var__nbti_aged_dev(st, veff - t->vth0);
+    /* "pv": the law's dVth_t0 is the device's deviation; otherwise one shift for all */
+    double v = st->pv ? t->vth0 + var__nbti_aged_dev(st, veff - t->vth0) : veff + st->shift;
     double d = var_cell_delay(t, v, leff);
     return d > d0 ? d : d0; /* rounding of the round trip never makes a register faster */
 }
@@ -145,6 +150,17 @@ double var_register_delay_aged(const var_params *p, double delay0, double leff,
 {
     var__nbti st;
     var__nbti_prep(&st, &p->aging, t_stress_s, t_rec_s);
+    if (!st.stressed)
+        return delay0;
+    return aged_delay(&p->timing, &st, delay0,
+                      var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
+}
+
+double var_register_delay_shifted(const var_params *p, double delay0, double leff,
+                                  double shift)
+{
+    var__nbti st;
+    var__nbti_prep_shift(&st, shift);
     if (!st.stressed)
         return delay0;
     return aged_delay(&p->timing, &st, delay0,

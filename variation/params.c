@@ -24,6 +24,7 @@ void var_params_default(var_params *p)
     p->aging = (var_aging){
         .n_years = 8, .kv = 1.7368e-7, .temperature = 358.0, .eta = 0.35,
         .time_exponent = 1.0 / 6.0, .duty = VAR_DUTY_ACCESS,
+        .initial_shift = VAR_SHIFT_ACCUMULATED,
     };
     for (int y = 0; y < p->aging.n_years; y++)
         p->aging.years[y] = y;

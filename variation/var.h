@@ -130,7 +130,8 @@ int var_chip_age(var_chip *c, const var_params *p, int sm, var_vth_shift_fn shif
  * and the SM's baseline frequency; var_technique_apply then sees the aged chip.
  * Worst-cell approximation: a register's delay is its slowest cell's, and that cell is
  * taken at its sub-bank's Leff (var_chip_sub_bank_leff) with the Vth that gives the
- * register's time-zero delay (var_cell_vth_for_delay), aged by var_nbti_dvth.  Always starts from time zero, so
+ * register's time-zero delay (var_cell_vth_for_delay), aged by var_nbti_shift under
+ * p->aging.initial_shift (constant duty: the one-shot law).  Always starts from time zero, so
  * calls with the same arguments give bit-identical delays whatever came before; all-zero
  * stress restores time zero exactly.  Aged delays are never shorter than at time zero,
  * and within one sub-bank the order of register delays is preserved.  No allocation;
@@ -155,6 +156,13 @@ const double *var_chip_sub_bank_leff(const var_chip *c, int sm);
  * time-zero maximum: the sweep driver ages only such maxima. */
 double var_register_delay_aged(const var_params *p, double delay0, double leff,
                                double t_stress_s, double t_rec_s);
+
+/* The same for a given NBTI shift (V) of every device of the sub-bank, the continued
+ * law's state (var_nbti_continue): the delay at Vth = vth_eff + shift, never below
+ * delay0; shift 0 gives delay0 exactly.  With aging.initial_shift = "accumulated",
+ * var_register_delay_aged(p, d0, leff, ts, tr) is this at shift var_nbti_shift(..). */
+double var_register_delay_shifted(const var_params *p, double delay0, double leff,
+                                  double shift);
 
 /* var_technique_apply for a sub-bank technique (granularity sub_bank, with or without
  * bro) classifying by the given sub-bank delays (index bank * sub_banks + s, e.g. aged

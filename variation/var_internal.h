@@ -223,13 +223,18 @@ void var__plan_free(var__plan *pl);
 /* ---- NBTI (nbti.c) ------------------------------------------------------------------
  * What one sub-bank's stress and recovery imply, independent of the device. */
 typedef struct var__nbti {
-    int stressed;      /* t_stress > 0; otherwise nothing changes            */
+    int stressed;      /* t_stress > 0 (or shift > 0); otherwise nothing changes */
+    int pv;            /* aging.initial_shift = "pv": the shift depends on the device */
     int cube;          /* n = 1/6: powers 3 and 1/3 by x*x*x and cbrt          */
     double a;          /* Kv' sqrt(t_stress), V^(1/(2n))                      */
     double rec;        /* recovery factor 1 - sqrt(eta t_rec / (t_s + t_r)), [0,1] */
     double p_in, p_out; /* 1/(2n) and 2n for the general exponent             */
+    double shift;      /* !pv: the one shift every device of the sub-bank gets, V */
 } var__nbti;
+/* The one-shot law over stress and recovery totals (constant duty). */
 void var__nbti_prep(var__nbti *s, const var_aging *a, double t_stress_s, double t_rec_s);
+/* A given accumulated shift (the continued law of the driver), the same for every device. */
+void var__nbti_prep_shift(var__nbti *s, double shift);
 
 /* Sign-preserving power: real roots of negative numbers. */
 static inline double var__sgnpow(double x, double e) { return copysign(pow(fabs(x), e), x); }

@@ -21,13 +21,27 @@
 /* kv scaled to a->temperature (V^(1/(2n)) s^(-1/2), the same unit as kv). */
 double var_nbti_kv(const var_aging *a);
 
-/* Vth increment (V, >= 0) that NBTI adds to a device whose PV deviation from nominal Vth
- * is dvth0 (V, either sign), after t_stress_s seconds under stress and t_rec_s seconds of
- * recovery (both >= 0):
+/* The law with a given dVth_t0 = dvth0 (V, either sign), one-shot over t_stress_s seconds
+ * of stress and t_rec_s seconds of recovery (both >= 0):
  *   stress:   (Kv' sqrt(t_stress) + sgnpow(dvth0, 1/(2n)))^(2n) - dvth0
  *   recovery: times 1 - sqrt(eta t_rec / (t_stress + t_rec))
- * with n = a->time_exponent and real (sign-preserving) roots.  Exactly 0 at zero stress;
- * recovery only reduces the increment; never negative. */
+ * with n = a->time_exponent and real (sign-preserving) roots.  dvth0 = 0 is the source's
+ * shift from manufacture; dvth0 = the PV deviation is the "pv" reading.  Exactly 0 at
+ * zero stress; recovery only reduces the increment; never negative. */
 double var_nbti_dvth(const var_aging *a, double dvth0, double t_stress_s, double t_rec_s);
+
+/* The NBTI shift (V, >= 0) of a device whose PV deviation from nominal Vth is dvth_pv,
+ * after stress and recovery totals under a constant duty, by a->initial_shift: the
+ * accumulated law (the default) ignores dvth_pv (var_nbti_dvth(a, 0, ...)); "pv" is
+ * var_nbti_dvth(a, dvth_pv, ...).  The device's Vth is nominal + dvth_pv + this. */
+double var_nbti_shift(const var_aging *a, double dvth_pv, double t_stress_s, double t_rec_s);
+
+/* The accumulated law continued over one interval of dt_s seconds at stress duty `duty`
+ * (in [0, 1]; stress duty x dt, recovery the rest) from the shift `shift` (V, >= 0)
+ * reached at its start: the shift at its end.  With a constant duty, continuing from 0
+ * over any split of T equals var_nbti_dvth(a, 0, duty T, (1 - duty) T) (to rounding);
+ * never below `shift`; duty 0 keeps it (docs/nbti.md section 1).  Ignores
+ * a->initial_shift: "pv" has no continued form (it is evaluated on totals). */
+double var_nbti_continue(const var_aging *a, double shift, double duty, double dt_s);
 
 #endif

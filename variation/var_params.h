@@ -19,6 +19,13 @@ typedef enum { VAR_FIELD_CIRCULANT = 0, VAR_FIELD_CHOLESKY = 1 } var_field_metho
 typedef enum { VAR_CELL_READ_PATH = 0 } var_cell_model;
 typedef enum { VAR_DUTY_ACCESS = 0, VAR_DUTY_OCCUPANCY = 1 } var_duty_model;
 
+/* What dVth_t0 in the NBTI law is (model.md section 7, docs/nbti.md section 1). */
+typedef enum {
+    VAR_SHIFT_ACCUMULATED = 0, /* the source's (Bhardwaj 2006): NBTI shift accumulated so far,
+                                  zero at manufacture, continued interval by interval     */
+    VAR_SHIFT_PV = 1           /* the core paper's wording: the device's PV deviation      */
+} var_initial_shift;
+
 /* How storage is classified into fast and slow (model.md section 5). */
 typedef enum {
     VAR_GRAN_NONE = 0,         /* every register counts (baseline, ideal)          */
@@ -70,6 +77,7 @@ typedef struct var_aging {
     double eta;                   /* recovery constant                         0.35   */
     double time_exponent;         /* n                                          1/6   */
     var_duty_model duty;          /* access-based (default) or occupancy-based        */
+    var_initial_shift initial_shift; /* dVth_t0 of the law                  accumulated  */
 } var_aging;
 
 /* The frequency side of one technique (model.md section 5). */

@@ -92,6 +92,24 @@ timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --
 for f in freq_dist perf_dist ipc guardband nbti_trace; do
   head -c 8 "$tmp/fig3/tiny_$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
 done
+# The sweep ages, so the table says its performance is the lifetime one and shows the
+# time-zero one beside it; the lifetime mean is IPC x end-of-schedule frequency (model.md
+# section 8), checked against the file's own datasets.
+grep -q 'perf_life.*perf_t0' "$tmp/out" || bad "real sweep: table lacks perf_life / perf_t0"
+grep -q 'perf_life = lifetime performance (IPC x frequency after 7 years' "$tmp/out" \
+  || bad "real sweep: table does not say which performance it shows"
+/usr/bin/python3 - "$tmp/tiny.h5" "$tmp/out" <<'PY2' || bad "real sweep: perf_life is not IPC x f(end)"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+life = (f["/results/ipc"][...] * f["/results/frequency"][:, :, -1:]).mean(axis=2).mean(axis=0)
+t0 = (f["/results/ipc"][...] * f["/results/frequency"][:, :, :1]).mean(axis=2).mean(axis=0)
+lines = open(sys.argv[2]).read().splitlines()
+head = lines[1].split()
+for k, name in enumerate(x.decode() for x in f["/axes/technique"][...]):
+    row = next(l.split() for l in lines if l.split()[:1] == [name])
+    got_l, got_0 = float(row[head.index("perf_life")]), float(row[head.index("perf_t0")])
+    assert abs(got_l - life[k]) < 6e-5 and abs(got_0 - t0[k]) < 6e-5, (name, got_l, life[k])
+PY2
 echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
 [ $fail -eq 0 ] && echo "ok: analyze command line"
 exit $fail

@@ -266,7 +266,9 @@ synth_storage *synth_realistic(synth_data *d, int n_chip, double sigma_ratio, ui
                 double ipc = t <= 1 ? 1.0 : 1.0 - (1.0 - t_ipc[t]) * 2.0 * sens + 0.004 * gauss(&g);
                 size_t i = (size_t)(c * nt + t) * (size_t)nb + (size_t)b;
                 st->m[ANA_M_ipc][i] = ipc;
-                st->m[ANA_M_performance][i] = ipc * f0;
+                st->m[ANA_M_performance_t0][i] = ipc * f0; /* lifetime: end of the schedule */
+                st->m[ANA_M_performance][i] =
+                    ipc * (t == 0 ? 1.0 : f0 * (1.0 - 0.03 * t_gb[t]));
                 double gb = t_gb[t] * (1.0 + 0.05 * gauss(&g)) * (0.9 + 0.2 * sens);
                 st->m[ANA_M_guardband][i] = t == 0 ? NAN : t == 1 ? 1.0 : gb;
                 st->m[ANA_M_guardband_raw][i] = t == 0 ? NAN : 0.03 * gb;

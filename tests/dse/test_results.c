@@ -65,6 +65,7 @@ static void fill_unit(dse_unit *u, const dse_dims *d, int chip, int tech)
     for (int b = 0; b < d->n_benchmarks; b++) {
         u->ipc[b] = tag(chip, tech, b);
         u->performance[b] = 2 * tag(chip, tech, b);
+        u->performance_t0[b] = 4 * tag(chip, tech, b);
         u->guardband[b] = NAN;
         u->guardband_raw[b] = 3 * tag(chip, tech, b);
     }
@@ -129,6 +130,19 @@ static void test_write_then_resume_reads_done_and_values(void **state)
                         assert_true(isnan(got));
                     else
                         assert_true(got == tag(c, t, y));
+                }
+        free(v);
+        H5Dclose(ds);
+        /* the time-zero performance goes to its own dataset, at its place */
+        int nb = f->d.n_benchmarks;
+        ds = H5Dopen2(file, "/results/performance_t0", H5P_DEFAULT);
+        v = malloc(sizeof(double) * 7 * 3 * (size_t)nb);
+        assert_true(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+        for (int c = 0; c < 7; c++)
+            for (int t = 0; t < 3; t++)
+                for (int b = 0; b < nb; b++) {
+                    double got = v[(c * 3 + t) * nb + b];
+                    assert_true(c == 3 && t == 2 ? isnan(got) : got == 4 * tag(c, t, b));
                 }
         free(v);
         H5Dclose(ds);

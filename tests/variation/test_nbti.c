@@ -181,6 +181,115 @@ static void test_bad_aging_knobs(void **state)
     }
 }
 
+/* ---- the source's law: accumulated shift, continued across a schedule -------------- */
+
+/* Zero at zero stress under both readings, for any PV deviation; continuing from 0 over
+ * an interval without stress (duty 0, or dt 0) stays exactly 0. */
+static void test_shift_zero_at_zero_stress(void **state)
+{
+    (void)state;
+    var_aging a = aging_default();
+    assert_int_equal(a.initial_shift, VAR_SHIFT_ACCUMULATED); /* the default is the source's */
+    for (int law = 0; law < 2; law++, a.initial_shift = VAR_SHIFT_PV)
+        for (double x = -0.1; x <= 0.1; x += 0.05) {
+            assert_true(var_nbti_shift(&a, x, 0.0, 0.0) == 0.0);
+            assert_true(var_nbti_shift(&a, x, 0.0, 3 * YEAR) == 0.0);
+        }
+    a = aging_default();
+    assert_true(var_nbti_continue(&a, 0.0, 0.0, 7 * YEAR) == 0.0);
+    assert_true(var_nbti_continue(&a, 0.0, 0.7, 0.0) == 0.0);
+    assert_true(var_nbti_continue(&a, 0.0, 1.0, 1e-3) > 0.0);
+}
+
+/* The shift from manufacture under a constant duty d, written out:
+ * (1 - sqrt(eta (1 - d))) (Kv sqrt(d T))^(1/3) at n = 1/6 and T_ref. */
+static double ref_one_shot(const var_aging *a, double duty, double t)
+{
+    if (duty == 0.0 || t == 0.0)
+        return 0.0;
+    return (1.0 - sqrt(a->eta * (1.0 - duty))) * cbrt_real(a->kv * sqrt(duty * t));
+}
+
+/* Continued interval by interval with a constant duty, the shift equals the one-shot
+ * formula at every time point (1e-12 relative), for yearly, irregular and fine splits,
+ * at the default and at another temperature, and for the general exponent n = 1/4. */
+static void test_continue_equals_one_shot(void **state)
+{
+    (void)state;
+    const double yearly[] = { 0, 1, 2, 3, 4, 5, 6, 7 }, odd[] = { 0, 0.01, 0.3, 2.5, 2.6, 7 };
+    const double duties[] = { 0.01, 0.2, 0.5, 0.93, 1.0 };
+    double fine[101];
+    for (int i = 0; i <= 100; i++)
+        fine[i] = 0.07 * i;
+    const struct { const double *y; int n; } sched[] = { { yearly, 8 }, { odd, 6 }, { fine, 101 } };
+    for (int v = 0; v < 3; v++) {
+        var_aging a = aging_default();
+        a.temperature = v == 1 ? 398.0 : a.temperature;
+        a.time_exponent = v == 2 ? 0.25 : a.time_exponent;
+        for (size_t d = 0; d < sizeof duties / sizeof duties[0]; d++)
+            for (int k = 0; k < 3; k++) {
+                double sh = 0.0;
+                for (int i = 1; i < sched[k].n; i++) {
+                    double t = sched[k].y[i] * YEAR;
+                    sh = var_nbti_continue(&a, sh, duties[d], t - sched[k].y[i - 1] * YEAR);
+                    double want = var_nbti_dvth(&a, 0.0, duties[d] * t, (1 - duties[d]) * t);
+                    if (!(fabs(sh - want) <= 1e-12 * want))
+                        fail_msg("variant %d duty %g schedule %d at %g y: continued %.17g, "
+                                 "one-shot %.17g", v, duties[d], k, sched[k].y[i], sh, want);
+                    if (v == 0) /* and the one-shot is the formula written out */
+                        assert_close(want, ref_one_shot(&a, duties[d], t), 1e-12 * want);
+                }
+            }
+    }
+}
+
+/* A duty change at 3 years: the shifts up to 3 years are those of the constant schedule
+ * bit for bit, every later one differs; the interval after the change starts from the
+ * shift reached (the equivalent stress time under the new duty, written out here with
+ * pow); the shift never falls, even when the duty drops. */
+static void test_continue_duty_change(void **state)
+{
+    (void)state;
+    var_aging a = aging_default();
+    const double d1 = 0.6, d2s[] = { 0.1, 0.9, 0.0 };
+    for (size_t k = 0; k < sizeof d2s / sizeof d2s[0]; k++) {
+        double s_const = 0.0, s_chg = 0.0;
+        for (int y = 1; y <= 7; y++) {
+            double prev = s_chg;
+            s_const = var_nbti_continue(&a, s_const, d1, YEAR);
+            s_chg = var_nbti_continue(&a, s_chg, y <= 3 ? d1 : d2s[k], YEAR);
+            if (y <= 3)
+                assert_true(s_chg == s_const);
+            else if (d2s[k] > 0) {
+                double r = 1 - sqrt(a.eta * (1 - d2s[k])), u0 = prev / r;
+                double want = r * pow(a.kv * a.kv * d2s[k] * YEAR + pow(u0, 6.0), 1.0 / 6.0);
+                assert_close(s_chg, want, 1e-12 * want);
+                assert_true(s_chg != s_const);
+                assert_true(d2s[k] < d1 ? s_chg < s_const : s_chg > s_const);
+            } else
+                assert_true(s_chg == prev); /* an idle interval keeps the shift */
+            assert_true(s_chg >= prev);
+        }
+    }
+}
+
+/* Under the default reading the shift does not depend on the device's PV deviation (bit
+ * for bit); under "pv" it does, and a device born slow ages less. */
+static void test_shift_independent_of_pv(void **state)
+{
+    (void)state;
+    var_aging a = aging_default();
+    double base = var_nbti_shift(&a, 0.0, 2 * YEAR, 5 * YEAR);
+    assert_true(base > 0.0 && base == var_nbti_dvth(&a, 0.0, 2 * YEAR, 5 * YEAR));
+    for (double x = -0.12; x <= 0.12; x += 0.01)
+        assert_true(var_nbti_shift(&a, x, 2 * YEAR, 5 * YEAR) == base);
+    a.initial_shift = VAR_SHIFT_PV;
+    assert_true(var_nbti_shift(&a, 0.06, 2 * YEAR, 5 * YEAR) <
+                var_nbti_shift(&a, -0.06, 2 * YEAR, 5 * YEAR));
+    assert_true(var_nbti_shift(&a, 0.06, 2 * YEAR, 5 * YEAR) ==
+                var_nbti_dvth(&a, 0.06, 2 * YEAR, 5 * YEAR));
+}
+
 /* ---- the chip --------------------------------------------------------------------- */
 
 typedef struct fixture {
@@ -188,15 +297,20 @@ typedef struct fixture {
     var_chip *c;
 } fixture;
 
-/* The default floorplan: the order and approximation tests need its statistics. */
-static int group_setup(void **state)
+/* The default floorplan: the order and approximation tests need its statistics.  The
+ * chip tests run once per reading of the law (aging.initial_shift). */
+static int group_setup_law(void **state, var_initial_shift law)
 {
     fixture *f = calloc(1, sizeof *f);
     var_params_default(&f->p);
+    f->p.aging.initial_shift = law;
     f->c = var_chip_alloc(&f->p);
     *state = f;
     return f->c && var_chip_generate(f->c, &f->p, 1, 0) == 0 ? 0 : -1;
 }
+
+static int group_setup(void **state) { return group_setup_law(state, VAR_SHIFT_ACCUMULATED); }
+static int group_setup_pv(void **state) { return group_setup_law(state, VAR_SHIFT_PV); }
 
 static int group_teardown(void **state)
 {
@@ -271,7 +385,10 @@ static void test_aged_delays(void **state)
     for (int r = 0; r < c->n_regs; r++) {
         int row = r / L, sub = (row / f->p.floorplan.entries_per_bank) * S + (r % L) / (L / S);
         double l = leff[sub], v = var_cell_vth_for_delay(t, t0.reg[r], l);
-        double want = var_cell_delay(t, v + var_nbti_dvth(&f->p.aging, v - t->vth0, ts[sub], tr[sub]), l);
+        double sh = var_nbti_shift(&f->p.aging, v - t->vth0, ts[sub], tr[sub]);
+        double want = var_cell_delay(t, v + sh, l);
+        if (f->p.aging.initial_shift == VAR_SHIFT_ACCUMULATED) /* one shift per sub-bank */
+            assert_true(sh == var_nbti_dvth(&f->p.aging, 0.0, ts[sub], tr[sub]));
         assert_true(t1.reg[r] >= t0.reg[r]);
         assert_close(t1.reg[r], fmax(want, t0.reg[r]), 1e-12 * want);
         if (sub == 0)
@@ -460,7 +577,7 @@ static double shift_nbti(double dev, int sub, void *ctx)
 {
     const double *t = ctx; /* t[0] stress, t[1] recovery: the same for every sub-bank */
     (void)sub;
-    return var_nbti_dvth(&((const var_aging *)(t + 2))[0], dev, t[0], t[1]);
+    return var_nbti_shift(&((const var_aging *)(t + 2))[0], dev, t[0], t[1]);
 }
 
 /* Worst-cell approximation against the exact per-cell aging (var_chip_age) on SM 0 of
@@ -529,6 +646,10 @@ int main(void)
         cmocka_unit_test(test_calibration),
         cmocka_unit_test(test_cell_inverse),
         cmocka_unit_test(test_bad_aging_knobs),
+        cmocka_unit_test(test_shift_zero_at_zero_stress),
+        cmocka_unit_test(test_continue_equals_one_shot),
+        cmocka_unit_test(test_continue_duty_change),
+        cmocka_unit_test(test_shift_independent_of_pv),
     };
     const struct CMUnitTest chip[] = {
         cmocka_unit_test(test_aged_delays),
@@ -539,5 +660,8 @@ int main(void)
         cmocka_unit_test(test_worst_cell_vs_exact),
     };
     int bad = cmocka_run_group_tests_name("nbti physics", physics, NULL, NULL);
-    return bad + cmocka_run_group_tests_name("nbti chip", chip, group_setup, group_teardown);
+    bad += cmocka_run_group_tests_name("nbti chip, accumulated law", chip, group_setup,
+                                       group_teardown);
+    return bad + cmocka_run_group_tests_name("nbti chip, pv law", chip, group_setup_pv,
+                                             group_teardown);
 }
