@@ -170,6 +170,7 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, miss_latency, 0, 100000, "miss latency, cycles (0: the sm value)"),
     K_DBL(sm_profile, partial_warps, 0, 1, "share of warps with a fixed partial lane mask"),
     K_INT(sm_profile, partial_lanes, 1, 32, "active lanes of a partial warp"),
+    K_INT(sm_profile, reg_span, 0, 4096, "register numbers the registers spread over for banks (0: compact)"),
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9.2e18, "seed of the synthetic instruction stream"),

@@ -83,6 +83,10 @@ typedef struct sm_profile {
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */
     double tid_divergence;  /* share of instructions under thread-ID branches  */
+    int reg_span;           /* register numbers the registers are spread over  *
+                             * for the bank mapping; 0: regs_per_thread (compact,*
+                             * as allocated).  GPGPU-Sim's PTX mode numbers a    *
+                             * register by its PTX virtual name: a wide span.    */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;

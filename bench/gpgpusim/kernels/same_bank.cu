@@ -5,8 +5,8 @@
  *   same_bank 1: the three sources of every FMA in three different banks (control)
  *   same_bank 2: two sources in one bank, the accumulator in another
  *   same_bank 3: all three sources in one bank
- * (accumulator group g = 0..3: banks g, g+4, g+8 are the only ones used besides the
- * loop counter's bank 9.)
+ * The registers are declared at function scope, not in a { } block: GPGPU-Sim cannot
+ * place a label inside a nested block (assertion in symbol_table::set_label_address).
  * Usage: same_bank MODE [GRID BLOCK ITERS]   default 90 256 16
  * Written for rfdse (bench/gpgpusim). */
 #include "common.h"
@@ -27,7 +27,7 @@
     {                                                                                \
         int i = blockIdx.x * blockDim.x + threadIdx.x;                               \
         float a = in[i], r;                                                          \
-        asm volatile("{\n\t" DECL(D, S1, S2)                                         \
+        asm volatile(DECL(D, S1, S2)                                         \
                      ".reg .u32 %%qk9;\n\t.reg .pred %%qp9;\n\t"                     \
                      MOV4(D, "%1") MOV4(S1, "0f3F7FBE77") MOV4(S2, "0f3A83126F")     \
                      "mov.u32 %%qk9, %2;\n"                                          \
@@ -37,7 +37,7 @@
                      "@%%qp9 bra RFDSE_LOOP;\n\t"                                    \
                      "add.f32 %0, %%q" #D "0, %%q" #D "1;\n\t"                       \
                      "add.f32 %0, %0, %%q" #D "2;\n\t"                               \
-                     "add.f32 %0, %0, %%q" #D "3;\n\t}"                              \
+                     "add.f32 %0, %0, %%q" #D "3;"                              \
                      : "=f"(r) : "f"(a), "r"(iters));                                \
         out[i] = r;                                                                  \
     }
