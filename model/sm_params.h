@@ -33,6 +33,13 @@ typedef enum {
     SM_RENAME_ALL_WARPS = 1  /* R0 of every warp of the block, then R1, ...          */
 } sm_rename_order;
 
+/* Register bank ports (docs/model.md, "Checked against GPGPU-Sim"). */
+typedef enum {
+    SM_PORTS_SEPARATE = 0, /* one read port and one write port per bank           */
+    SM_PORTS_SHARED = 1    /* one port per bank for reads and writes, writes first *
+                            * (GPGPU-Sim's operand collector)                      */
+} sm_bank_ports;
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -45,6 +52,7 @@ typedef struct sm_config {
     int oc_sp;              /* operand collector units for SP        6     */
     int oc_sfu;             /*                          for SFU      8     */
     int oc_mem;             /*                          for LD/ST    2     */
+    sm_bank_ports bank_ports; /* bank ports                      separate */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
