@@ -13,7 +13,7 @@ ifeq ($(shell id -u),0)
   export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 endif
 
-.PHONY: all deps build test test-asan run bench figures clean
+.PHONY: all deps build test test-asan run bench bench-gpgpusim figures clean
 
 all: build
 
@@ -41,6 +41,15 @@ run: build
 
 bench: build
 	@cmake --build $(BUILD) --target bench
+
+# GPGPU-Sim beside rfdse on our micro-kernels (bench/gpgpusim/README.md); not part of
+# `make test`, which checks only rfdse's side against the pinned numbers.  Needs a
+# GPGPU-Sim tree you have built, with bench/gpgpusim/slow-banks.patch applied.
+bench-gpgpusim:
+	@test -n "$(GPGPUSIM_ROOT)" || { echo "make bench-gpgpusim: set GPGPUSIM_ROOT to a built GPGPU-Sim tree with bench/gpgpusim/slow-banks.patch applied (see bench/gpgpusim/README.md)"; exit 2; }
+	@$(MAKE) --no-print-directory build
+	bench/gpgpusim/run $(GPGPUSIM_ROOT) $(BUILD)/gpgpusim --jobs $(NPROC)
+	bench/gpgpusim/compare --rfdse $(BUILD)/dse/rfdse --gpgpusim $(BUILD)/gpgpusim/gpgpusim.tsv
 
 figures: build
 	@scripts/make-figures.sh $(BUILD)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dse_cli.h"
 #include "dse_rf_map.h"
@@ -17,7 +18,8 @@ static const char help[] =
     "                [--slow-subbanks N]\n"
     "\n"
     "Simulates one SM running its share of a workload's blocks under a technique and\n"
-    "prints IPC, stall causes, bank conflicts and per-bank / per-sub-bank accesses.\n"
+    "prints IPC, stall causes, bank conflicts and per-bank / per-sub-bank accesses,\n"
+    "and the CPU time the simulation took (sim_cpu_seconds).\n"
     "The workload and technique come from the sweep file (the built-in default sweep\n"
     "without one); a technique not in the sweep may be any preset name.\n"
     "\n"
@@ -161,8 +163,16 @@ static void print_banks(const sm_stats *st, const sm_rf_map *m)
     }
 }
 
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void print_report(const dse_sweep *s, const sm_opts *o, const dse_technique *tech,
-                         const sm_rf_map *map, const sm_stats *st, double freq, int total)
+                         const sm_rf_map *map, const sm_stats *st, double freq, int total,
+                         double sim_cpu)
 {
     printf("rfdse sm: benchmark %s, technique %s, chip %d, SM %d of %d\n", o->bench, tech->name,
            o->chip, o->sm, s->var.floorplan.n_sms);
@@ -176,6 +186,8 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
            "warp instructions per cycle");
     printf("  %-22s %14.4f  %-20s %s\n", "avg_live_blocks", sm_stats_avg_live_blocks(st),
            "blocks", "resident blocks, averaged over cycles");
+    printf("  %-22s %14.6f  %-20s %s\n", "sim_cpu_seconds", sim_cpu, "s",
+           "CPU time of this simulation (sm_sim_run), not a statistic of the SM");
     print_scalars(st);
     print_stalls(st, s->sm.n_schedulers);
     print_banks(st, map);
@@ -236,12 +248,14 @@ static int simulate(const dse_sweep *s, const sm_opts *o)
         fprintf(stderr, "rfdse sm: %s\n", err);
         goto done;
     }
+    double t0 = cpu_seconds();
     int sim_rc = sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, map, o->sm, fp->n_sms, st);
+    double sim_cpu = cpu_seconds() - t0;
     if (sim_rc) {
         fprintf(stderr, "rfdse sm: %s: %s\n", sm_strerror(sim_rc), sm_sim_diagnostic(sim));
         goto done;
     }
-    print_report(s, o, &tech, map, st, freq, total);
+    print_report(s, o, &tech, map, st, freq, total, sim_cpu);
     rc = DSE_EXIT_OK;
 done:
     sm_sim_free(sim);

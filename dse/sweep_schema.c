@@ -19,6 +19,7 @@ static const char *const gran_names[] = { "none", "register", "vector_array", "s
 static const char *const sched_names[] = { "lrr", "gto", "two_level", "fwas", NULL };
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
 static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
+static const char *const port_names[] = { "separate", "shared", NULL };
 
 /* Key constructors: S is the owning struct type. */
 #define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
@@ -92,6 +93,8 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, oc_sp, 1, 64, "operand collector units for SP"),
     K_INT(sm_config, oc_sfu, 1, 64, "operand collector units for SFU"),
     K_INT(sm_config, oc_mem, 1, 64, "operand collector units for LD/ST"),
+    K_ENUM(sm_config, bank_ports, port_names,
+           "bank ports: a read and a write port, or one shared port (writes first)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
     K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
     K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),
@@ -173,6 +176,7 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, miss_latency, 0, 100000, "miss latency, cycles (0: the sm value)"),
     K_DBL(sm_profile, partial_warps, 0, 1, "share of warps with a fixed partial lane mask"),
     K_INT(sm_profile, partial_lanes, 1, 32, "active lanes of a partial warp"),
+    K_INT(sm_profile, reg_span, 0, 4096, "register numbers the registers spread over for banks (0: compact)"),
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9.2e18, "seed of the synthetic instruction stream"),

@@ -194,15 +194,16 @@ static bool fixed_lane(const sm__kernel *k, int lanes, int r)
 
 static int logical_bank(const sm__kernel *k, int w, int r, bool fixed)
 {
+    int n = r * k->reg_span / k->regs; /* register number: r unless the profile's reg_span */
     if (fixed)
-        return (w + r) % k->n_hybrid;
+        return (w + n) % k->n_hybrid;
     int base = k->n_hybrid, rest = k->n_banks - base;
     if (k->t->fba_rm && k->n_fast > 0 && k->n_fast < rest) {
         if (k->fba_fit || r < k->fba_low)
-            return base + (w + r) % k->n_fast;
-        return base + k->n_fast + (w + r) % (rest - k->n_fast);
+            return base + (w + n) % k->n_fast;
+        return base + k->n_fast + (w + n) % (rest - k->n_fast);
     }
-    return base + (w + r) % rest;
+    return base + (w + n) % rest;
 }
 
 /* Renames logical bank `from` to the first still-unassigned virtual bank of its speed

@@ -39,6 +39,10 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "regs_per_thread", msg, ml,
                       "a block needs %ld registers, the SM has %d",
                       (long)warps * 32 * p->regs_per_thread, c->n_registers);
+    if (p->reg_span && p->reg_span < p->regs_per_thread)
+        return reject(key, kl, "reg_span", msg, ml,
+                      "must be 0 or at least regs_per_thread (%d), got %d", p->regs_per_thread,
+                      p->reg_span);
     if (p->frac_sfu + p->frac_mem + p->frac_shared > 1.0)
         return reject(key, kl, "frac_mem", msg, ml,
                       "frac_sfu + frac_mem + frac_shared must be at most 1, got %g",

@@ -8,7 +8,8 @@ void sm_config_default(sm_config *c)
     *c = (sm_config){
         .max_warps = 48, .max_threads = 1536, .max_blocks = 8, .n_registers = 32768,
         .n_schedulers = 2, .base_policy = SM_SCHED_LRR, .group_size = 8,
-        .oc_sp = 6, .oc_sfu = 8, .oc_mem = 2, .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
+        .oc_sp = 6, .oc_sfu = 8, .oc_mem = 2, .bank_ports = SM_PORTS_SEPARATE,
+        .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
         .lat_l1_hit = 35, .lat_shared = 26, .lat_miss = 450, .max_misses = 32,
@@ -24,7 +25,7 @@ void sm_profile_default(sm_profile *p)
         .insts_per_warp = 400, .frac_sfu = 0.05, .frac_mem = 0.10, .frac_shared = 0.05,
         .frac_fp = 0.5, .frac_mad = 0.2, .frac_div = 0.0, .src_operands = 2.0,
         .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
-        .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0,
+        .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .weight = 1.0, .seed = 1,
     };
 }

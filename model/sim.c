@@ -126,6 +126,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     if (share < 0 || !map_ok(map))
         return SM_E_INVALID;
     k->regs = w->regs_per_thread;
+    k->reg_span = w->reg_span > w->regs_per_thread ? w->reg_span : w->regs_per_thread;
     k->insts_per_warp = w->insts_per_warp;
     k->warps_per_block = (w->block_threads + 31) / 32;
     k->tail_lanes = w->block_threads % 32 ? w->block_threads % 32 : 32;

@@ -145,6 +145,7 @@ typedef struct sm__sched {
 /* Everything derived from (config, profile, technique, map) at kernel launch. */
 typedef struct sm__kernel {
     int regs;            /* registers per thread */
+    int reg_span;        /* register r has number r * reg_span / regs for its bank */
     int insts_per_warp;
     int warps_per_block;
     int tail_lanes;      /* lanes of the last warp of a block (32 if full) */

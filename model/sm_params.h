@@ -34,6 +34,13 @@ typedef enum {
                                 R0 of every warp of the block, then R1, ...          */
 } sm_rename_order;
 
+/* Register bank ports (docs/model.md, "Checked against GPGPU-Sim"). */
+typedef enum {
+    SM_PORTS_SEPARATE = 0, /* one read port and one write port per bank           */
+    SM_PORTS_SHARED = 1    /* one port per bank for reads and writes, writes first *
+                            * (GPGPU-Sim's operand collector)                      */
+} sm_bank_ports;
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -46,6 +53,7 @@ typedef struct sm_config {
     int oc_sp;              /* operand collector units for SP        6     */
     int oc_sfu;             /*                          for SFU      8     */
     int oc_mem;             /*                          for LD/ST    2     */
+    sm_bank_ports bank_ports; /* bank ports                      separate */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
@@ -84,6 +92,10 @@ typedef struct sm_profile {
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */
     double tid_divergence;  /* share of instructions under thread-ID branches  */
+    int reg_span;           /* register numbers the registers are spread over  *
+                             * for the bank mapping; 0: regs_per_thread (compact,*
+                             * as allocated).  GPGPU-Sim's PTX mode numbers a    *
+                             * register by its PTX virtual name: a wide span.    */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;

@@ -22,6 +22,15 @@ int64_t sm__write(sm_sim *s, uint16_t slot)
     const int64_t first = s->now + 1;
     int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
     s->write_next[b] = grant + 1 + slow;
+    if (s->c->bank_ports == SM_PORTS_SHARED) {
+        /* One port for reads and writes, writes first: the write does not wait for
+         * reads, it takes a port cycle from them.  Reads already granted keep their
+         * cycles (grants are fixed on arrival), so the reads that arrive from now on
+         * start one write later: the port's capacity is shared exactly, only which
+         * read absorbs the write's cycle differs from a per-cycle arbiter. */
+        int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
+        s->read_next[b] = r + 1 + slow;
+    }
     s->st->bank_write_conflicts += (uint64_t)(grant - first);
     s->st->slow_writes += (uint64_t)slow;
     s->wr_parts[b][sl->wparts]++;
