@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ana_metrics.h"
+
 /* ---- errors ------------------------------------------------------------------------- */
 
 /* One list generates the codes and their messages (libuv's UV_ERRNO_MAP). */
@@ -85,27 +87,11 @@ typedef struct ana_trace {
     double *utilisation;   /* [trace][tech][bench][year][sub_bank]     */
 } ana_trace;
 
-/* The metric arrays, one X-macro list: name, axis after [chip][technique], the
- * attribute that says what a value is relative to (`normalised_to` or `units`) and its
- * value, and a description. */
-#define ANA_METRIC_MAP(X)                                                                  \
-    X(frequency, year, normalised_to, "no-PV chip",                                        \
-      "chip frequency (mean over SMs), normalised to the no-PV chip")                      \
-    X(frequency_min, year, normalised_to, "no-PV chip",                                    \
-      "slowest SM's frequency, normalised to the no-PV chip")                              \
-    X(ipc, benchmark, normalised_to, "ideal", "IPC, normalised to the ideal technique")     \
-    X(performance, benchmark, normalised_to, "ideal",                                      \
-      "IPC x frequency (lifetime: end-of-schedule frequency when the sweep ages), "        \
-      "normalised to the ideal technique")                                                 \
-    X(performance_t0, benchmark, normalised_to, "ideal",                                   \
-      "IPC x time-zero frequency, normalised to the ideal technique")                      \
-    X(guardband, benchmark, normalised_to, "baseline",                                     \
-      "NBTI guardband, normalised to the baseline technique")                              \
-    X(guardband_raw, benchmark, units, "fraction of frequency",                            \
-      "NBTI guardband: fraction of frequency lost")
+/* The metric arrays: the one list of analysis/ana_metrics.h, shared with the writer. */
+#define ANA_METRIC_MAP(X) RFDSE_UNIT_METRICS(X)
 
 typedef enum {
-#define ANA__M(name, axis, nattr, nval, doc) ANA_M_##name,
+#define ANA__M(name, ...) ANA_M_##name,
     ANA_METRIC_MAP(ANA__M)
 #undef ANA__M
     ANA_N_METRICS

@@ -20,7 +20,7 @@ static const struct {
     const char *name, *doc, *nattr, *nval;
     ana_axis axis;
 } metrics[] = {
-#define ANA__M(name, axis, nattr, nval, doc) { #name, doc, #nattr, nval, ANA_AXIS_##axis },
+#define ANA__M(name, axis, nattr, nval, doc, ...) { #name, doc, #nattr, nval, ANA_AXIS_##axis },
 #define ANA_AXIS_year ANA_AXIS_YEAR
 #define ANA_AXIS_benchmark ANA_AXIS_BENCHMARK
     ANA_METRIC_MAP(ANA__M)

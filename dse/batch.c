@@ -1,8 +1,33 @@
 /* Buffer of finished units between two collective writes. */
 #include "dse_batch.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Where unit u keeps the array of metric m, from the list (analysis/ana_metrics.h). */
+static const size_t slot_offset[DSE_N_METRICS] = {
+#define SLOT(name, ...) offsetof(dse_unit, name),
+    RFDSE_UNIT_METRICS(SLOT)
+#undef SLOT
+};
+static const bool by_year[DSE_N_METRICS] = {
+#define BY_YEAR(name, axis, ...) [DSE_METRIC_##name] = DSE__IS_##axis,
+#define DSE__IS_year true
+#define DSE__IS_benchmark false
+    RFDSE_UNIT_METRICS(BY_YEAR)
+#undef BY_YEAR
+};
+
+static double **slot(dse_unit *u, int m) { return (double **)((char *)u + slot_offset[m]); }
+
+double *dse_unit_metric(const dse_unit *u, int m)
+{
+    return *(double *const *)((const char *)u + slot_offset[m]);
+}
+
+int dse_unit_metric_len(const dse_dims *d, int m) { return by_year[m] ? d->n_years : d->n_benchmarks; }
 
 void dse_batch_init(dse_batch *b, const dse_dims *d)
 {
@@ -10,25 +35,25 @@ void dse_batch_init(dse_batch *b, const dse_dims *d)
     b->dims = *d;
 }
 
-/* Each unit's arrays live in one block, owned through unit.frequency (the trace
- * arrays too: a few kB, cheaper than tracking which units are traced). */
+/* Each unit's arrays live in one block, owned through the first metric's array (the
+ * trace arrays too: a few kB, cheaper than tracking which units are traced). */
 static int alloc_unit(dse_unit *u, const dse_dims *d)
 {
-    size_t y = (size_t)d->n_years, w = (size_t)d->n_benchmarks, ys = y * (size_t)d->n_subs;
-    double *p = malloc(sizeof(double) * (2 * y + 5 * w + ys + w * ys) + ys);
+    size_t metrics = 0, ys = (size_t)d->n_years * (size_t)d->n_subs;
+    size_t w = (size_t)d->n_benchmarks;
+    for (int m = 0; m < DSE_N_METRICS; m++)
+        metrics += (size_t)dse_unit_metric_len(d, m);
+    double *p = malloc(sizeof(double) * (metrics + ys + w * ys) + ys);
     if (!p)
         return -1;
+    for (int m = 0; m < DSE_N_METRICS; m++) {
+        *slot(u, m) = p;
+        p += dse_unit_metric_len(d, m);
+    }
     u->trace = -1;
-    u->trace_delay = p + 2 * y + 5 * w;
+    u->trace_delay = p;
     u->trace_util = u->trace_delay + ys;
     u->trace_slow = (uint8_t *)(u->trace_util + w * ys);
-    u->frequency = p;
-    u->frequency_min = p + y;
-    u->ipc = p + 2 * y;
-    u->performance = u->ipc + w;
-    u->performance_t0 = u->performance + w;
-    u->guardband = u->performance_t0 + w;
-    u->guardband_raw = u->guardband + w;
     return 0;
 }
 
@@ -64,7 +89,7 @@ dse_unit *dse_batch_reserve(dse_batch *b, int n_units, dse_chip_info **info)
         grow((void **)&b->chips, &b->cap_chips, b->n_chips + 1, sizeof *b->chips))
         return NULL;
     for (int i = b->n_units; i < b->n_units + n_units; i++)
-        if (!b->units[i].frequency && alloc_unit(&b->units[i], &b->dims))
+        if (!*slot(&b->units[i], 0) && alloc_unit(&b->units[i], &b->dims))
             return NULL;
     dse_chip_info *c = &b->chips[b->n_chips];
     if (!c->sm_frequency && alloc_chip(c, &b->dims))
@@ -88,7 +113,7 @@ void dse_batch_clear(dse_batch *b)
 void dse_batch_free(dse_batch *b)
 {
     for (int i = 0; i < b->cap_units; i++)
-        free(b->units[i].frequency);
+        free(*slot(&b->units[i], 0));
     for (int i = 0; i < b->cap_chips; i++)
         free(b->chips[i].sm_frequency);
     free(b->units);

@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "ana_metrics.h"
 #include "dse_sweep.h"
 
 typedef struct dse_results dse_results;
@@ -24,16 +25,14 @@ typedef struct dse_dims {
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d);
 
-/* The results of one (chip, technique) unit: arrays laid out as in the file. */
+/* The results of one (chip, technique) unit: arrays laid out as in the file.  One
+ * array per metric of analysis/ana_metrics.h (frequency, ipc, performance, ...), of
+ * n_years or n_benchmarks values as the metric's axis says. */
 typedef struct dse_unit {
     int chip, technique;
-    double *frequency;     /* [n_years]      */
-    double *frequency_min; /* [n_years]      */
-    double *ipc;           /* [n_benchmarks] */
-    double *performance;   /* [n_benchmarks] lifetime: IPC x end-of-schedule frequency */
-    double *performance_t0; /* [n_benchmarks] IPC x time-zero frequency              */
-    double *guardband;     /* [n_benchmarks] */
-    double *guardband_raw; /* [n_benchmarks] */
+#define DSE__UNIT_FIELD(name, ...) double *name;
+    RFDSE_UNIT_METRICS(DSE__UNIT_FIELD)
+#undef DSE__UNIT_FIELD
     /* A look inside SM 0, for traced chips only (trace >= 0: the index in
      * output.trace_chips): per year and sub-bank. */
     int trace;
@@ -41,6 +40,17 @@ typedef struct dse_unit {
     uint8_t *trace_slow;   /* [n_years][n_subs] 1 = classified slow                */
     double *trace_util;    /* [n_benchmarks][n_years][n_subs] stress duty          */
 } dse_unit;
+
+/* The unit metrics, in the order of the list; the array of metric m of u and its
+ * length (n_years or n_benchmarks). */
+enum {
+#define DSE__UNIT_ENUM(name, ...) DSE_METRIC_##name,
+    RFDSE_UNIT_METRICS(DSE__UNIT_ENUM)
+#undef DSE__UNIT_ENUM
+    DSE_N_METRICS
+};
+double *dse_unit_metric(const dse_unit *u, int m);
+int dse_unit_metric_len(const dse_dims *d, int m);
 
 /* Per-chip data independent of the technique. */
 typedef struct dse_chip_info {

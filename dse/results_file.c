@@ -15,31 +15,13 @@
 #include "results_internal.h"
 
 const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
-    [DSE__DS_FREQUENCY] = { "/results/frequency", DSE__SHAPE_CTY, false, "normalised_to",
-        "the same chip without variation (1.0)",
-        "chip frequency (mean of SM frequencies) per chip, technique and aging year" },
-    [DSE__DS_FREQUENCY_MIN] = { "/results/frequency_min", DSE__SHAPE_CTY, false, "normalised_to",
-        "the same chip without variation (1.0)",
-        "slowest SM's frequency per chip, technique and aging year" },
-    [DSE__DS_IPC] = { "/results/ipc", DSE__SHAPE_CTB, false, "normalised_to",
-        "the ideal technique (no variation, all accesses 1 cycle)",
-        "chip IPC (mean over SMs) per chip, technique and benchmark" },
-    [DSE__DS_PERFORMANCE] = { "/results/performance", DSE__SHAPE_CTB, false, "normalised_to",
-        "the ideal technique",
-        "lifetime performance per chip, technique and benchmark: IPC x the frequency at the "
-        "end of the aging schedule (the frequency the chip holds all its life after the NBTI "
-        "guardband, under the workload mix's stress); IPC x time-zero frequency without "
-        "aging" },
-    [DSE__DS_PERFORMANCE_T0] = { "/results/performance_t0", DSE__SHAPE_CTB, false,
-        "normalised_to", "the ideal technique",
-        "performance at time zero per chip, technique and benchmark: IPC x time-zero "
-        "frequency" },
-    [DSE__DS_GUARDBAND] = { "/results/guardband", DSE__SHAPE_CTB, false, "normalised_to",
-        "the baseline technique's guardband on the same chip and benchmark",
-        "NBTI guardband per chip, technique and benchmark; NaN without aging" },
-    [DSE__DS_GUARDBAND_RAW] = { "/results/guardband_raw", DSE__SHAPE_CTB, false, "units",
-        "fraction of the time-zero frequency",
-        "frequency lost by the end of the aging schedule; NaN without aging" },
+#define DSE__SHAPE_year DSE__SHAPE_CTY
+#define DSE__SHAPE_benchmark DSE__SHAPE_CTB
+#define DSE__DS_SPEC(name, axis, nattr, nval, doc, file_nval, file_desc)                   \
+    [DSE__DS_##name] = { "/results/" #name, DSE__SHAPE_##axis, false, #nattr, file_nval,    \
+                         file_desc },
+    RFDSE_UNIT_METRICS(DSE__DS_SPEC)
+#undef DSE__DS_SPEC
     [DSE__DS_SM_FREQUENCY] = { "/chips/sm_frequency", DSE__SHAPE_CS, false, "normalised_to",
         "an SM without variation (1.0)",
         "per-SM frequency with every register counted (baseline), time zero" },
@@ -64,6 +46,9 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
         "SM 0 of each traced chip: stress duty of every physical sub-bank per technique, "
         "workload and year (the interval that starts at that year)" },
 };
+
+_Static_assert((int)DSE__DS_SM_FREQUENCY == (int)DSE_N_METRICS,
+               "the unit datasets come first, one per metric, in the list's order");
 
 bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__DS_TRACE_UTIL; }
 

@@ -7,9 +7,12 @@
 
 #include "dse_results.h"
 
+/* The datasets: first one per unit metric (analysis/ana_metrics.h, in its order, so
+ * dataset m is metric m), [chip][technique][year or benchmark]; then the others. */
 typedef enum {
-    DSE__DS_FREQUENCY, DSE__DS_FREQUENCY_MIN, DSE__DS_IPC, DSE__DS_PERFORMANCE,
-    DSE__DS_PERFORMANCE_T0, DSE__DS_GUARDBAND, DSE__DS_GUARDBAND_RAW,                 /* [chip][technique][...] */
+#define DSE__DS_UNIT(name, ...) DSE__DS_##name,
+    RFDSE_UNIT_METRICS(DSE__DS_UNIT)
+#undef DSE__DS_UNIT
     DSE__DS_SM_FREQUENCY, DSE__DS_WITHIN_SM, DSE__DS_SM_TO_SM, /* [chip][...]            */
     DSE__DS_DONE,                                             /* [chip][technique]      */
     DSE__DS_TRACE_DELAY, DSE__DS_TRACE_SLOW, DSE__DS_TRACE_UTIL, /* [trace][technique]..., */

@@ -23,19 +23,6 @@ static int cmp_chip(const void *a, const void *b)
     return (x->chip > y->chip) - (x->chip < y->chip);
 }
 
-static const double *unit_array(const dse_unit *u, dse__ds ds)
-{
-    switch (ds) {
-    case DSE__DS_FREQUENCY: return u->frequency;
-    case DSE__DS_FREQUENCY_MIN: return u->frequency_min;
-    case DSE__DS_IPC: return u->ipc;
-    case DSE__DS_PERFORMANCE: return u->performance;
-    case DSE__DS_PERFORMANCE_T0: return u->performance_t0;
-    case DSE__DS_GUARDBAND: return u->guardband;
-    default: return u->guardband_raw;
-    }
-}
-
 static const double *chip_array(const dse_chip_info *c, dse__ds ds)
 {
     switch (ds) {
@@ -71,13 +58,13 @@ static int write_rows(dse_results *r, dse__ds ds, int rank, const hsize_t *start
 
 static int write_unit_datasets(dse_results *r, dse_unit *const *u, int n, hsize_t *starts)
 {
-    for (int ds = DSE__DS_FREQUENCY; ds <= DSE__DS_GUARDBAND_RAW; ds++) {
+    for (int ds = 0; ds < DSE_N_METRICS; ds++) { /* dataset m is metric m */
         int inner = dse__shape_inner(&r->dims, dse__ds_specs[ds].shape);
         double *buf = n ? malloc(sizeof(double) * (size_t)n * (size_t)inner) : NULL;
         if (n && !buf)
             return -1;
         for (int i = 0; i < n; i++) {
-            memcpy(buf + (size_t)i * (size_t)inner, unit_array(u[i], (dse__ds)ds),
+            memcpy(buf + (size_t)i * (size_t)inner, dse_unit_metric(u[i], ds),
                    sizeof(double) * (size_t)inner);
             hsize_t *s = starts + (size_t)i * 3;
             s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;

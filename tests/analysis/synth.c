@@ -67,7 +67,7 @@ static int names(hid_t f, const char *path, const char *const *v, int n)
 }
 
 static const char *const metric_names[] = {
-#define M(name, axis, nattr, nval, doc) #name,
+#define M(name, ...) #name,
     ANA_METRIC_MAP(M)
 #undef M
 };

@@ -1,0 +1,50 @@
+/* ana_metrics.h - the one list of per-unit metrics of a results file.
+ *
+ * Each is a dataset /results/NAME of shape [chip][technique][AXIS].  One line each:
+ *   NAME, AXIS (year or benchmark), the attribute saying what a value is relative to
+ *   (normalised_to or units), its short value (tables, CSV), a short description
+ *   (analyze's views and figures), the attribute's value in the results file and the
+ *   dataset's description there.
+ * `rfdse run` writes them: dse/ generates the fields of dse_unit, the batch layout and
+ * the HDF5 dataset table from this list.  `rfdse analyze` reads them: analysis/ generates
+ * its metric table from it.  Adding a metric is one line here plus computing it (in
+ * dse/eval.c or dse/eval_aging.c); docs/architecture.md lists the steps.  Header only,
+ * no dependencies, so analysis/ stays independent of dse/. */
+#ifndef RFDSE_ANA_METRICS_H
+#define RFDSE_ANA_METRICS_H
+
+#define RFDSE_UNIT_METRICS(X)                                                              \
+    X(frequency, year, normalised_to, "no-PV chip",                                        \
+      "chip frequency (mean over SMs), normalised to the no-PV chip",                      \
+      "the same chip without variation (1.0)",                                             \
+      "chip frequency (mean of SM frequencies) per chip, technique and aging year")        \
+    X(frequency_min, year, normalised_to, "no-PV chip",                                    \
+      "slowest SM's frequency, normalised to the no-PV chip",                              \
+      "the same chip without variation (1.0)",                                             \
+      "slowest SM's frequency per chip, technique and aging year")                         \
+    X(ipc, benchmark, normalised_to, "ideal", "IPC, normalised to the ideal technique",     \
+      "the ideal technique (no variation, all accesses 1 cycle)",                          \
+      "chip IPC (mean over SMs) per chip, technique and benchmark")                        \
+    X(performance, benchmark, normalised_to, "ideal",                                      \
+      "IPC x frequency (lifetime: end-of-schedule frequency when the sweep ages), "        \
+      "normalised to the ideal technique",                                                 \
+      "the ideal technique",                                                               \
+      "lifetime performance per chip, technique and benchmark: IPC x the frequency at "    \
+      "the end of the aging schedule (the frequency the chip holds all its life after "    \
+      "the NBTI guardband, under the workload mix's stress); IPC x time-zero frequency "   \
+      "without aging")                                                                     \
+    X(performance_t0, benchmark, normalised_to, "ideal",                                   \
+      "IPC x time-zero frequency, normalised to the ideal technique",                      \
+      "the ideal technique",                                                               \
+      "performance at time zero per chip, technique and benchmark: IPC x time-zero "       \
+      "frequency")                                                                         \
+    X(guardband, benchmark, normalised_to, "baseline",                                     \
+      "NBTI guardband, normalised to the baseline technique",                              \
+      "the baseline technique's guardband on the same chip and benchmark",                 \
+      "NBTI guardband per chip, technique and benchmark; NaN without aging")               \
+    X(guardband_raw, benchmark, units, "fraction of frequency",                            \
+      "NBTI guardband: fraction of frequency lost",                                        \
+      "fraction of the time-zero frequency",                                               \
+      "frequency lost by the end of the aging schedule; NaN without aging")
+
+#endif
