@@ -90,5 +90,7 @@ int dse_sweep_workload_index(const dse_sweep *s, const char *name);
  * NULL-terminated. */
 bool dse_technique_preset(const char *name, dse_technique *t);
 const char *const *dse_technique_preset_names(void);
+/* One line on what preset `name` is, or NULL for an unknown name (dse/technique.c). */
+const char *dse_technique_preset_doc(const char *name);
 
 #endif

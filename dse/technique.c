@@ -1,84 +1,118 @@
-/* The named register-file techniques of model.md section 5, as option sets.
+/* The named register-file techniques of model.md section 5: one registry.
  *
- * Each preset is built by composing smaller ones, exactly as a user composes them in a
- * sweep file (`base = ["vl_sb", "fwas"]`), so the presets document the composition. */
+ * Each preset is one row: its name, one line of what it is, the presets it is composed
+ * from (applied first, in order, exactly as a user composes them in a sweep file with
+ * `base = ["vl_sb", "fwas"]`) and the options it adds on top.  The preset list, `rfdse
+ * list techniques`, the unknown-name messages and docs/sweep-format.md's table come
+ * from this table.  Adding a preset is one row (and, for a new option, its setter). */
+#include <stddef.h>
 #include <string.h>
 
 #include "dse_sweep.h"
 
-static const char *const preset_names[] = {
-    "baseline", "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro", "fba_rm", "two_level",
-    "fwas", "hybrid", "pv_opt", "nbti_opt", "pv_opt_nbti_opt", NULL,
-};
+typedef struct preset {
+    const char *name, *doc;
+    const char *base[3];             /* composed from these first, NULL-terminated */
+    void (*set)(dse_technique *t);   /* its own options on top, or NULL            */
+} preset;
 
-const char *const *dse_technique_preset_names(void) { return preset_names; }
-
-static void set_sb_bro(dse_technique *t)
-{
-    t->freq.granularity = VAR_GRAN_SUB_BANK;
-    t->freq.bro = true;
-}
-
-static void set_fwas_hybrid(dse_technique *t)
-{
-    t->ipc.scheduler = SM_SCHED_FWAS;
-    t->ipc.hybrid = true;
-}
+static void no_variation(dse_technique *t) { t->freq.variation = false; }
+static void per_register(dse_technique *t) { t->freq.granularity = VAR_GRAN_REGISTER; }
+static void per_vector_array(dse_technique *t) { t->freq.granularity = VAR_GRAN_VECTOR_ARRAY; }
+static void per_sub_bank(dse_technique *t) { t->freq.granularity = VAR_GRAN_SUB_BANK; }
+static void bank_org(dse_technique *t) { t->freq.bro = true; }
+static void fast_bank_mapping(dse_technique *t) { t->ipc.fba_rm = true; }
+static void two_level_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_TWO_LEVEL; }
+static void fast_warp_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_FWAS; }
+static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
  * the fastest virtual banks; the text's last-warp walk is nbti_rename_order = "last_warp". */
-static void set_nbti(dse_technique *t)
+static void nbti_both(dse_technique *t)
 {
     t->freq.nbti_reorg = true;
     t->ipc.nbti_rename = true;
     t->ipc.rename_order = SM_RENAME_ALL_WARPS;
 }
 
+/* One row per preset: name, what it is, its setter (or NULL), up to two presets it is
+ * composed from (or NULL). */
+#define PRESETS(X)                                                                          \
+    X(baseline, "every register counts: frequency set by the slowest one; 1-cycle accesses",\
+      NULL, NULL, NULL)                                                                     \
+    X(ideal, "no process variation and no aging: the normaliser of IPC and performance",    \
+      no_variation, NULL, NULL)                                                             \
+    X(vl_rf, "slowest registers (100 - fast_percent %) ignored for frequency, 2-cycle",     \
+      per_register, NULL, NULL)                                                             \
+    X(vl_rv, "as vl_rf, classified per array of 32 neighbouring register vectors",          \
+      per_vector_array, NULL, NULL)                                                         \
+    X(vl_sb, "as vl_rf, classified per sub-bank (vertical half of a bank)", per_sub_bank,   \
+      NULL, NULL)                                                                           \
+    X(rf_bro, "vl_sb + virtual banks of same-speed sub-banks, fastest first", bank_org,     \
+      "vl_sb", NULL)                                                                        \
+    X(fba_rm, "rf_bro + fast-bank-aware register mapping at kernel launch",                 \
+      fast_bank_mapping, "rf_bro", NULL)                                                    \
+    X(two_level, "rf_bro + two-level warp scheduling (groups of 8 warps)", two_level_sched, \
+      "rf_bro", NULL)                                                                       \
+    X(fwas, "rf_bro + fast-warp-aware scheduling: all-fast instructions first",             \
+      fast_warp_sched, "rf_bro", NULL)                                                      \
+    X(hybrid, "rf_bro + hybrid fast/slow banks for fixed-lane register vectors",            \
+      hybrid_banks, "rf_bro", NULL)                                                         \
+    X(pv_opt, "fwas + hybrid: the core paper's process-variation technique", NULL, "fwas",  \
+      "hybrid")                                                                             \
+    X(nbti_opt, "rf_bro + re-pairing by current delay and block-level bank renaming",       \
+      nbti_both, "rf_bro", NULL)                                                            \
+    X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt")
+
+static const preset presets[] = {
+#define ROW(name, doc, set, b1, b2) { #name, doc, { b1, b2, NULL }, set },
+    PRESETS(ROW)
+#undef ROW
+};
+#define N_PRESETS (sizeof presets / sizeof presets[0])
+
+static const char *const preset_names[] = {
+#define NAME(name, ...) #name,
+    PRESETS(NAME)
+#undef NAME
+    NULL,
+};
+
+const char *const *dse_technique_preset_names(void) { return preset_names; }
+
+static const preset *find(const char *name)
+{
+    for (size_t i = 0; i < N_PRESETS; i++)
+        if (!strcmp(presets[i].name, name))
+            return &presets[i];
+    return NULL;
+}
+
+const char *dse_technique_preset_doc(const char *name)
+{
+    const preset *p = find(name);
+    return p ? p->doc : NULL;
+}
+
+/* The bases' options, then the preset's own; bases may not form a cycle (checked by
+ * tests/dse/test_sweep.c, every preset resolves). */
+static void apply(const preset *p, dse_technique *t)
+{
+    for (int i = 0; i < 3 && p->base[i]; i++)
+        apply(find(p->base[i]), t);
+    if (p->set)
+        p->set(t);
+}
+
 bool dse_technique_preset(const char *name, dse_technique *t)
 {
+    const preset *p = find(name);
     memset(t, 0, sizeof *t);
     var_technique_default(&t->freq);
     sm_technique_default(&t->ipc);
     snprintf(t->name, sizeof t->name, "%s", name);
-
-    if (!strcmp(name, "baseline"))
-        return true;
-    if (!strcmp(name, "ideal")) {
-        t->freq.variation = false;
-        return true;
-    }
-    if (!strcmp(name, "vl_rf"))
-        t->freq.granularity = VAR_GRAN_REGISTER;
-    else if (!strcmp(name, "vl_rv"))
-        t->freq.granularity = VAR_GRAN_VECTOR_ARRAY;
-    else if (!strcmp(name, "vl_sb"))
-        t->freq.granularity = VAR_GRAN_SUB_BANK;
-    else if (!strcmp(name, "rf_bro"))
-        set_sb_bro(t);
-    else if (!strcmp(name, "fba_rm")) {
-        set_sb_bro(t);
-        t->ipc.fba_rm = true;
-    } else if (!strcmp(name, "two_level")) {
-        set_sb_bro(t);
-        t->ipc.scheduler = SM_SCHED_TWO_LEVEL;
-    } else if (!strcmp(name, "fwas")) {
-        set_sb_bro(t);
-        t->ipc.scheduler = SM_SCHED_FWAS;
-    } else if (!strcmp(name, "hybrid")) {
-        set_sb_bro(t);
-        t->ipc.hybrid = true;
-    } else if (!strcmp(name, "pv_opt")) {
-        set_sb_bro(t);
-        set_fwas_hybrid(t);
-    } else if (!strcmp(name, "nbti_opt")) {
-        set_sb_bro(t);
-        set_nbti(t);
-    } else if (!strcmp(name, "pv_opt_nbti_opt")) {
-        set_sb_bro(t);
-        set_fwas_hybrid(t);
-        set_nbti(t);
-    } else
-        return false;
-    return true;
+    if (p)
+        apply(p, t);
+    return p != NULL;
 }

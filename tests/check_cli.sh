@@ -33,4 +33,17 @@ b=$("$rfdse" sm --benchmark nn --technique baseline --chip 1 | grep -E '^ +ipc '
   { echo "FAIL: run/analyze --opt=value"; fail=1; }
 "$rfdse" submit "$tmp/d.cfg" --dry-run --time=10:00 --nodes=2 | grep -qx '#SBATCH --nodes=2' ||
   { echo "FAIL: submit --opt=value"; fail=1; }
+# rfdse list: every listed technique and workload loads in a sweep, every knob is a key.
+for t in $("$rfdse" list techniques | awk '{print $1}'); do
+  printf 'techniques = ( "%s" );\n' "$t" > "$tmp/t.cfg"
+  "$rfdse" validate "$tmp/t.cfg" >/dev/null 2>&1 || { echo "FAIL: listed technique $t does not load"; fail=1; }
+done
+for w in $("$rfdse" list workloads | awk '{print $1}'); do
+  printf 'workloads = ( "%s" );\n' "$w" > "$tmp/w.cfg"
+  "$rfdse" validate "$tmp/w.cfg" >/dev/null 2>&1 || { echo "FAIL: listed workload $w does not load"; fail=1; }
+done
+[ "$("$rfdse" list techniques | wc -l)" -eq 13 ] && [ "$("$rfdse" list workloads | wc -l)" -eq 14 ] ||
+  { echo "FAIL: rfdse list counts"; fail=1; }
+"$rfdse" list knobs | grep -q '^sm.max_warps ' || { echo "FAIL: list knobs lacks sm.max_warps"; fail=1; }
+"$rfdse" list frob 2>/dev/null; [ $? -eq 2 ] || { echo "FAIL: list frob status"; fail=1; }
 exit $fail
