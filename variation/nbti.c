@@ -79,7 +79,9 @@ double var_nbti_shift(const var_aging *a, double dvth_pv, double t_stress_s, dou
  * d -> 0, where the equivalent time grows without bound. */
 double var_nbti_continue(const var_aging *a, double shift, double duty, double dt_s)
 {
-    assert(shift >= 0.0 && duty >= 0.0 && duty <= 1.0 && dt_s >= 0.0);
+    assert(shift >= 0.0 && dt_s >= 0.0);
+    /* A weighted mix of duties that are each at most 1 can exceed 1 by a rounding. */
+    duty = duty < 0.0 ? 0.0 : duty > 1.0 ? 1.0 : duty;
     if (!(duty > 0.0 && dt_s > 0.0))
         return shift;
     double rec = 1.0 - sqrt(a->eta * (1.0 - duty)); /* > 0: eta <= 1 and duty > 0 */
