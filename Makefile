@@ -36,7 +36,10 @@ test-asan: deps
 	@cmake --build $(ASAN_BUILD) -j $(NPROC) -- --no-print-directory
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(NPROC) -LE slow
 
-run: build
+# `make run` builds only the program it runs (no tests, no benchmarks).
+run: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(NPROC) --target rfdse -- --no-print-directory
 	@scripts/run-default.sh $(BUILD)
 
 bench: build

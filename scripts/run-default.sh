@@ -10,4 +10,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 mkdir -p results
 mpirun -n "$np" "$rfdse" run sweeps/default.cfg -o results/default.h5 --force
-"$rfdse" analyze results/default.h5 --figures results/figures
+# The run printed the summary table; analyze's own table would repeat it.
+"$rfdse" analyze results/default.h5 --figures results/figures >/dev/null
+echo "figures: $(ls results/figures/default_*.png | tr '\n' ' ')"
+echo "results: results/default.h5 (docs/results-format.md); rfdse analyze results/default.h5 --csv DIR for CSV"

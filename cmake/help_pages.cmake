@@ -1,0 +1,17 @@
+# help_pages.cmake -DRFDSE=path -DOUT=dir: OUT/rfdse.txt (`rfdse --help`) and
+# OUT/rfdse-CMD.txt (`rfdse help CMD`) for every command rfdse lists.
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${RFDSE} --help OUTPUT_VARIABLE top RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "rfdse --help failed (${rc})")
+endif()
+file(WRITE ${OUT}/rfdse.txt "${top}")
+string(REGEX MATCHALL "\n  [a-z]+ " lines "${top}")
+foreach(l ${lines})
+  string(STRIP "${l}" cmd)
+  execute_process(COMMAND ${RFDSE} help ${cmd} OUTPUT_VARIABLE page RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "rfdse help ${cmd} failed (${rc})")
+  endif()
+  file(WRITE ${OUT}/rfdse-${cmd}.txt "${page}")
+endforeach()
