@@ -212,7 +212,9 @@ int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
       "sweeps/reference/sensitivity-*.cfg (three files, analysed together)")              \
     X(vth_map, 1000, 850, "one chip's register-file Vth map", "rfdse chipmap --chip K")     \
     X(nbti_trace, 1400, 1000, "per-sub-bank delay and utilisation with and without nbti_opt", \
-      "sweeps/reference/guardband.cfg (output.trace_chips)")
+      "sweeps/reference/guardband.cfg (output.trace_chips)")                              \
+    X(energy, 1600, 650, "register-file energy per workload and technique",               \
+      "any sweep (time zero)")
 
 typedef enum {
 #define ANA__F(name, w, h, doc, sweep) ANA_FIG_##name,
@@ -239,6 +241,8 @@ int ana_fig_perf_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
                 const ana_summary *s, FILE *note, int *skipped);
+int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
+                   const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r,

@@ -45,6 +45,19 @@
     X(guardband_raw, benchmark, units, "fraction of frequency",                            \
       "NBTI guardband: fraction of frequency lost",                                        \
       "fraction of the time-zero frequency",                                               \
-      "frequency lost by the end of the aging schedule; NaN without aging")
+      "frequency lost by the end of the aging schedule; NaN without aging")                \
+    X(rf_energy, benchmark, normalised_to, "ideal",                                        \
+      "register-file energy of the kernel, normalised to the ideal technique",             \
+      "the ideal technique on the same benchmark",                                         \
+      "register-file energy (dynamic + leakage, every SM, the whole kernel, time zero) per " \
+      "chip, technique and benchmark (docs/model.md, Energy)")                             \
+    X(rf_energy_dynamic, benchmark, units, "J",                                            \
+      "register-file dynamic energy of the kernel, joules", "J",                           \
+      "register-file dynamic energy: lane accesses x energy per lane access, summed over " \
+      "the SMs, for the whole kernel")                                                     \
+    X(rf_energy_leakage, benchmark, units, "J",                                            \
+      "register-file leakage energy of the kernel, joules", "J",                           \
+      "register-file leakage energy: powered sub-banks x leakage power x run time at the " \
+      "SM's time-zero clock, summed over the SMs, for the whole kernel")
 
 #endif

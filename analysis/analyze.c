@@ -71,6 +71,7 @@ static int figures(const input *in, const char *dir, FILE *out, FILE *err)
     FIG(ana_fig_perf_dist(dir, prefix, r, s, err, &sk), ANA_FIG_perf_dist)
     FIG(ana_fig_ipc(dir, prefix, r, s, err, &sk), ANA_FIG_ipc)
     FIG(ana_fig_guardband(dir, prefix, r, s, err, &sk), ANA_FIG_guardband)
+    FIG(ana_fig_energy(dir, prefix, r, s, err, &sk), ANA_FIG_energy)
     FIG(ana_fig_nbti_trace(dir, prefix, r, err, &sk), ANA_FIG_nbti_trace)
 #undef FIG
     return rc;

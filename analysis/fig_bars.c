@@ -13,11 +13,13 @@ typedef struct bars_spec {
     const char *missing;
 } bars_spec;
 
-/* The normaliser (1 with no spread everywhere) and techniques without a single finite
- * value (guardband of a technique without aging) are left out of the bars. */
+/* The normaliser (1 with no spread everywhere), techniques that are 0 on every chip
+ * (the ideal register file's guardband: it does not age) and those without a single
+ * finite value (guardband of a technique without aging) are left out of the bars, so
+ * no legend entry stands for an empty bar. */
 static int shown(const ana_view *v, int t)
 {
-    int finite = 0, constant_one = 1;
+    int finite = 0, constant_one = 1, constant_zero = 1;
     for (int x = 0; x < v->n_x; x++) {
         const ana_stats *s = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
         if (s->n == 0)
@@ -25,8 +27,21 @@ static int shown(const ana_view *v, int t)
         finite = 1;
         if (s->min != 1.0 || s->max != 1.0)
             constant_one = 0;
+        if (s->min != 0.0 || s->max != 0.0)
+            constant_zero = 0;
     }
-    return finite && !constant_one;
+    return finite && !constant_one && !constant_zero;
+}
+
+/* 1 when technique t is the constant c on every chip where it is computed. */
+static int constant(const ana_view *v, int t, double c)
+{
+    for (int x = 0; x < v->n_x; x++) {
+        const ana_stats *s = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
+        if (s->n && (s->min != c || s->max != c))
+            return 0;
+    }
+    return 1;
 }
 
 static double half_ci(const ana_stats *s)
@@ -43,7 +58,7 @@ static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const a
     for (int x = 0; x <= v->n_x; x++) {
         const ana_view *src = x < v->n_x ? v : cv;
         int xi = x < v->n_x ? x : 0;
-        ana__plot_escape(x < v->n_x ? r->bench[x] : "mean", label, sizeof label);
+        ana__plot_escape(x < v->n_x ? r->bench[x] : "mean of workloads", label, sizeof label);
         fprintf(gp, "\"%s\"", label);
         for (int i = 0; i < n; i++) {
             const ana_stats *s = &src->stats[(size_t)tech[i] * (size_t)src->n_x + (size_t)xi];
@@ -102,7 +117,7 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         return ANA_EOK;
     }
     /* Say in the subtitle what is left out and why, so a missing bar is not a puzzle. */
-    char one[256] = "", none[256] = "", out[600] = "";
+    char one[256] = "", zero[256] = "", none[256] = "", out[900] = "";
     for (int t = 0, k = 0; t < v->n_tech; t++) {
         char e[2 * ANA_NAME_MAX];
         if (k < n && tech[k] == t) {
@@ -110,11 +125,14 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
             continue;
         }
         ana__plot_escape(r->tech[t], e, sizeof e);
-        char *list = v->stats[(size_t)t * (size_t)v->n_x].n ? one : none;
+        char *list = !v->stats[(size_t)t * (size_t)v->n_x].n ? none
+                     : constant(v, t, 0.0)                    ? zero : one;
         snprintf(list + strlen(list), 256 - strlen(list), "%s%s", list[0] ? ", " : "", e);
     }
     if (one[0])
         snprintf(out, sizeof out, "; 1 on every chip, not drawn: %s", one);
+    if (zero[0])
+        snprintf(out + strlen(out), sizeof out - strlen(out), "; 0 on every chip: %s", zero);
     if (none[0])
         snprintf(out + strlen(out), sizeof out - strlen(out), "; not computed: %s", none);
     ana__plot p;
@@ -126,7 +144,7 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
     send_data(p.gp, r, v, cv, tech, n);
     fprintf(p.gp,
             "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips; error bars: 95 %% CI of "
-            "the mean%s}\"\n"
+            "the mean; the axis starts at %.2f%s}\"\n"
             "set ylabel \"%s\"\nset xlabel 'workload'\n"
             "set yrange [%.17g:%.17g]\nset xrange [-0.6:%d.6]\n"
             "set style data histograms\n"
@@ -140,7 +158,7 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
             "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' lw 1\n"
             "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "
             "'#555555' front\n",
-            b->title, r->n_chip, out, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
+            b->title, r->n_chip, lo, out, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
     fputs("plot ", p.gp);
     for (int i = 0; i < n; i++) {
         char name[2 * ANA_NAME_MAX];
@@ -164,11 +182,24 @@ int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
     return bars_figure(&b, dir, prefix, r, s, note, skipped);
 }
 
+int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
+                   const ana_summary *s, FILE *note, int *skipped)
+{
+    static const bars_spec b = { ANA_FIG_energy, "rf_energy", "chip_rf_energy",
+                                 "Register-file energy per workload, normalised to the ideal "
+                                 "register file (lower is better)",
+                                 "energy (normalised to ideal)", "ideal = 1",
+                                 "the file has no /results/rf_energy (made before energy "
+                                 "accounting)" };
+    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+}
+
 int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped)
 {
     static const bars_spec b = { ANA_FIG_guardband, "guardband", "chip_guardband",
-                                 "NBTI guardband per workload, normalised to the baseline",
+                                 "NBTI guardband per workload, normalised to the baseline "
+                                 "(lower is better)",
                                  "guardband (normalised to baseline)", "baseline = 1",
                                  "the file has no /results/guardband with /axes/benchmark" };
     return bars_figure(&b, dir, prefix, r, s, note, skipped);

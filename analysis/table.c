@@ -55,6 +55,8 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
                 offsetof(ana_stats, mean));
     n = add(c, n, "guardband", ana_summary_find(s, "chip_guardband"), 0,
             offsetof(ana_stats, mean));
+    n = add(c, n, "rf_energy", ana_summary_find(s, "chip_rf_energy"), 0,
+            offsetof(ana_stats, mean));
 
     fprintf(out, "%s: %d chips, %d techniques, %d benchmarks, %d aging points", r->path,
             r->n_chip, r->n_tech, r->n_bench, r->n_year);

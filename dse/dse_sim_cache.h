@@ -29,6 +29,8 @@ typedef struct dse_sim_cache dse_sim_cache;
  *   occupancy: share of the sub-bank's rows holding live registers, over the run. */
 typedef struct dse_sm_result {
     double ipc;
+    double cycles;         /* of the run                                          */
+    double lane_accesses;  /* register reads and writes x the lanes they touch   */
     double access_duty[DSE_MAX_SUBS];
     double occupancy_duty[DSE_MAX_SUBS];
 } dse_sm_result;

@@ -42,6 +42,23 @@ typedef struct dse_output {
     int trace_chips[DSE_MAX_TRACE_CHIPS];    /* default: chip 0                    */
 } dse_output;
 
+/* The register-file energy model (docs/model.md, "Energy"): defaults from CACTI for a
+ * 4 KB register-file array at 40 nm, the size of one sub-bank (16 lanes x 64 rows x
+ * 32 bits). */
+typedef struct dse_energy {
+    double access_pj;   /* dynamic energy of one access to a whole sub-bank, pJ  4.68 */
+    double leakage_mw;  /* leakage power of one powered sub-bank, mW              2.8  */
+    double clock_mhz;   /* SM clock at normalised frequency 1.0, MHz              1401 */
+} dse_energy;
+
+void dse_energy_default(dse_energy *e);
+
+/* The energy of one SM run: `lane_accesses` register reads and writes x the lanes they
+ * touch, over `cycles` cycles at normalised frequency `freq`, with every one of the
+ * SM's `n_subs` sub-banks powered; joules. */
+void dse_energy_of(const dse_energy *e, int lanes_per_sub, int n_subs, double lane_accesses,
+                   double cycles, double freq, double *dynamic_j, double *leakage_j);
+
 typedef struct dse_sweep {
     char name[DSE_NAME_MAX];   /* sweep name (file stem unless set)     */
     char source[DSE_PATH_MAX]; /* file it was loaded from, for messages */
@@ -53,6 +70,7 @@ typedef struct dse_sweep {
     int n_workloads;
     sm_profile workloads[DSE_MAX_WORKLOADS];
     dse_output output;
+    dse_energy energy;
 } dse_sweep;
 
 /* Loads and resolves a sweep file.  On a user error, writes one line

@@ -18,6 +18,7 @@ void dse_eval_free(dse_eval *e)
     free(e->maps);
     free(e->sm_freq);
     free(e->ideal_ipc);
+    free(e->ideal_energy);
     free(e->ideal_duty);
     free(e->duty);
     free(e->counted0);
@@ -39,6 +40,7 @@ static int alloc_arrays(dse_eval *e)
     e->maps = malloc(sizeof *e->maps * sms);
     e->sm_freq = malloc(sizeof(double) * sms);
     e->ideal_ipc = malloc(sizeof(double) * (size_t)e->n_w);
+    e->ideal_energy = malloc(sizeof(double) * (size_t)e->n_w);
     e->ideal_duty = malloc(sizeof(double) * all_w);
     e->duty = malloc(sizeof(double) * all_w);
     e->counted0 = malloc(sizeof(double) * per_chip);
@@ -50,7 +52,7 @@ static int alloc_arrays(dse_eval *e)
     e->aged = malloc(sizeof(double) * subs);
     e->run = malloc(sizeof *e->run);
     e->stats = malloc(sizeof *e->stats);
-    return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_duty && e->duty && e->counted0 &&
+    return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_energy && e->ideal_duty && e->duty && e->counted0 &&
                    e->sub0 && e->stress && e->rec && e->shift && e->loop_duty && e->aged && e->run &&
                    e->stats
                ? 0 : -1;
@@ -103,9 +105,12 @@ const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r)
 }
 
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
-                   double *ipc, char *err, size_t n)
+                   const double *sm_freq, dse__runs *out, char *err, size_t n)
 {
+    const var_floorplan *f = &e->s->var.floorplan;
+    int lanes_per_sub = f->bits_per_entry / 32 / f->sub_banks;
     double sum = 0;
+    *out = (dse__runs){ 0 };
     for (int sm = 0; sm < e->n_sms; sm++) {
         int rc = sm_run(e, w, t, sm);
         if (rc != SM_OK) {
@@ -114,6 +119,11 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
             return -1;
         }
         sum += e->run->ipc;
+        double dyn, leak;
+        dse_energy_of(&e->s->energy, lanes_per_sub, e->n_subs, e->run->lane_accesses,
+                      e->run->cycles, sm_freq ? sm_freq[sm] : 1.0, &dyn, &leak);
+        out->dynamic_j += dyn;
+        out->leakage_j += leak;
         if (duty_acc) {
             const double *d = dse__eval_duty_of(e, e->run);
             for (int i = 0; i < e->n_subs; i++)
@@ -122,7 +132,7 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
         if (e->poll)
             e->poll(e->poll_arg);
     }
-    *ipc = sum / e->n_sms;
+    out->ipc = sum / e->n_sms;
     return 0;
 }
 
@@ -144,10 +154,14 @@ static int ensure_ideal(dse_eval *e, char *err, size_t n)
     for (int sm = 0; sm < e->n_sms; sm++)
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
     memset(e->ideal_duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
-    for (int w = 0; w < e->n_w; w++)
-        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w),
-                           &e->ideal_ipc[w], err, n))
+    for (int w = 0; w < e->n_w; w++) {
+        dse__runs runs;
+        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w), NULL, &runs,
+                           err, n))
             return -1;
+        e->ideal_ipc[w] = runs.ipc;
+        e->ideal_energy[w] = runs.dynamic_j + runs.leakage_j;
+    }
     return 0;
 }
 
@@ -230,11 +244,15 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
     u->frequency_min[0] = freq_min;
     memset(e->duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
     for (int w = 0; w < e->n_w; w++) {
-        double ipc;
-        if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w), &ipc, err, n))
+        dse__runs runs;
+        if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w),
+                           t->freq.variation ? e->sm_freq : NULL, &runs, err, n))
             return -1;
-        u->ipc[w] = ipc / e->ideal_ipc[w];
+        u->ipc[w] = runs.ipc / e->ideal_ipc[w];
         u->performance_t0[w] = u->ipc[w] * freq;
+        u->rf_energy[w] = (runs.dynamic_j + runs.leakage_j) / e->ideal_energy[w];
+        u->rf_energy_dynamic[w] = runs.dynamic_j;
+        u->rf_energy_leakage[w] = runs.leakage_j;
     }
     for (int sm = 0; sm < e->n_sms && t->freq.variation; sm++)
         counted_maxima(e, t, sm, e->counted0 + (size_t)sm * (size_t)e->n_subs);

@@ -159,7 +159,8 @@ static double *trace_util_row(const dse_eval *e, dse_unit *u, int w, int y)
 /* The next interval's duties on the current maps: workload w, or the mix (w < 0). */
 static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, size_t n)
 {
-    double total = 0, ipc;
+    double total = 0;
+    dse__runs runs;
     memset(e->loop_duty, 0, sizeof(double) * per_chip(e));
     for (int k = 0; k < e->n_w; k++)
         total += (w < 0 || k == w) ? e->s->workloads[k].weight : 0.0;
@@ -167,7 +168,8 @@ static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, s
         double wt = w < 0 ? e->s->workloads[k].weight : (k == w);
         if ((w >= 0 && k != w) || wt <= 0 || total <= 0)
             continue;
-        if (dse__eval_runs(e, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, &ipc, err, n))
+        if (dse__eval_runs(e, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, NULL, &runs,
+                           err, n))
             return -1;
     }
     return 0;

@@ -17,6 +17,7 @@ struct dse_eval {
     sm_rf_map *maps;       /* [n_sms]: the current map of every SM                 */
     double *sm_freq;       /* [n_sms]                                              */
     double *ideal_ipc;     /* [n_w]: chip IPC without variation (once per rank)    */
+    double *ideal_energy;  /* [n_w]: register-file energy of the ideal chip, J     */
     double *ideal_duty;    /* [n_w][n_sms][n_subs]: duties on the all-fast map     */
     double *duty;          /* [n_w][n_sms][n_subs]: the current technique's, t = 0 */
     double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0        */
@@ -33,11 +34,18 @@ struct dse_eval {
     long direct_runs;      /* runs simulated with reuse off                        */
 };
 
+/* What dse__eval_runs returns: the chip's IPC (mean over SMs) and the register files'
+ * energy over the whole kernel (sum over SMs, docs/model.md "Energy"). */
+typedef struct dse__runs {
+    double ipc;
+    double dynamic_j, leakage_j;
+} dse__runs;
+
 /* Runs workload w with technique t on every SM's map in e->maps; adds weight x duty
- * into duty_acc[sm][sub] (if not NULL) and returns the mean IPC over SMs in *ipc.
- * 0, or -1 with err set. */
+ * into duty_acc[sm][sub] (if not NULL).  sm_freq [n_sms]: the SMs' normalised
+ * frequencies, for the leakage time (NULL: 1.0).  0, or -1 with err set. */
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
-                   double *ipc, char *err, size_t n);
+                   const double *sm_freq, dse__runs *out, char *err, size_t n);
 
 /* The aging loop of technique ti on the current chip (t = 0 maps in e->maps, duties in
  * e->duty, e->counted0 and e->sub0 filled): fills u->frequency[1..], frequency_min[1..]

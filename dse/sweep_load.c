@@ -456,6 +456,7 @@ static void sweep_defaults(dse_sweep *sw, const char *name)
     var_params_default(&sw->var);
     sm_config_default(&sw->sm);
     sw->output = (dse_output){ .n_trace_chips = 1, .trace_chips = { 0 } };
+    dse_energy_default(&sw->energy);
 }
 
 static int read_sections(const loader *ld, const config_setting_t *root, dse_sweep *sw)

@@ -117,6 +117,12 @@ static const dse__key output_keys[] = {
     K_ILIST(dse_output, trace_chips, n_trace_chips, 0, 1e6, "chips whose sub-banks are traced"),
 };
 
+static const dse__key energy_keys[] = {
+    K_DBLO(dse_energy, access_pj, 0, 1e6, "dynamic energy of one access to a whole sub-bank, pJ"),
+    K_DBL(dse_energy, leakage_mw, 0, 1e6, "leakage power of one powered sub-bank, mW"),
+    K_DBLO(dse_energy, clock_mhz, 0, 1e6, "SM clock at normalised frequency 1.0, MHz"),
+};
+
 #define SECTION(n, member, keys, doc) { n, offsetof(dse_sweep, member), keys, NELEM(keys), doc }
 const dse__section dse__sections[] = {
     SECTION("chips", chips, chips_keys, "the Monte Carlo chip population"),
@@ -126,6 +132,7 @@ const dse__section dse__sections[] = {
     SECTION("aging", var.aging, aging_keys, "NBTI aging schedule"),
     SECTION("sm", sm, sm_keys, "SM pipeline and memory"),
     SECTION("output", output, output_keys, "results file"),
+    SECTION("energy", energy, energy_keys, "register-file energy model"),
 };
 const size_t dse__n_sections = NELEM(dse__sections);
 

@@ -29,7 +29,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     s->coll_busy++;
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
-    int parts = wp->parts[in->div];
+    int lanes = wp->tlanes[in->div];
     const int64_t first = s->now + 1; /* reads start next cycle */
     int64_t ready_at = first;
     uint64_t waited = 0, slow_reads = 0;
@@ -41,7 +41,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
         ready_at = at > ready_at ? at : ready_at;
         waited += (uint64_t)(grant - first);
         slow_reads += (uint64_t)sl;
-        s->rd_parts[b][parts]++; /* reads and bank_reads are summed from it (sim.c) */
+        s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
     }
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;

@@ -47,7 +47,7 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
         sl->wbank = wp->bank[in->dst];
         sl->wslow = wp->slow[in->div][in->dst];
-        sl->wparts = wp->parts[in->div];
+        sl->wlanes = wp->tlanes[in->div];
     }
     sm__collect(s, w, slot, in);
     sm_stats *st = s->st;

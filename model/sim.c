@@ -198,8 +198,8 @@ static void reset_state(sm_sim *s)
     s->slot_freed = true;
     memset(s->live_vec, 0, sizeof s->live_vec);
     memset(s->occ, 0, sizeof s->occ);
-    memset(s->rd_parts, 0, sizeof s->rd_parts);
-    memset(s->wr_parts, 0, sizeof s->wr_parts);
+    memset(s->rd_lanes, 0, sizeof s->rd_lanes);
+    memset(s->wr_lanes, 0, sizeof s->wr_lanes);
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
     memset(s->stall_n, 0, sizeof s->stall_n);
@@ -301,6 +301,31 @@ static void describe_stuck(sm_sim *s, const char *why)
     }
 }
 
+/* The accesses of bank b with n active lanes: counted per bank, and per physical
+ * sub-bank part they touch (lanes fill part 0 first: a part holds 32 / subs lanes),
+ * with the lanes they touch there (the energy model's unit, docs/model.md). */
+static void spread_accesses(const sm_sim *s, sm_stats *st, int b, int n)
+{
+    uint64_t rd = s->rd_lanes[b][n], wr = s->wr_lanes[b][n];
+    if (!rd && !wr)
+        return;
+    int per_part = 32 / s->k.subs, parts = sm__parts_for(n, s->k.subs);
+    st->bank_reads[b] += rd;
+    st->bank_writes[b] += wr;
+    st->reads += rd;
+    st->writes += wr;
+    st->read_lanes += rd * (uint64_t)n;
+    st->write_lanes += wr * (uint64_t)n;
+    for (int p = 0; p < parts; p++) {
+        int id = s->k.sub_id[b][p];
+        uint64_t in_part = (uint64_t)(n - p * per_part < per_part ? n - p * per_part : per_part);
+        st->sub_reads[id] += rd;
+        st->sub_writes[id] += wr;
+        st->sub_read_lanes[id] += rd * in_part;
+        st->sub_write_lanes[id] += wr * in_part;
+    }
+}
+
 static int finish(sm_sim *s, int rc)
 {
     sm_stats *st = s->st;
@@ -312,22 +337,12 @@ static int finish(sm_sim *s, int rc)
     st->stall_dependency = s->stall_n[SM__STALL_DEP];
     st->stall_collector = s->stall_n[SM__STALL_COLLECTOR];
     st->stall_inflight = s->stall_n[SM__STALL_INFLIGHT];
-    for (int b = 0; b < s->k.n_banks; b++)
-        for (int n = 0; n <= s->k.subs; n++) {
-            st->bank_reads[b] += s->rd_parts[b][n];
-            st->bank_writes[b] += s->wr_parts[b][n];
-            st->reads += s->rd_parts[b][n];
-            st->writes += s->wr_parts[b][n];
-        }
-    for (int b = 0; b < s->k.n_banks; b++)
-        for (int p = 0; p < s->k.subs; p++) {
-            int id = s->k.sub_id[b][p];
-            st->sub_occupancy[id] += s->occ[b];
-            for (int n = p + 1; n <= s->k.subs; n++) { /* accesses touching part p */
-                st->sub_reads[id] += s->rd_parts[b][n];
-                st->sub_writes[id] += s->wr_parts[b][n];
-            }
-        }
+    for (int b = 0; b < s->k.n_banks; b++) {
+        for (int p = 0; p < s->k.subs; p++)
+            st->sub_occupancy[s->k.sub_id[b][p]] += s->occ[b];
+        for (int n = 0; n <= 32; n++)
+            spread_accesses(s, st, b, n);
+    }
     return rc;
 }
 

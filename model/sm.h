@@ -47,7 +47,9 @@
     X(stall_inflight, "scheduler x cycles", "no issue: ready warp at its in-flight limit")  \
     X(dispatch_stalls, "collector x cycles", "operands ready but the execution unit busy")  \
     X(mshr_stalls, "cycles", "LD/ST unit blocked: all miss registers (MSHRs) in use")       \
-    X(l1_misses, "loads", "global loads that missed in L1")
+    X(l1_misses, "loads", "global loads that missed in L1")                                \
+    X(read_lanes, "lane accesses", "register reads x active lanes (energy accounting)")    \
+    X(write_lanes, "lane accesses", "register writes x active lanes (energy accounting)")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the
@@ -61,7 +63,11 @@
     X(sub_writes, SM_STATS_MAX_SUBS, "n_sub_banks", "accesses",                            \
       "writes touching each physical sub-bank")                                            \
     X(sub_occupancy, SM_STATS_MAX_SUBS, "n_sub_banks", "register vectors x cycles",        \
-      "live register vectors held in each physical sub-bank, summed over cycles")
+      "live register vectors held in each physical sub-bank, summed over cycles")         \
+    X(sub_read_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                   \
+      "reads x the active lanes they touch in each physical sub-bank (energy)")           \
+    X(sub_write_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                  \
+      "writes x the active lanes they touch in each physical sub-bank (energy)")
 
 typedef struct sm_stats {
 #define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;

@@ -83,7 +83,7 @@ typedef struct sm__slot {
     uint8_t lat;       /* sm__lat */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
-    uint8_t wbank, wslow, wparts;
+    uint8_t wbank, wslow, wlanes;
 } sm__slot;
 
 /* An operand collector unit. */
@@ -238,10 +238,10 @@ struct sm_sim {
     int live_blocks;
     int64_t blk_t;       /* block_cycles integrated up to this cycle (sm__blocks_flush) */
     int live_vec[SM_MAX_BANKS];
-    /* accesses per bank by number of sub-bank parts touched; spread over the
-     * sub-banks once at the end instead of per access */
-    uint64_t rd_parts[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK + 1];
-    uint64_t wr_parts[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK + 1];
+    /* accesses per bank by active lanes (0-32); the sub-bank parts an access touches
+     * and its lanes in each are derived once at the end instead of per access */
+    uint64_t rd_lanes[SM_MAX_BANKS][33];
+    uint64_t wr_lanes[SM_MAX_BANKS][33];
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 

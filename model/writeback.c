@@ -13,7 +13,7 @@
 #include "sm_internal.h"
 
 /* Grants the write of a result that leaves its pipeline this cycle; returns the
- * cycle its register is released.  writes and bank_writes are summed from wr_parts
+ * cycle its register is released.  writes and bank_writes are summed from wr_lanes
  * at the end of the run (sim.c). */
 int64_t sm__write(sm_sim *s, uint16_t slot)
 {
@@ -33,7 +33,7 @@ int64_t sm__write(sm_sim *s, uint16_t slot)
     }
     s->st->bank_write_conflicts += (uint64_t)(grant - first);
     s->st->slow_writes += (uint64_t)slow;
-    s->wr_parts[b][sl->wparts]++;
+    s->wr_lanes[b][sl->wlanes]++;
     s->n_wq++;
     return grant + slow;
 }

@@ -34,11 +34,16 @@ run 1 "No space left on device" big.h5 --chips 1000
 [ ! -e "$disk/big.h5" ] || { echo "FAIL: big.h5 exists"; fail=1; }; left_behind
 "$rfdse" run "$sweep" -o "$disk/kept.h5" --quiet --chips 4 || { echo "FAIL: small run"; fail=1; }
 sum=$(md5sum < "$disk/kept.h5")
-free_kib=$(df -k --output=avail "$disk" | tail -1)
-# Room for the raw data (the check before creating passes) but not for the whole file.
-dd if=/dev/zero of="$disk/filler" bs=1k count=$((free_kib - 56)) 2>/dev/null
+# Room for the raw data (the check before creating passes) but not for the whole file:
+# the refusal before writing says how much the raw data needs; leave that plus 12 KiB
+# (the file's metadata takes more).
+fill_leaving() { rm -f "$disk/filler"; local f; f=$(df -k --output=avail "$disk" | tail -1)
+  dd if=/dev/zero of="$disk/filler" bs=1k count=$((f - $1)) 2>/dev/null; }
+fill_leaving 4
+run 1 "it needs" small.h5 --chips 4
+need=$(grep -o 'it needs [0-9.]* KiB' "$tmp/err" | grep -o '[0-9]*' | head -1)
+fill_leaving $((need + 12))
 run 1 "small.h5: No space left on device$" small.h5 --chips 4
-[ ! -e "$disk/small.h5" ] || { echo "FAIL: small.h5 exists"; fail=1; }; left_behind
 # 2. Replacing a finished file on a full disk: the finished file is untouched.
 run 1 "No space left on device" kept.h5 --chips 4 --force
 [ "$(md5sum < "$disk/kept.h5")" = "$sum" ] || { echo "FAIL: kept.h5 changed"; fail=1; }; left_behind

@@ -14,4 +14,18 @@ for g in /results /chips; do
   h5diff -r "$tmp/reuse.h5" "$tmp/noreuse.h5" "$g" "$g" >"$tmp/diff" 2>&1 ||
     { echo "FAIL: $g differs with --no-reuse"; head -20 "$tmp/diff"; fail=1; }
 done
+# rf_energy is (dynamic + leakage) over the ideal technique's, from the file's own data.
+/usr/bin/python3 - "$tmp/reuse.h5" <<'PY' || { echo "FAIL: rf_energy is not total over ideal"; fail=1; }
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+tech = [t.decode() for t in f["axes/technique"][:]]
+tot = f["results/rf_energy_dynamic"][...] + f["results/rf_energy_leakage"][...]
+ideal = tot[:, tech.index("ideal"), :]
+rel = f["results/rf_energy"][...]
+assert np.all(tot > 0)
+assert np.allclose(rel, tot / ideal[:, None, :], rtol=1e-12, atol=0), "normalisation"
+assert np.all(rel[:, tech.index("ideal"), :] == 1.0)
+b = tech.index("baseline")
+print(f"ok: rf_energy, baseline over ideal: {rel[:, b, :].mean():.4f}")
+PY
 exit $fail

@@ -78,6 +78,37 @@ static void test_dependent_chain_latency(void **state)
     assert_int_equal(st->cycles, 10u * (f->c.lat_fp_mad + 3) + 1);
 }
 
+/* Energy accounting (docs/model.md, "Energy"): the same program on a warp of 16 lanes
+ * does exactly as many accesses as on a full warp, half the lane accesses, all of them in
+ * the first sub-bank of each bank; a full warp's lanes split evenly over both. */
+static void test_lane_accounting(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = alu(SM__OP_FP_MAD, 1, 2, 2, 3);
+    sm_stats full = *run_one_warp(f, &in, 1, 40, 4);
+    f->p.block_threads = 16;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &in, 1, &f->st),
+                     SM_OK);
+    const sm_stats *half = &f->st;
+    assert_int_equal(half->reads, full.reads);
+    assert_int_equal(half->writes, full.writes);
+    assert_int_equal(full.read_lanes, 32 * full.reads);
+    assert_int_equal(full.write_lanes, 32 * full.writes);
+    assert_int_equal(2 * half->read_lanes, full.read_lanes);
+    assert_int_equal(2 * half->write_lanes, full.write_lanes);
+    uint64_t sub_half = 0, sub_full = 0, second = 0;
+    for (int b = 0; b < f->map.n_banks; b++) {
+        int p0 = f->map.sub_id[b][0], p1 = f->map.sub_id[b][1];
+        sub_half += half->sub_read_lanes[p0] + half->sub_write_lanes[p0];
+        second += half->sub_read_lanes[p1] + half->sub_write_lanes[p1];
+        sub_full += full.sub_read_lanes[p0] + full.sub_write_lanes[p0];
+        assert_int_equal(full.sub_read_lanes[p0], full.sub_read_lanes[p1]);
+    }
+    assert_int_equal(second, 0);
+    assert_int_equal(sub_half, half->read_lanes + half->write_lanes);
+    assert_int_equal(2 * sub_full, full.read_lanes + full.write_lanes);
+}
+
 /* r0 and r16 of warp 0 share bank 0 with 16 banks: the second read waits a cycle. */
 static void test_same_bank_operands_cost_one_cycle(void **state)
 {
@@ -436,6 +467,8 @@ static void test_sub_id_only_labels_statistics(void **state)
         want.sub_reads[j] = a.sub_reads[i];
         want.sub_writes[j] = a.sub_writes[i];
         want.sub_occupancy[j] = a.sub_occupancy[i];
+        want.sub_read_lanes[j] = a.sub_read_lanes[i];
+        want.sub_write_lanes[j] = a.sub_write_lanes[i];
     }
     assert_memory_equal(&want, &b, sizeof want);
     /* the relabelling is visible, so the comparison above can fail */
@@ -517,6 +550,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_dependent_chain_latency),
+        T(test_lane_accounting),
         T(test_same_bank_operands_cost_one_cycle),
         T(test_slow_storage_costs_read_and_write_cycle),
         T(test_independent_instructions_pipeline),
