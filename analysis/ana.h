@@ -115,6 +115,7 @@ typedef struct ana_results {
     ana_name *bench;      /* [bench]; NULL when the file has no benchmark axis */
     double *year;         /* [year]                                          */
     double sigma_ratio;   /* sigma_rand / sigma_sys; NaN when unknown         */
+    char nbti_law[ANA_NAME_MAX]; /* aging.initial_shift of the sweep; "" when unknown */
     double *metric[ANA_N_METRICS]; /* [chip][tech][axis]; NULL when absent  */
     size_t n_not_done;    /* entries masked to NaN because /progress/done = 0 */
     ana_trace *trace;     /* NULL when absent                                 */

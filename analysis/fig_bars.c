@@ -197,10 +197,15 @@ int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
 int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped)
 {
-    static const bars_spec b = { ANA_FIG_guardband, "guardband", "chip_guardband",
-                                 "NBTI guardband per workload, normalised to the baseline "
-                                 "(lower is better)",
-                                 "guardband (normalised to baseline)", "baseline = 1",
-                                 "the file has no /results/guardband with /axes/benchmark" };
+    /* The reading of the NBTI law the sweep used, when the file says (docs/nbti.md §1). */
+    char title[160];
+    snprintf(title, sizeof title, "NBTI guardband per workload, normalised to the baseline, lower is "
+             "better%s",
+             !strcmp(r->nbti_law, "pv") ? " (law: dVth_{t0} = PV deviation, the paper's wording)"
+             : !strcmp(r->nbti_law, "accumulated") ? " (law: accumulated shift, the source's)"
+             : "");
+    const bars_spec b = { ANA_FIG_guardband, "guardband", "chip_guardband", title,
+                          "guardband (normalised to baseline)", "baseline = 1",
+                          "the file has no /results/guardband with /axes/benchmark" };
     return bars_figure(&b, dir, prefix, r, s, note, skipped);
 }

@@ -183,6 +183,24 @@ static double sigma_ratio(hid_t f)
     return v;
 }
 
+/* aging.initial_shift from the sweep_config text ("accumulated" or "pv"), so figures can
+ * say under which reading of the NBTI law they were made; "" when the file predates the
+ * key or has no config. */
+static void nbti_law(hid_t f, char *out, size_t n)
+{
+    size_t size = 1 << 20;
+    char *cfg = malloc(size);
+    out[0] = '\0';
+    if (cfg && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+        const char *p = strstr(cfg, "initial_shift");
+        if (p && (p = strchr(p, '"'))) {
+            size_t len = strcspn(p + 1, "\"");
+            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p + 1);
+        }
+    }
+    free(cfg);
+}
+
 int ana__trace_load(hid_t f, ana_results *r, FILE *err);
 
 int ana_results_load(const char *path, ana_results **out, FILE *err)
@@ -215,6 +233,7 @@ int ana_results_load(const char *path, ana_results **out, FILE *err)
     if ((rc = mask_not_done(f, r, err)) || (rc = ana__trace_load(f, r, err)))
         goto done;
     r->sigma_ratio = sigma_ratio(f);
+    nbti_law(f, r->nbti_law, sizeof r->nbti_law);
     *out = r;
     r = NULL;
 done:
