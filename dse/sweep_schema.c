@@ -160,6 +160,8 @@ const dse__key dse__technique_keys[] = {
       "hybrid banks with hybrid_policy = \"fixed\"" },
     { "nbti_rename", DSE__BOOL, T_OFF(ipc.nbti_rename), 0, 0, 1, false, NULL, 0,
       "nbti_opt: block-level bank renaming" },
+    { "zero_gating", DSE__BOOL, T_OFF(ipc.zero_gating), 0, 0, 1, false, NULL, 0,
+      "zero lanes neither written nor read: a per-register zero mask (energy only)" },
     { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
       0, "registers that order the renaming: the last warp's, or every warp's" },
 };
@@ -185,6 +187,7 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, partial_lanes, 1, 32, "active lanes of a partial warp"),
     K_INT(sm_profile, reg_span, 0, 4096, "register numbers the registers spread over for banks (0: compact)"),
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
+    K_DBL(sm_profile, zero_lanes, 0, 1, "share of result lanes whose value is zero"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9.2e18, "seed of the synthetic instruction stream"),
 };

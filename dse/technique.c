@@ -25,6 +25,7 @@ static void fast_bank_mapping(dse_technique *t) { t->ipc.fba_rm = true; }
 static void two_level_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_TWO_LEVEL; }
 static void fast_warp_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_FWAS; }
 static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
+static void zero_gate(dse_technique *t) { t->ipc.zero_gating = true; }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -63,7 +64,9 @@ static void nbti_both(dse_technique *t)
       "hybrid")                                                                             \
     X(nbti_opt, "rf_bro + re-pairing by current delay and block-level bank renaming",       \
       nbti_both, "rf_bro", NULL)                                                            \
-    X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt")
+    X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt")                     \
+    X(zero_gating, "inactive and zero-valued lanes neither written nor read (compose it)",  \
+      zero_gate, NULL, NULL)
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2) { #name, doc, { b1, b2, NULL }, set },

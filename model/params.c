@@ -26,6 +26,7 @@ void sm_profile_default(sm_profile *p)
         .frac_fp = 0.5, .frac_mad = 0.2, .frac_div = 0.0, .src_operands = 2.0,
         .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
+        .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
         .weight = 1.0, .seed = 1,
     };
 }
@@ -36,5 +37,6 @@ void sm_technique_default(sm_technique *t)
         .scheduler = SM_SCHED_LRR, .fba_rm = false, .hybrid = false,
         .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0, .nbti_rename = false,
         .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
+        .zero_gating = false,
     };
 }

@@ -50,6 +50,9 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
         sl->wlanes = wp->tlanes[in->div];
     }
     sm__collect(s, w, slot, in);
+    /* accounting only, decided at issue after the instruction's own reads (zero_gate.c) */
+    if (s->k.zero_gating && in->dst != SM__NO_REG)
+        sm__zero_write(s, wp, in->dst, sl->wbank, sl->wlanes);
     sm_stats *st = s->st;
     st->warp_insts++;
     st->thread_insts += wp->tlanes[in->div];

@@ -137,6 +137,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
                                  c->lat_shared, miss };
     memcpy(k->lat, lat, sizeof lat);
+    k->zero_gating = t->zero_gating;
+    k->zero_thresh = (uint32_t)(w->zero_lanes * 256.0 + 0.5);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     sm__gen_setup(k, w);
@@ -200,6 +202,8 @@ static void reset_state(sm_sim *s)
     memset(s->occ, 0, sizeof s->occ);
     memset(s->rd_lanes, 0, sizeof s->rd_lanes);
     memset(s->wr_lanes, 0, sizeof s->wr_lanes);
+    memset(s->rd_gated, 0, sizeof s->rd_gated);
+    memset(s->wr_gated, 0, sizeof s->wr_gated);
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
     memset(s->stall_n, 0, sizeof s->stall_n);
@@ -343,6 +347,8 @@ static int finish(sm_sim *s, int rc)
         for (int n = 0; n <= 32; n++)
             spread_accesses(s, st, b, n);
     }
+    if (s->k.zero_gating)
+        sm__zero_flush(s, st);
     return rc;
 }
 

@@ -118,6 +118,7 @@ typedef struct sm__warp {
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
     uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
+    uint32_t zmask[SM__MAX_REGS];  /* zero gating: lanes whose value is zero */
 } sm__warp;
 
 typedef struct sm__block {
@@ -158,6 +159,8 @@ typedef struct sm__kernel {
     uint8_t src_base[SM__N_OPS];  /* sources by operation (ALU: the drawn count's floor) */
     uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
+    bool zero_gating;     /* technique: lane accounting through the zero masks */
+    uint32_t zero_thresh; /* profile's zero_lanes * 256: a lane is zero if its byte < it */
     int lat[SM__N_LAT];
     uint8_t op_tab[1024];
     uint8_t reg_tab[2][1024];
@@ -242,6 +245,9 @@ struct sm_sim {
      * and its lanes in each are derived once at the end instead of per access */
     uint64_t rd_lanes[SM_MAX_BANKS][33];
     uint64_t wr_lanes[SM_MAX_BANKS][33];
+    /* zero gating: lanes actually read and written per bank and sub-bank part */
+    uint64_t rd_gated[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+    uint64_t wr_gated[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 
@@ -289,6 +295,14 @@ int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
+
+/* Zero gating (zero_gate.c): a result written to reg of warp wp in bank b with `lanes`
+ * active lanes draws its zero lanes and counts the lanes written; a read counts the
+ * lanes that are active and not zero; at the end the lane statistics come from these
+ * counts instead of the active lanes. */
+void sm__zero_write(sm_sim *s, sm__warp *wp, int reg, int bank, int lanes);
+void sm__zero_read(sm_sim *s, const sm__warp *wp, int reg, int bank, int lanes);
+void sm__zero_flush(const sm_sim *s, sm_stats *st);
 void sm__release(sm_sim *s, uint16_t slot);
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);

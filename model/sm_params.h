@@ -96,6 +96,8 @@ typedef struct sm_profile {
                              * for the bank mapping; 0: regs_per_thread (compact,*
                              * as allocated).  GPGPU-Sim's PTX mode numbers a    *
                              * register by its PTX virtual name: a wide span.    */
+    double zero_lanes;      /* share of result lanes whose value is zero (zero  *
+                             * gating: docs/model.md, "Energy")                   */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;
@@ -109,6 +111,7 @@ typedef struct sm_technique {
     int hybrid_banks;           /* with hybrid_policy fixed                     */
     bool nbti_rename;           /* nbti_opt (a): block-level bank renaming      */
     sm_rename_order rename_order; /* which registers order the renaming         */
+    bool zero_gating;           /* zero lanes neither written nor read (energy)  */
 } sm_technique;
 
 void sm_config_default(sm_config *c);

@@ -109,6 +109,36 @@ static void test_lane_accounting(void **state)
     assert_int_equal(2 * sub_full, full.read_lanes + full.write_lanes);
 }
 
+/* Zero gating (zero_gate.c) is accounting only: the same cycles and accesses with it on.
+ * Results that are all zero write no lane, and reads of them read none (only the first
+ * instruction's two reads of the not yet written r1 touch the array); with no zeros it
+ * counts what plain accounting counts; with half the lanes zero about half are written. */
+static void test_zero_gating(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = alu(SM__OP_FP_MAD, 1, 2, 1, 1); /* r1 = r1 * r1 + ...: a chain on r1 */
+    sm_stats plain = *run_one_warp(f, &in, 1, 40, 4);
+    f->t.zero_gating = true;
+    f->p.zero_lanes = 1.0;
+    sm_stats zero = *run_one_warp(f, &in, 1, 40, 4);
+    assert_int_equal(zero.cycles, plain.cycles);
+    assert_int_equal(zero.reads, plain.reads);
+    assert_int_equal(zero.writes, plain.writes);
+    assert_int_equal(zero.write_lanes, 0);
+    for (uint64_t i = 0; i < zero.n_sub_banks; i++)
+        assert_int_equal(zero.sub_write_lanes[i], 0);
+    assert_int_equal(zero.read_lanes, 2 * 32);
+    f->p.zero_lanes = 0.0;
+    sm_stats none = *run_one_warp(f, &in, 1, 40, 4);
+    assert_int_equal(none.read_lanes, plain.read_lanes);
+    assert_int_equal(none.write_lanes, plain.write_lanes);
+    assert_memory_equal(none.sub_read_lanes, plain.sub_read_lanes, sizeof none.sub_read_lanes);
+    f->p.zero_lanes = 0.5; /* 40 x 32 = 1280 lanes: sd of the share 0.014; 5 sd */
+    sm_stats halfz = *run_one_warp(f, &in, 1, 40, 4);
+    double share = (double)halfz.write_lanes / (double)plain.write_lanes;
+    assert_true(share > 0.5 - 0.07 && share < 0.5 + 0.07);
+}
+
 /* r0 and r16 of warp 0 share bank 0 with 16 banks: the second read waits a cycle. */
 static void test_same_bank_operands_cost_one_cycle(void **state)
 {
@@ -551,6 +581,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_dependent_chain_latency),
         T(test_lane_accounting),
+        T(test_zero_gating),
         T(test_same_bank_operands_cost_one_cycle),
         T(test_slow_storage_costs_read_and_write_cycle),
         T(test_independent_instructions_pipeline),
