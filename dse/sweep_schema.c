@@ -92,6 +92,8 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, oc_mem, 1, 64, "operand collector units for LD/ST"),
     K_ENUM(sm_config, bank_ports, port_names,
            "bank ports: a read and a write port, or one shared port (writes first)"),
+    K_BOOL(sm_config, result_slots,
+           "SP/SFU pipelines refuse a result cycle already taken (GPGPU-Sim's units)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
     K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
     K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),

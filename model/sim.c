@@ -178,6 +178,8 @@ static void reset_state(sm_sim *s)
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
     }
+    if (c->result_slots)
+        memset(s->result_at, 0, sizeof s->result_at);
     s->coll_busy = 0;
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);

@@ -20,6 +20,7 @@
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_SRC 3
 #define SM__MAX_PIPES 16
+#define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_SCHED 4
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
@@ -209,6 +210,9 @@ struct sm_sim {
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
+    /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
+     * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
+    int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
     /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and

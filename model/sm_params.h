@@ -53,6 +53,10 @@ typedef struct sm_config {
     int oc_sfu;             /*                          for SFU      8     */
     int oc_mem;             /*                          for LD/ST    2     */
     sm_bank_ports bank_ports; /* bank ports                      separate */
+    bool result_slots;      /* an SP/SFU pipeline refuses an instruction false *
+                             * whose result would leave it in the same cycle   *
+                             * as an earlier one's (GPGPU-Sim's per-unit       *
+                             * `occupied` bits: mixed latencies collide)       */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
