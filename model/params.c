@@ -27,6 +27,7 @@ void sm_profile_default(sm_profile *p)
         .frac_fp = 0.5, .frac_mad = 0.2, .frac_div = 0.0, .src_operands = 2.0,
         .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
+        .same_bank_share = 0.0, .same_bank_srcs = 3,
         .weight = 1.0, .seed = 1,
     };
 }

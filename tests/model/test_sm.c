@@ -576,6 +576,42 @@ static void test_result_slots_mixed_latencies_collide(void **state)
     assert_int_equal(run_one_warp(f, prog, 8, 8, 16)->cycles, uniform);
 }
 
+/* same_bank_share: with 10 registers spread over numbers 0..484 (0, 48, 96, 145, 193,
+ * 242, 290, 338, 387, 435: banks 0, 0, 0, 1, 1, 2, 2, 2, 3, 3) r0's bank mates are r1 and
+ * r2, r3's is r4; with every instruction's sources in one bank, reads conflict far
+ * more than with independently drawn sources. */
+static void test_same_bank_sources(void **state)
+{
+    fixture *f = *state;
+    sm__kernel k;
+    memset(&k, 0, sizeof k);
+    k.regs = 10;
+    k.reg_span = 484;
+    k.n_banks = 16;
+    f->p.same_bank_share = 1.0;
+    sm__gen_mates(&k, &f->p);
+    assert_int_equal(k.n_mates[0], 2);
+    assert_int_equal(k.mates[0][0], 1);
+    assert_int_equal(k.mates[0][1], 2);
+    assert_int_equal(k.n_mates[3], 1);
+    assert_int_equal(k.mates[3][0], 4);
+
+    compute_bound(&f->p);
+    f->p.regs_per_thread = 10;
+    f->p.reg_span = 484;
+    f->p.src_operands = 3.0;
+    f->p.frac_fp = f->p.frac_mad = 1.0;
+    double spread_ipc = ipc_of(f);
+    double spread = (double)f->st.bank_read_conflicts / (double)f->st.reads;
+    f->p.same_bank_share = 1.0;
+    double same_ipc = ipc_of(f);
+    double same = (double)f->st.bank_read_conflicts / (double)f->st.reads;
+    print_message("conflicts per read: sources drawn %.3f, in one bank %.3f; IPC %.3f, %.3f\n",
+                  spread, same, spread_ipc, same_ipc);
+    assert_true(same > 2 * spread);
+    assert_true(same_ipc < spread_ipc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -602,6 +638,7 @@ int main(void)
         T(test_reg_span_spreads_register_numbers),
         T(test_shared_bank_port_write_goes_first),
         T(test_result_slots_mixed_latencies_collide),
+        T(test_same_bank_sources),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
