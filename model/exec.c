@@ -85,6 +85,23 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     s->n_wheel++;
 }
 
+/* With sm_config.result_slots: would the instruction in `sl` leave SP/SFU pipeline p
+ * in a cycle another result already leaves it?  GPGPU-Sim's units keep one `occupied`
+ * bit per future cycle and refuse such an instruction, so a shorter-latency one right
+ * after a longer-latency one on the same pipeline waits (mul 4 after fma 5).  *at gets
+ * the result cycle (0: not tracked). */
+static bool result_taken(const sm_sim *s, int u, int p, const sm__slot *sl, int64_t *at)
+{
+    *at = 0;
+    if (!s->c->result_slots || u == SM__UNIT_MEM)
+        return false;
+    int lat = s->k.lat[sm__ops[sl->op].lat];
+    if (lat >= SM__RESULT_RING)
+        return false;
+    *at = s->now + lat;
+    return s->result_at[u][p][*at % SM__RESULT_RING] == *at;
+}
+
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
 /* The first cycle one of unit u's full collectors still waiting for operands gets
  * them (INT64_MAX: none waits). */
@@ -131,6 +148,11 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         }
         if (u == SM__UNIT_MEM) /* the held state could recur with other collectors */
             s->mem_hold_until = 0;
+        int64_t at;
+        if (result_taken(s, u, p, sl, &at))
+            continue; /* this pipeline refuses it; the next may take it */
+        if (at)
+            s->result_at[u][p][at % SM__RESULT_RING] = at;
         s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);

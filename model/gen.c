@@ -112,6 +112,32 @@ static void dep_table(uint8_t *tab, double mean)
     fill_table(tab, 256, w, SM__RING, 1);
 }
 
+/* same_bank_share: for each register, other registers in its bank under the plain
+ * mapping (number = r * reg_span / regs, bank = (warp + number) mod n_banks: the warp
+ * shifts every register alike, so bank mates are mates in every warp; fba_rm, hybrid
+ * banks and renaming may separate them). */
+void sm__gen_mates(sm__kernel *k, const sm_profile *p)
+{
+    k->mate_thresh = prob32(p->same_bank_share);
+    k->mate_srcs = p->same_bank_srcs;
+    if (!k->mate_thresh)
+        return;
+    for (int r = 0; r < k->regs; r++) {
+        int n = 0, num = r * k->reg_span / k->regs;
+        for (int q = 0; q < k->regs && n < SM__MAX_MATES; q++)
+            if (q != r && (q * k->reg_span / k->regs - num) % k->n_banks == 0)
+                k->mates[r][n++] = (uint8_t)q;
+        k->n_mates[r] = (uint8_t)n;
+    }
+}
+
+/* A bank mate of register r chosen by `bits`, or `other` if r has none. */
+static uint8_t mate_of(const sm__kernel *k, uint8_t r, uint64_t bits, uint8_t other)
+{
+    int n = k->n_mates[r];
+    return n ? k->mates[r][bits % (uint64_t)n] : other;
+}
+
 void sm__gen_setup(sm__kernel *k, const sm_profile *p)
 {
     k->seed = p->seed;
@@ -180,6 +206,17 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
                                         : rt[(b >> 32) & 1023];
     uint8_t s1 = rt[(b >> 42) & 1023], s2 = rt[(a >> 20) & 1023];
+    if (k->mate_thresh && (uint32_t)draw(&wp->rng) < k->mate_thresh) { /* one bank */
+        uint64_t c = draw(&wp->rng);
+        if (k->mate_srcs == 3) {
+            s1 = mate_of(k, s0, c, s1);
+            s2 = mate_of(k, s0, c >> 32, s2);
+            s2 = s2 == s1 && k->n_mates[s0] > 1 ? mate_of(k, s0, (c >> 32) + 1, s2) : s2;
+        } else {
+            s2 = mate_of(k, s1, c, s2);
+            s2 = s2 == s0 && k->n_mates[s1] > 1 ? mate_of(k, s1, c + 1, s2) : s2;
+        }
+    }
     /* a register read twice is read once; unused slots get SM__NO_REG */
     int k1 = (n > 1) & (s1 != s0), k2 = (n > 2) & (s2 != s0) & (s2 != s1);
     in->src[0] = sel8(n > 0, s0, SM__NO_REG);

@@ -9,6 +9,7 @@ void sm_config_default(sm_config *c)
         .max_warps = 48, .max_threads = 1536, .max_blocks = 8, .n_registers = 32768,
         .n_schedulers = 2, .base_policy = SM_SCHED_LRR, .group_size = 8,
         .oc_sp = 6, .oc_sfu = 8, .oc_mem = 2, .bank_ports = SM_PORTS_SEPARATE,
+        .result_slots = false,
         .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
@@ -27,6 +28,7 @@ void sm_profile_default(sm_profile *p)
         .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
+        .same_bank_share = 0.0, .same_bank_srcs = 3,
         .weight = 1.0, .seed = 1,
     };
 }

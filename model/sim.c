@@ -142,7 +142,10 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     sm__gen_setup(k, w);
-    return sm__banks_setup(s, map, t, w);
+    int rc = sm__banks_setup(s, map, t, w);
+    if (rc == SM_OK)
+        sm__gen_mates(k, w); /* needs the bank count */
+    return rc;
 }
 
 static void reset_sched(sm_sim *s)
@@ -180,6 +183,8 @@ static void reset_state(sm_sim *s)
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
     }
+    if (c->result_slots)
+        memset(s->result_at, 0, sizeof s->result_at);
     s->coll_busy = 0;
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);

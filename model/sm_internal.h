@@ -20,7 +20,9 @@
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_SRC 3
 #define SM__MAX_PIPES 16
+#define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_SCHED 4
+#define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
@@ -155,6 +157,10 @@ typedef struct sm__kernel {
     int first_div;       /* registers [first_div, regs) are touched only under thread-ID branches */
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
+    uint32_t mate_thresh; /* same_bank_share * 2^32 (0: off) */
+    int mate_srcs;        /* same_bank_srcs */
+    uint8_t n_mates[SM__MAX_REGS];              /* registers in r's (plain) bank, not r */
+    uint8_t mates[SM__MAX_REGS][SM__MAX_MATES];
     uint32_t hit_thresh;  /* L1 hit rate * 4096 */
     uint8_t src_base[SM__N_OPS];  /* sources by operation (ALU: the drawn count's floor) */
     uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
@@ -212,6 +218,9 @@ struct sm_sim {
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
+    /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
+     * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
+    int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
     /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and
@@ -261,6 +270,7 @@ void sm__banks_rename(sm_sim *s, sm__block *b, int first_warp);
 void sm__banks_warp(sm_sim *s, int w, const sm__block *b);
 /* gen.c: instruction streams */
 void sm__gen_setup(sm__kernel *k, const sm_profile *p);
+void sm__gen_mates(sm__kernel *k, const sm_profile *p);
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
 void sm__gen_next(const sm__kernel *k, sm__warp *wp);

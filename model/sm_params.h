@@ -54,6 +54,10 @@ typedef struct sm_config {
     int oc_sfu;             /*                          for SFU      8     */
     int oc_mem;             /*                          for LD/ST    2     */
     sm_bank_ports bank_ports; /* bank ports                      separate */
+    bool result_slots;      /* an SP/SFU pipeline refuses an instruction false *
+                             * whose result would leave it in the same cycle   *
+                             * as an earlier one's (GPGPU-Sim's per-unit       *
+                             * `occupied` bits: mixed latencies collide)       */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
@@ -92,6 +96,10 @@ typedef struct sm_profile {
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */
     double tid_divergence;  /* share of instructions under thread-ID branches  */
+    double same_bank_share; /* share of instructions whose register sources   *
+                             * are put in one bank (bank mates; 0: none)       */
+    int same_bank_srcs;     /* 3: 2nd and 3rd source in the 1st's bank;        *
+                             * 2: the 3rd in the 2nd's bank (not the 1st's)    */
     int reg_span;           /* register numbers the registers are spread over  *
                              * for the bank mapping; 0: regs_per_thread (compact,*
                              * as allocated).  GPGPU-Sim's PTX mode numbers a    *

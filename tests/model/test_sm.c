@@ -575,6 +575,106 @@ static void test_errors(void **state)
     assert_null(sm_sim_alloc(&f->c));
 }
 
+/* ---- GPGPU-Sim-like knobs (docs/model.md, "Checked against GPGPU-Sim") ------------- */
+
+/* reg_span: 4 registers spread over numbers 0, 16, 32, 48 all land in bank 0, so the
+ * two sources r1, r2 of each instruction serialise; compactly they are banks 1 and 2. */
+static void test_reg_span_spreads_register_numbers(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = alu(SM__OP_INT, 0, 2, 1, 2);
+    uint64_t compact = run_one_warp(f, &in, 1, 10, 4)->cycles;
+    assert_int_equal(f->st.bank_read_conflicts, 0);
+    f->p.reg_span = 64;
+    uint64_t spread = run_one_warp(f, &in, 1, 10, 4)->cycles;
+    assert_int_equal(f->st.bank_read_conflicts, 10);
+    assert_int_equal(spread - compact, 10);
+}
+
+/* bank_ports shared: i0 (r1 <- r4) issues at 0, its result leaves the pipeline at
+ * 2 + lat = 6 and is written at 7; i6 (r2 <- r17, bank 1 like r1) issues at 6 and
+ * would read at 7.  Separate ports: no conflict.  Shared: the write takes bank 1's
+ * cycle 7, the read waits one cycle. */
+static void test_shared_bank_port_write_goes_first(void **state)
+{
+    fixture *f = *state;
+    sm__inst prog[7] = { alu(SM__OP_INT, 1, 1, 4, 0),   alu(SM__OP_INT, 20, 1, 5, 0),
+                         alu(SM__OP_INT, 21, 1, 6, 0),  alu(SM__OP_INT, 22, 1, 7, 0),
+                         alu(SM__OP_INT, 23, 1, 8, 0),  alu(SM__OP_INT, 24, 1, 9, 0),
+                         alu(SM__OP_INT, 2, 1, 17, 0) };
+    assert_int_equal(f->c.lat_int, 4);
+    run_one_warp(f, prog, 7, 7, 26);
+    assert_int_equal(f->st.bank_read_conflicts, 0);
+    f->c.bank_ports = SM_PORTS_SHARED;
+    run_one_warp(f, prog, 7, 7, 26);
+    assert_int_equal(f->st.bank_read_conflicts, 1);
+    assert_int_equal(f->st.bank_write_conflicts, 0); /* writes never wait for reads */
+}
+
+/* result_slots with one SP pipeline: independent mads (latency 5) and adds (4)
+ * alternate.  Dispatch from cycle 2: mad at d leaves at d + 5, the add ready at d + 1
+ * would leave at d + 5 too, so it waits a cycle: each pair takes 3 dispatch cycles
+ * instead of 2 (pairs dispatched at 2/4, 5/7, 8/10, 11/13) and the last add leaves
+ * at 17 instead of 13 (cycles 19 against 15).
+ * Equal latencies never collide. */
+static void test_result_slots_mixed_latencies_collide(void **state)
+{
+    fixture *f = *state;
+    sm__inst prog[8];
+    for (int i = 0; i < 8; i++)
+        prog[i] = alu(i % 2 ? SM__OP_FP : SM__OP_FP_MAD, (uint8_t)i, 1, (uint8_t)(8 + i), 0);
+    f->c.n_sp = 1;
+    assert_int_equal(f->c.lat_fp, 4);
+    assert_int_equal(f->c.lat_fp_mad, 5);
+    uint64_t free_slots = run_one_warp(f, prog, 8, 8, 16)->cycles;
+    f->c.result_slots = true;
+    uint64_t slots = run_one_warp(f, prog, 8, 8, 16)->cycles;
+    assert_int_equal(free_slots, 15);
+    assert_int_equal(slots, 19);
+    for (int i = 0; i < 8; i++)
+        prog[i].op = SM__OP_FP_MAD;
+    f->c.result_slots = false;
+    uint64_t uniform = run_one_warp(f, prog, 8, 8, 16)->cycles;
+    f->c.result_slots = true;
+    assert_int_equal(run_one_warp(f, prog, 8, 8, 16)->cycles, uniform);
+}
+
+/* same_bank_share: with 10 registers spread over numbers 0..484 (0, 48, 96, 145, 193,
+ * 242, 290, 338, 387, 435: banks 0, 0, 0, 1, 1, 2, 2, 2, 3, 3) r0's bank mates are r1 and
+ * r2, r3's is r4; with every instruction's sources in one bank, reads conflict far
+ * more than with independently drawn sources. */
+static void test_same_bank_sources(void **state)
+{
+    fixture *f = *state;
+    sm__kernel k;
+    memset(&k, 0, sizeof k);
+    k.regs = 10;
+    k.reg_span = 484;
+    k.n_banks = 16;
+    f->p.same_bank_share = 1.0;
+    sm__gen_mates(&k, &f->p);
+    assert_int_equal(k.n_mates[0], 2);
+    assert_int_equal(k.mates[0][0], 1);
+    assert_int_equal(k.mates[0][1], 2);
+    assert_int_equal(k.n_mates[3], 1);
+    assert_int_equal(k.mates[3][0], 4);
+
+    compute_bound(&f->p);
+    f->p.regs_per_thread = 10;
+    f->p.reg_span = 484;
+    f->p.src_operands = 3.0;
+    f->p.frac_fp = f->p.frac_mad = 1.0;
+    double spread_ipc = ipc_of(f);
+    double spread = (double)f->st.bank_read_conflicts / (double)f->st.reads;
+    f->p.same_bank_share = 1.0;
+    double same_ipc = ipc_of(f);
+    double same = (double)f->st.bank_read_conflicts / (double)f->st.reads;
+    print_message("conflicts per read: sources drawn %.3f, in one bank %.3f; IPC %.3f, %.3f\n",
+                  spread, same, spread_ipc, same_ipc);
+    assert_true(same > 2 * spread);
+    assert_true(same_ipc < spread_ipc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,6 +700,10 @@ int main(void)
         T(test_ipc_is_floating_point),
         T(test_stats_info_covers_struct),
         T(test_errors),
+        T(test_reg_span_spreads_register_numbers),
+        T(test_shared_bank_port_write_goes_first),
+        T(test_result_slots_mixed_latencies_collide),
+        T(test_same_bank_sources),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* partial.cu - partially active warps: blocks of 48 threads, so each block has one
  * full warp and one warp with 16 active lanes; each thread runs two independent FMA
  * chains (16 FMAs per loop iteration).
- * Usage: partial GRID BLOCK ITERS   default 240 48 8
+ * Usage: partial GRID BLOCK ITERS   default 240 48 32
  * Written for rfdse (bench/gpgpusim). */
 #include "common.h"
 
@@ -20,7 +20,7 @@ __global__ void partial(const float *in, float *out, float b, float c, int iters
 int main(int argc, char **argv)
 {
     int grid = arg_int(argc, argv, 1, 240), block = arg_int(argc, argv, 2, 48);
-    int iters = arg_int(argc, argv, 3, 8);
+    int iters = arg_int(argc, argv, 3, 32);
     size_t n = (size_t)grid * block;
     float *in = dev_filled(n, 0.5f), *out = dev_filled(n, 0.0f);
     partial<<<grid, block>>>(in, out, 0.999f, 0.001f, iters);

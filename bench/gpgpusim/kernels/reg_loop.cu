@@ -1,7 +1,7 @@
 /* reg_loop.cu - register-heavy loop (hotspot-like): 24 live accumulators per thread,
  * each updated every iteration from two neighbours (FMA, three register sources),
  * plus loop and address registers: about 28 live registers.
- * Usage: reg_loop GRID BLOCK ITERS   default 120 256 16
+ * Usage: reg_loop GRID BLOCK ITERS   default 60 256 32
  * Written for rfdse (bench/gpgpusim). */
 #include "common.h"
 
@@ -28,8 +28,8 @@ __global__ void reg_loop(const float *in, float *out, int iters)
 
 int main(int argc, char **argv)
 {
-    int grid = arg_int(argc, argv, 1, 120), block = arg_int(argc, argv, 2, 256);
-    int iters = arg_int(argc, argv, 3, 16);
+    int grid = arg_int(argc, argv, 1, 60), block = arg_int(argc, argv, 2, 256);
+    int iters = arg_int(argc, argv, 3, 32);
     size_t n = (size_t)grid * block;
     float *in = dev_filled(n, 0.001f), *out = dev_filled(n, 0.0f);
     reg_loop<<<grid, block>>>(in, out, iters);

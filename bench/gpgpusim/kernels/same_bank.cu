@@ -7,7 +7,7 @@
  *   same_bank 3: all three sources in one bank
  * The registers are declared at function scope, not in a { } block: GPGPU-Sim cannot
  * place a label inside a nested block (assertion in symbol_table::set_label_address).
- * Usage: same_bank MODE [GRID BLOCK ITERS]   default 90 256 16
+ * Usage: same_bank MODE [GRID BLOCK ITERS]   default 90 256 32
  * Written for rfdse (bench/gpgpusim). */
 #include "common.h"
 
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 {
     int mode = arg_int(argc, argv, 1, 3);
     int grid = arg_int(argc, argv, 2, 90), block = arg_int(argc, argv, 3, 256);
-    int iters = arg_int(argc, argv, 4, 16);
+    int iters = arg_int(argc, argv, 4, 32);
     size_t n = (size_t)grid * block;
     float *in = dev_filled(n, 0.5f), *out = dev_filled(n, 0.0f);
     if (mode == 1)
