@@ -42,8 +42,6 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
         waited += (uint64_t)(grant - first);
         slow_reads += (uint64_t)sl;
         s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
-        if (s->k.zero_gating)
-            sm__zero_read(s, wp, reg, b, lanes);
     }
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;

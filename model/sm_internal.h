@@ -313,6 +313,8 @@ int64_t sm__write(sm_sim *s, uint16_t slot);
 void sm__zero_write(sm_sim *s, sm__warp *wp, int reg, int bank, int lanes);
 void sm__zero_read(sm_sim *s, const sm__warp *wp, int reg, int bank, int lanes);
 void sm__zero_flush(const sm_sim *s, sm_stats *st);
+/* Both for one issued instruction of warp w: its reads, then its write. */
+void sm__zero_access(sm_sim *s, int w, const sm__inst *in) __attribute__((cold));
 void sm__release(sm_sim *s, uint16_t slot);
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);

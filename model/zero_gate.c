@@ -53,6 +53,16 @@ void sm__zero_read(sm_sim *s, const sm__warp *wp, int reg, int bank, int lanes)
     add_parts(&s->k, s->rd_gated, bank, active_mask(lanes) & ~wp->zmask[reg]);
 }
 
+void sm__zero_access(sm_sim *s, int w, const sm__inst *in)
+{
+    sm__warp *wp = &s->warps[w];
+    int lanes = wp->tlanes[in->div];
+    for (int i = 0; i < in->n_src; i++) /* the reads first: they see the old value */
+        sm__zero_read(s, wp, in->src[i], wp->bank[in->src[i]], lanes);
+    if (in->dst != SM__NO_REG)
+        sm__zero_write(s, wp, in->dst, wp->bank[in->dst], lanes);
+}
+
 void sm__zero_flush(const sm_sim *s, sm_stats *st)
 {
     st->read_lanes = st->write_lanes = 0;
