@@ -100,12 +100,7 @@ static int sensitivity(const input *in, int n, const char *dir, FILE *out, FILE 
 static bool read_only(const char *path)
 {
     char dir[OUT_PATH_MAX + 1];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir] = '\0';
+    out_dir_of(path, dir, sizeof dir);
     return access(path, W_OK) != 0 || access(dir, W_OK) != 0;
 }
 

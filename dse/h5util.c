@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 
 #include "h5util.h"
+#include "out.h"
 
 static int write_attr(hid_t obj, const char *name, hid_t type, const void *value)
 {
@@ -101,13 +102,8 @@ hid_t dse__h5_dxpl_independent(void)
 
 double dse__h5_free_bytes(const char *path)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        slash[slash == dir] = '\0';
+    char dir[OUT_PATH_MAX + 1];
+    out_dir_of(path, dir, sizeof dir);
     struct statvfs st;
     return statvfs(dir, &st) == 0 ? (double)st.f_bavail * (double)st.f_frsize : -1.0;
 }

@@ -32,6 +32,9 @@ const char *out_target_kind(const char *path);
  * message must pass this. */
 int out_text_check(const char *s, size_t *bad);
 
+/* The directory part of `path` into buf ("." for a bare name, "/" for "/x"). */
+void out_dir_of(const char *path, char *buf, size_t n);
+
 typedef struct out_lock out_lock;
 
 /* Takes the advisory write lock of `path` (the file PATH.lock, an fcntl lock on it,

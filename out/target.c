@@ -51,6 +51,16 @@ int out_target_check(const char *path, char *err, size_t n)
     return 0;
 }
 
+void out_dir_of(const char *path, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", path);
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        snprintf(buf, n, ".");
+    else
+        slash[slash == buf] = '\0';
+}
+
 int out_text_check(const char *s, size_t *bad)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
