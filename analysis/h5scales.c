@@ -57,6 +57,7 @@ int ana__scales_write(hid_t g, const ana_results *r, const ana_view *v)
                            "index") ||
              numbers_scale(g, "edge", H5T_NATIVE_INT, idx, v->n_bins + 1,
                            "histogram bin edge index", "index");
+    free(idx);
     return rc ? ANA_EIO : ANA_EOK;
 }
 
