@@ -12,27 +12,12 @@
 #include "dse_sweep.h"
 #include "out.h"
 #include "sweep_schema.h"
+#include "sweep_text.h"
 
 typedef struct loader {
     const char *file; /* for messages */
     FILE *err;
 } loader;
-
-/* Writes s with control characters escaped (\n, \t, \xNN), so a value echoed from the
- * file keeps the message on one line. */
-static void put_escaped(FILE *out, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            fputc(*p, out);
-    }
-}
 
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                 ...)
@@ -44,14 +29,14 @@ static int fail(const loader *ld, const config_setting_t *s, const char *key, co
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    put_escaped(ld->err, ld->file);
+    dse__put_escaped(ld->err, ld->file);
     fprintf(ld->err, ":%d: ", s ? config_setting_source_line(s) : 0);
     if (key) {
         fputs("key '", ld->err);
-        put_escaped(ld->err, key);
+        dse__put_escaped(ld->err, key);
         fputs("': ", ld->err);
     }
-    put_escaped(ld->err, msg);
+    dse__put_escaped(ld->err, msg);
     fputc('\n', ld->err);
     return -1;
 }
@@ -581,36 +566,55 @@ static void stem(const char *path, char *out, size_t n)
         *dot = '\0';
 }
 
-static dse_sweep *load(const char *text, const char *path, FILE *err)
+/* libconfig's syntax error, on one line. */
+static void syntax_error(const config_t *cfg, const char *path, FILE *err)
 {
+    if (!err)
+        return;
+    dse__put_escaped(err, path);
+    fprintf(err, ":%d: ", config_error_line(cfg));
+    dse__put_escaped(err, config_error_text(cfg) ? config_error_text(cfg) : "syntax error");
+    fputc('\n', err);
+}
+
+/* text: the whole file, len bytes, NUL-terminated; path: for messages and the default
+ * name. */
+static dse_sweep *load(const char *text, size_t len, const char *path, FILE *err)
+{
+    if (dse__sweep_prescan(text, len, path, err))
+        return NULL;
     config_t cfg;
     config_init(&cfg);
     loader ld = { path, err };
     char name[DSE_NAME_MAX];
     stem(path, name, sizeof name);
     dse_sweep *sw = NULL;
-    int ok = text ? config_read_string(&cfg, text) : config_read_file(&cfg, path);
-    if (ok != CONFIG_TRUE) {
-        if (err && config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            fprintf(err, "%s:0: cannot read the sweep file\n", path);
-        else if (err)
-            fprintf(err, "%s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
-    } else
+    if (config_read_string(&cfg, text) != CONFIG_TRUE)
+        syntax_error(&cfg, path, err);
+    else
         sw = load_config(&cfg, &ld, name);
     config_destroy(&cfg);
     return sw;
 }
 
-dse_sweep *dse_sweep_load_file(const char *path, FILE *err) { return load(NULL, path, err); }
+dse_sweep *dse_sweep_load_file(const char *path, FILE *err)
+{
+    size_t len = 0;
+    char *text = dse__sweep_read(path, &len, err);
+    dse_sweep *sw = text ? load(text, len, path, err) : NULL;
+    free(text);
+    return sw;
+}
 
 dse_sweep *dse_sweep_load_string(const char *text, const char *name, FILE *err)
 {
-    return load(text, name, err);
+    return load(text, strlen(text), name, err);
 }
 
 dse_sweep *dse_sweep_load_default(FILE *err)
 {
-    return load(dse_embedded_default_sweep(), "default.cfg", err);
+    const char *text = dse_embedded_default_sweep();
+    return load(text, strlen(text), "default.cfg", err);
 }
 
 void dse_sweep_free(dse_sweep *s) { free(s); }
