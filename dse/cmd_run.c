@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_quote.h"
 #include "dse_run.h"
 #include "dse_sweep.h"
 #include "out.h"
@@ -72,7 +73,7 @@ static int usage(FILE *err, const char *fmt, ...)
         va_list ap;
         fputs("rfdse run: ", err);
         va_start(ap, fmt);
-        vfprintf(err, fmt, ap);
+        dse__vfput_escaped(err, fmt, ap); /* it quotes the command line */
         va_end(ap);
         fputs(" (see rfdse run --help)\n", err);
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_quote.h"
 #include "dse_version.h"
 
 static void print_help(FILE *out)
@@ -43,6 +44,8 @@ int main(int argc, char **argv)
     for (const dse_command *c = dse_cli_commands(); c->name; c++)
         if (!strcmp(argv[1], c->name))
             return c->main(argc - 1, argv + 1);
-    fprintf(stderr, "rfdse: unknown command '%s' (see rfdse --help)\n", argv[1]);
+    fputs("rfdse: unknown command '", stderr);
+    dse__fput_escaped(stderr, argv[1]);
+    fputs("' (see rfdse --help)\n", stderr);
     return DSE_EXIT_USAGE;
 }

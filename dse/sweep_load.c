@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dse_embedded.h"
+#include "dse_quote.h"
 #include "dse_sweep.h"
 #include "out.h"
 #include "sweep_schema.h"
@@ -29,14 +30,14 @@ static int fail(const loader *ld, const config_setting_t *s, const char *key, co
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    dse__put_escaped(ld->err, ld->file);
+    dse__fput_escaped(ld->err, ld->file);
     fprintf(ld->err, ":%d: ", s ? config_setting_source_line(s) : 0);
     if (key) {
         fputs("key '", ld->err);
-        dse__put_escaped(ld->err, key);
+        dse__fput_escaped(ld->err, key);
         fputs("': ", ld->err);
     }
-    dse__put_escaped(ld->err, msg);
+    dse__fput_escaped(ld->err, msg);
     fputc('\n', ld->err);
     return -1;
 }
@@ -571,9 +572,9 @@ static void syntax_error(const config_t *cfg, const char *path, FILE *err)
 {
     if (!err)
         return;
-    dse__put_escaped(err, path);
+    dse__fput_escaped(err, path);
     fprintf(err, ":%d: ", config_error_line(cfg));
-    dse__put_escaped(err, config_error_text(cfg) ? config_error_text(cfg) : "syntax error");
+    dse__fput_escaped(err, config_error_text(cfg) ? config_error_text(cfg) : "syntax error");
     fputc('\n', err);
 }
 

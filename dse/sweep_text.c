@@ -2,30 +2,18 @@
  * See sweep_text.h for why each check exists. */
 #include "sweep_text.h"
 
+#include "dse_quote.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-void dse__put_escaped(FILE *out, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            fputc(*p, out);
-    }
-}
-
 static void say(FILE *err, const char *file, long line, const char *msg)
 {
     if (!err)
         return;
-    dse__put_escaped(err, file);
+    dse__fput_escaped(err, file);
     fprintf(err, ":%ld: %s\n", line, msg);
 }
 

@@ -19,9 +19,6 @@
 #define DSE_SWEEP_MAX_STRING 8192       /* bytes of one string value (output.file: 4000)  */
 #define DSE_SWEEP_MAX_DEPTH 32          /* nesting of groups, lists and arrays           */
 
-/* Writes s with control characters escaped (\n, \t, \xNN): one line whatever s holds. */
-void dse__put_escaped(FILE *out, const char *s);
-
 /* Reads a sweep file into a NUL-terminated malloc'ed string of *len bytes (which may
  * hold NUL bytes of its own: the pre-scan refuses them).  On failure (not a regular
  * file, unreadable, over DSE_SWEEP_MAX_BYTES) writes "FILE:0: ..." to err if not NULL. */

@@ -13,4 +13,19 @@ for cmd in $("$rfdse" --help | awk '/^Commands:/{on=1;next} on&&/^  [a-z]/{print
   echo "ok: $cmd --help"
 done
 "$rfdse" frobnicate 2>/dev/null; [ $? -eq 2 ] || { echo "FAIL: unknown command status"; fail=1; }
+# Messages quote the command line escaped: one line whatever it holds (issue 20 item 2).
+one_line() {
+  local err rc
+  err=$("$rfdse" "$@" 2>&1 >/dev/null); rc=$?
+  [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+    || { echo "FAIL: $(printf '%q ' "$@"): exit $rc, message: $err"; fail=1; }
+}
+one_line $'fro\nb'
+one_line validate $'no\nsuch.cfg'
+one_line validate $'--x\e[2J'
+one_line validate a.cfg $'b\n.cfg'
+one_line run --chips $'1\n2'
+one_line run $'--x\ny'
+one_line sm $'--x\ny'
+one_line chipmap $'--x\ny'
 exit $fail
