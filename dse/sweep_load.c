@@ -130,6 +130,21 @@ static int read_enum(const loader *ld, const config_setting_t *s, const char *pa
     return bad_range(ld, s, path, k, got);
 }
 
+/* 64-bit keys (seeds, sm.max_cycles) compared as integers: a double holds their bounds
+ * exactly, but not every value near them. */
+static int read_int64(const loader *ld, const config_setting_t *s, const char *path,
+                      const dse__key *k, int64_t *field)
+{
+    int64_t v = config_setting_get_int64(s);
+    if (v < (int64_t)k->min || v > (int64_t)k->max) {
+        char got[32];
+        snprintf(got, sizeof got, "%lld", (long long)v);
+        return bad_range(ld, s, path, k, got);
+    }
+    *field = v;
+    return 0;
+}
+
 /* Reads one setting into field k of the struct at dst. */
 static int read_key(const loader *ld, const config_setting_t *s, const char *path,
                     const dse__key *k, void *dst)
@@ -145,10 +160,7 @@ static int read_key(const loader *ld, const config_setting_t *s, const char *pat
         if (config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_INT64)
             return fail(ld, s, path, "expected an integer, got %s",
                         type_name(config_setting_type(s)));
-        if (config_setting_get_int64(s) < 0)
-            return bad_range(ld, s, path, k, "a negative value");
-        *(int64_t *)field = config_setting_get_int64(s);
-        return 0;
+        return read_int64(ld, s, path, k, (int64_t *)field);
     case DSE__DOUBLE:
         if (read_number(ld, s, path, k, &v)) return -1;
         *(double *)field = v;
