@@ -34,17 +34,21 @@ static const char help[] =
     "                        run's (the results are the same; for verification)\n"
     "  -h, --help            show this help\n"
     "\n"
-    "SIGTERM, SIGINT or SIGUSR1 make the run finish the chips in flight, write them and\n"
-    "exit with status 3; `--resume` continues.  Exit status: 0 done, 1 failed, 2 bad\n"
-    "input, 3 stopped early.\n";
+    "Stopping: SIGINT (Ctrl-C) or SIGTERM, to mpirun or to the ranks, make every rank\n"
+    "abandon its chip in flight at the next SM run (milliseconds: mpirun kills the ranks\n"
+    "one second after it passes the signal on), write every finished unit and say\n"
+    "\"N units saved; rerun with --resume\".  SIGUSR1 (what Slurm sends before the time\n"
+    "limit) lets the chips in flight finish first.  The ranks exit with status 3; mpirun\n"
+    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.\n"
+    "Exit status: 0 done, 1 failed, 2 bad input, 3 stopped early (resumable).\n";
 
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
 static volatile sig_atomic_t stop_requested;
 
+/* Keeps the signal: SIGUSR1 and SIGINT/SIGTERM stop differently (dse/run.c). */
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    stop_requested = sig;
 }
 
 static void install_handlers(void)

@@ -1,6 +1,7 @@
 /* The sweep driver: open the results file, distribute chips, evaluate, write. */
 #include "dse_run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,22 @@ static void fatal(run_state *st, const char *msg)
     MPI_Abort(st->comm, 1);
 }
 
-/* Between SM runs: rank 0 answers the others and notices a stop request. */
-static void poll(void *arg)
+/* The stop flag holds the signal.  SIGUSR1 (Slurm's warning, which mpirun and srun pass
+ * on unchanged) lets the chips in flight finish.  SIGINT and SIGTERM abandon them at
+ * their next SM run: mpirun answers either by sending SIGTERM to every rank and SIGKILL
+ * one second later (Open MPI's odls_base_sigkill_timeout), too soon to finish a chip. */
+static bool stop_seen(const run_state *st) { return st->o->stop && *st->o->stop; }
+static bool stop_now(const run_state *st) { return stop_seen(st) && *st->o->stop != SIGUSR1; }
+
+/* Between SM runs: rank 0 answers the others; a stop request is noticed.  Nonzero:
+ * abandon the chip in flight. */
+static int poll(void *arg)
 {
     run_state *st = arg;
-    if (st->o->stop && *st->o->stop)
+    if (stop_seen(st))
         dse_sched_stop(st->sched);
     dse_sched_poll(st->sched);
+    return stop_now(st);
 }
 
 /* Rank 0 takes the output's write lock, so a second run on the same file (--force or
@@ -111,6 +121,8 @@ static int compute_chip(run_state *st, int chip)
         fatal(st, "out of memory");
     char err[1024];
     int k = dse_eval_chip(st->eval, chip, want, units, info, poll, st, err, sizeof err);
+    if (k == DSE_EVAL_ABANDONED)
+        return 0; /* reserved, never committed: the chip stays to do */
     if (k < 0)
         fatal(st, err);
     dse_batch_commit(&st->batch, k);
@@ -136,9 +148,9 @@ static void work_loop(run_state *st)
 {
     int units = 0;
     for (;;) {
-        if (st->o->stop && *st->o->stop)
+        if (stop_seen(st))
             dse_sched_stop(st->sched);
-        int next = dse_sched_next(st->sched, units);
+        int next = dse_sched_next(st->sched, units, stop_seen(st));
         units = 0;
         if (next >= 0) {
             units = compute_chip(st, next);
@@ -226,7 +238,7 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
                         "then `rfdse run ... --resume -o %s`\n", st.write_err,
                 (long)st.dims.n_chips * st.dims.n_techniques - left, o->output);
     else if (st.rank == 0 && left > 0)
-        fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
-                        "`rfdse run ... --resume -o %s`\n", left, o->output);
+        fprintf(stderr, "rfdse run: stopped early: %ld units saved; rerun with --resume for the %ld "
+                        "left (`rfdse run ... --resume -o %s`)\n", sums[1], left, o->output);
     return st.write_failed ? 1 : left > 0 ? 3 : 0;
 }

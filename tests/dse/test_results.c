@@ -178,7 +178,7 @@ static void test_sched_hands_out_each_chip_once(void **state)
     assert_non_null(s);
     int flushes = 0;
     for (;;) {
-        int next = dse_sched_next(s, 1);
+        int next = dse_sched_next(s, 1, false);
         if (next == DSE_SCHED_DONE)
             break;
         if (next == DSE_SCHED_FLUSH) {
