@@ -14,7 +14,7 @@
 
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
-    "                 [--quiet]\n"
+    "                 [--force-revision] [--quiet]\n"
     "\n"
     "Runs a sweep: every (chip, technique, workload) of the sweep file, distributed over\n"
     "the MPI ranks (`mpirun -n K rfdse run ...`; one process without mpirun works too),\n"
@@ -25,7 +25,10 @@ static const char help[] =
     "  -o, --output FILE     results file (default: the sweep's output.file)\n"
     "      --chips N         override chips.count\n"
     "      --seed S          override chips.seed\n"
-    "      --resume          continue an interrupted results file of the same sweep\n"
+    "      --resume          continue an interrupted results file of the same sweep,\n"
+    "                        computed by this build (the same git revision)\n"
+    "      --force-revision  with --resume: continue a file computed by another git\n"
+    "                        revision; the file's git_revisions lists every one\n"
     "      --force           replace an existing results file\n"
     "  -q, --quiet           no progress output\n"
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
@@ -98,6 +101,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "seed", required_argument, NULL, 's' },   { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },        { "quiet", no_argument, NULL, 'q' },
         { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
+        { "force-revision", no_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 },
     };
     long long v;
@@ -114,6 +118,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'f': a->opts.force = true; break;
         case 'q': a->opts.quiet = true; break;
         case 'n': a->opts.no_reuse = true; break;
+        case 'R': a->opts.force_revision = true; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);
@@ -126,6 +131,8 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         return usage(err, "expected one sweep file, got also '%s'", argv[optind]);
     if (a->opts.resume && a->opts.force)
         return usage(err, "--resume and --force exclude each other");
+    if (a->opts.force_revision && !a->opts.resume)
+        return usage(err, "--force-revision goes with --resume");
     return 0;
 }
 

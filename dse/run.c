@@ -10,6 +10,7 @@
 #include "dse_batch.h"
 #include "dse_eval.h"
 #include "dse_progress.h"
+#include "dse_quote.h"
 #include "dse_results.h"
 #include "dse_sched.h"
 #include "out.h"
@@ -81,12 +82,16 @@ static int open_results(run_state *st)
     if (!st->done)
         return 1;
     if (take_lock(st, err, sizeof err) == 0)
-        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm, st->done,
+        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm,
+                                                         st->o->force_revision, st->done,
                                                          err, sizeof err)
                                     : dse_results_create(st->o->output, st->s, st->o->force,
                                                          st->comm, err, sizeof err, &status);
-    if (!st->results && st->rank == 0)
-        fprintf(stderr, "rfdse run: %s\n", err);
+    if (!st->results && st->rank == 0) { /* err may quote the file's attributes */
+        fputs("rfdse run: ", stderr);
+        dse__fput_escaped(stderr, err);
+        fputc('\n', stderr);
+    }
     return st->results ? 0 : status;
 }
 
