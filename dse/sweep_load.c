@@ -14,6 +14,8 @@
 #include "out.h"
 #include "sweep_schema.h"
 #include "sweep_text.h"
+#include "sm.h"
+#include "var.h"
 
 typedef struct loader {
     const char *file; /* for messages */
@@ -506,6 +508,59 @@ static const config_setting_t *setting_for(const config_t *cfg, const char *path
     }
 }
 
+/* The first of these settings present in the file, else the closest group, for a line. */
+static const config_setting_t *first_setting(const config_t *cfg, const char *const *paths)
+{
+    for (int i = 0; paths[i]; i++)
+        if (config_lookup(cfg, paths[i]))
+            return config_lookup(cfg, paths[i]);
+    return setting_for(cfg, paths[0]);
+}
+
+/* The chip model is built once here, as every rank will build it: what it refuses (a
+ * circulant embedding over 2^22 points, a covariance that stays indefinite, a Cholesky
+ * grid too large) is a user error with a line, not an MPI_Abort mid-run. */
+static int check_chip_model(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    int rc = var_params_check_field(&sw->var);
+    if (!rc)
+        return 0;
+    static const char *const where[] = { "variation.phi", "variation.grid_cols",
+                                         "variation.method", "floorplan", NULL };
+    return fail(ld, first_setting(cfg, where), "variation", "%s", var_strerror(rc));
+}
+
+/* A lower bound on the cycles of one SM run: each scheduler issues at most one
+ * instruction a cycle, and a warp at most one.  A workload over sm.max_cycles by this
+ * bound can only fail; one under it may still hit the limit, which ends the run with
+ * one line (docs/driver.md). */
+static double min_cycles(const dse_sweep *sw, const sm_profile *w, double *issue)
+{
+    int share = sm_sim_share(&sw->sm, w, 0, sw->var.floorplan.n_sms); /* SM 0's is largest */
+    double warps = (double)(share > 0 ? share : 0) * ((w->block_threads + 31) / 32);
+    *issue = warps * w->insts_per_warp / sw->sm.n_schedulers;
+    return fmax(*issue, (double)w->insts_per_warp);
+}
+
+static int check_cycle_budget(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    for (int i = 0; i < sw->n_workloads; i++) {
+        double issue, need = min_cycles(sw, &sw->workloads[i], &issue);
+        if (need <= (double)sw->sm.max_cycles)
+            continue;
+        char wpath[32];
+        snprintf(wpath, sizeof wpath, "workloads.[%d]", i);
+        const char *const where[] = { "sm.max_cycles", wpath, NULL };
+        return fail(ld, first_setting(cfg, where), "sm.max_cycles",
+                    "workload %s needs at least %.0f cycles on one SM (%s), more than "
+                    "sm.max_cycles = %lld", sw->workloads[i].name, need,
+                    need == issue ? "its instructions over the warp schedulers"
+                                  : "one warp's instructions, one a cycle",
+                    (long long)sw->sm.max_cycles);
+    }
+    return 0;
+}
+
 static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
 {
     char key[64], msg[256];
@@ -521,7 +576,7 @@ static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
             return fail(ld, setting_for(cfg, "output.trace_chips"), "output.trace_chips",
                         "chip %d does not exist (chips.count = %d)", sw->output.trace_chips[i],
                         sw->chips.count);
-    return 0;
+    return check_cycle_budget(ld, cfg, sw) || check_chip_model(ld, cfg, sw) ? -1 : 0;
 }
 
 static void fill_derived_defaults(dse_sweep *sw)
