@@ -95,6 +95,7 @@ static void skip_block_comment(scan *s)
 
 static void skip_string(scan *s)
 {
+    long start = s->line;
     if (!s->after_string)
         s->string_run = 0;
     for (s->p++; s->p < s->end && *s->p != '"'; s->p++) {
@@ -106,7 +107,12 @@ static void skip_string(scan *s)
             return;
         }
     }
-    s->p += s->p < s->end;
+    if (s->p == s->end) { /* libconfig 1.5 leaks its buffer and says only "syntax error" */
+        s->line = start;
+        s->what = "a string that is never closed (a missing '\"')";
+        return;
+    }
+    s->p++;
     s->after_string = true;
 }
 

@@ -132,7 +132,7 @@ bad "--seed expects an integer in [0, 9000000000000000000], got '-3'" tiny.cfg -
 printf 'output = { trace_chips = [5]; };\n' >traced.cfg
 bad "--chips 5 leaves out traced chip 5 (output.trace_chips)" traced.cfg --chips 5
 bad "--sbatch-line expects an sbatch option" tiny.cfg --sbatch-line mem=8G
-bad "--job-name must not contain a line break" tiny.cfg --job-name $'a\nb'
+bad "--job-name must not contain a control character such as a line break" tiny.cfg --job-name $'a\nb'
 bad "--output-dir must not contain a backslash" tiny.cfg --output-dir 'a\b'
 bad "missing the sweep file" --nodes 2
 bad "expected one sweep file" tiny.cfg other.cfg
