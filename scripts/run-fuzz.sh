@@ -3,7 +3,7 @@
 # -DRFDSE_FUZZ=ON) for SECONDS, seeded from sweeps/, tests/sweeps/ and
 # tests/fuzz/regress/; the corpus grows in BUILD/fuzz-corpus/ from run to run.  A crash
 # leaves its input in BUILD/fuzz-artifacts/ and fails: fix it, then copy the input to
-# tests/fuzz/regress/TARGET/ so `ctest -L fuzz` replays it ever after.
+# tests/fuzz/regress/fuzz_TARGET/ so `ctest -L fuzz` replays it ever after.
 set -u
 build=$1 seconds=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ for target in sweep results; do
   echo "fuzz_$target: ${seconds} s"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$target-" \
-    "$build/fuzz-corpus/$target" "$src/tests/fuzz/regress/$target" \
+    "$build/fuzz-corpus/$target" "$src/tests/fuzz/regress/fuzz_$target" \
     >"$build/fuzz-$target.log" 2>&1
   rc=$?
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^Done' "$build/fuzz-$target.log"
