@@ -2,6 +2,8 @@
 # `make test` and `make run` install missing Debian packages first (scripts/install-deps.sh).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 ifeq ($(CI),true)
@@ -13,7 +15,7 @@ ifeq ($(shell id -u),0)
   export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 endif
 
-.PHONY: all deps build test test-asan run bench bench-gpgpusim figures clean
+.PHONY: all deps build test test-asan fuzz run bench bench-gpgpusim figures clean
 
 all: build
 
@@ -35,6 +37,16 @@ test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRFDSE_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(NPROC) -- --no-print-directory
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(NPROC) -LE slow
+ifeq ($(CI),true)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=45
+endif
+
+# libFuzzer on the sweep loader and the results reader (clang), FUZZ_SECONDS per target;
+# the corpus grows in $(FUZZ_BUILD)/fuzz-corpus from run to run (scripts/run-fuzz.sh).
+fuzz: deps
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DRFDSE_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(NPROC) --target fuzz_sweep fuzz_results -- --no-print-directory
+	@scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # `make run` builds only the program it runs (no tests, no benchmarks).
 run: deps
@@ -58,4 +70,4 @@ figures: build
 	@scripts/make-figures.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

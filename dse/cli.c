@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_quote.h"
 
 /* Only commands that exist are listed: adding one is adding a row and a cmd_*.c file. */
 static const dse_command commands[] = {
@@ -33,7 +34,7 @@ int dse_cli_usage_error(const char *cmd, const char *fmt, ...)
     va_list ap;
     fprintf(stderr, "rfdse %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    dse__vfput_escaped(stderr, fmt, ap); /* it quotes the command line */
     va_end(ap);
     fprintf(stderr, " (see rfdse %s --help)\n", cmd);
     return DSE_EXIT_USAGE;

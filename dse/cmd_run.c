@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_quote.h"
 #include "dse_run.h"
 #include "dse_sweep.h"
 #include "out.h"
 
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
-    "                 [--quiet]\n"
+    "                 [--force-revision] [--quiet]\n"
     "\n"
     "Runs a sweep: every (chip, technique, workload) of the sweep file, distributed over\n"
     "the MPI ranks (`mpirun -n K rfdse run ...`; one process without mpirun works too),\n"
@@ -24,7 +25,10 @@ static const char help[] =
     "  -o, --output FILE     results file (default: the sweep's output.file)\n"
     "      --chips N         override chips.count\n"
     "      --seed S          override chips.seed\n"
-    "      --resume          continue an interrupted results file of the same sweep\n"
+    "      --resume          continue an interrupted results file of the same sweep,\n"
+    "                        computed by this build (the same git revision)\n"
+    "      --force-revision  with --resume: continue a file computed by another git\n"
+    "                        revision; the file's git_revisions lists every one\n"
     "      --force           replace an existing results file\n"
     "  -q, --quiet           no progress output\n"
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
@@ -33,17 +37,21 @@ static const char help[] =
     "                        run's (the results are the same; for verification)\n"
     "  -h, --help            show this help\n"
     "\n"
-    "SIGTERM, SIGINT or SIGUSR1 make the run finish the chips in flight, write them and\n"
-    "exit with status 3; `--resume` continues.  Exit status: 0 done, 1 failed, 2 bad\n"
-    "input, 3 stopped early.\n";
+    "Stopping: SIGINT (Ctrl-C) or SIGTERM, to mpirun or to the ranks, make every rank\n"
+    "abandon its chip in flight at the next SM run (milliseconds: mpirun kills the ranks\n"
+    "one second after it passes the signal on), write every finished unit and say\n"
+    "\"N units saved; rerun with --resume\".  SIGUSR1 (what Slurm sends before the time\n"
+    "limit) lets the chips in flight finish first.  The ranks exit with status 3; mpirun\n"
+    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.\n"
+    "Exit status: 0 done, 1 failed, 2 bad input, 3 stopped early (resumable).\n";
 
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
 static volatile sig_atomic_t stop_requested;
 
+/* Keeps the signal: SIGUSR1 and SIGINT/SIGTERM stop differently (dse/run.c). */
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    stop_requested = sig;
 }
 
 static void install_handlers(void)
@@ -72,7 +80,7 @@ static int usage(FILE *err, const char *fmt, ...)
         va_list ap;
         fputs("rfdse run: ", err);
         va_start(ap, fmt);
-        vfprintf(err, fmt, ap);
+        dse__vfput_escaped(err, fmt, ap); /* it quotes the command line */
         va_end(ap);
         fputs(" (see rfdse run --help)\n", err);
     }
@@ -93,6 +101,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "seed", required_argument, NULL, 's' },   { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },        { "quiet", no_argument, NULL, 'q' },
         { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
+        { "force-revision", no_argument, NULL, 'R' },
         { NULL, 0, NULL, 0 },
     };
     long long v;
@@ -109,6 +118,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'f': a->opts.force = true; break;
         case 'q': a->opts.quiet = true; break;
         case 'n': a->opts.no_reuse = true; break;
+        case 'R': a->opts.force_revision = true; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);
@@ -121,6 +131,8 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         return usage(err, "expected one sweep file, got also '%s'", argv[optind]);
     if (a->opts.resume && a->opts.force)
         return usage(err, "--resume and --force exclude each other");
+    if (a->opts.force_revision && !a->opts.resume)
+        return usage(err, "--force-revision goes with --resume");
     return 0;
 }
 

@@ -30,6 +30,9 @@ static const char help[] =
     "(kept as the record of the job) and submits it with `sbatch --parsable`, printing the\n"
     "job id.  The job runs `rfdse run SWEEP -o OUT` on all its tasks, with --resume when\n"
     "OUT exists, so a requeued or resubmitted job continues where the last one stopped.\n"
+    "It runs copies kept next to the script, NAME.rfdse (this executable) and\n"
+    "NAME.resolved.cfg (the sweep as `rfdse validate` prints it), so a rebuild or an\n"
+    "edited sweep file does not change a queued or requeued job.\n"
     "Slurm signals the job S seconds before the time limit; the ranks finish the chip in\n"
     "flight, write it, stop, and the job requeues itself.  See slurm/README.md.\n"
     "\n"
@@ -255,12 +258,12 @@ static int check_job(const dse_submit_job *job)
 static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s)
 {
     char tmp[DSE_PATH_MAX];
-    ssize_t k = readlink("/proc/self/exe", job->rfdse, sizeof job->rfdse - 1);
-    if (k <= 0 || (size_t)k >= sizeof job->rfdse - 1) {
+    ssize_t k = readlink("/proc/self/exe", job->rfdse_built, sizeof job->rfdse_built - 1);
+    if (k <= 0 || (size_t)k >= sizeof job->rfdse_built - 1) {
         fprintf(stderr, "rfdse submit: cannot find the rfdse executable (/proc/self/exe)\n");
         return DSE_EXIT_FAILURE;
     }
-    job->rfdse[k] = '\0';
+    job->rfdse_built[k] = '\0';
     if (absolute("the sweep file", a->sweep, job->sweep, sizeof job->sweep))
         return DSE_EXIT_USAGE;
     const char *output = a->output ? a->output : s->output.file;
@@ -272,6 +275,13 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     if (strchr(job->dir, '\\')) /* Slurm reads a backslash in a log path as "no patterns" */
         return USAGE("--output-dir must not contain a backslash: %s", job->dir);
     file_stem(s->name, job->stem, sizeof job->stem);
+    /* The job runs copies kept next to its script: a rebuild or an edited sweep file
+     * cannot change what a queued or requeued job computes. */
+    if (snprintf(job->rfdse, sizeof job->rfdse, "%s/%s.rfdse", job->dir, job->stem) >=
+            (int)sizeof job->rfdse ||
+        snprintf(job->sweep, sizeof job->sweep, "%s/%s.resolved.cfg", job->dir, job->stem) >=
+            (int)sizeof job->sweep)
+        return USAGE("--output-dir: path too long: %s", job->dir);
     snprintf(job->job_name, sizeof job->job_name, "%s%s", a->job_name ? "" : "rfdse-",
              a->job_name ? a->job_name : s->name);
     job->time = a->time, job->partition = a->partition, job->account = a->account;
@@ -295,6 +305,40 @@ static int mkdir_p(const char *dir)
             *p = '/';
         }
     return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Copies src's bytes, or writes the resolved sweep when s is given, to path: through a
+ * temporary name and only over a regular file, as the script. */
+static int put_file(const char *path, const char *src, const dse_sweep *s, int mode)
+{
+    char tmp[DSE_PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.partial", path);
+    const char *kind = out_target_kind(path);
+    if (kind) {
+        fprintf(stderr, "rfdse submit: %s is %s: rfdse replaces only regular files\n", path, kind);
+        return -1;
+    }
+    unlink(tmp);
+    FILE *in = src ? fopen(src, "rb") : NULL;
+    FILE *out = (src && !in) ? NULL : fopen(tmp, "wb");
+    int bad = !out;
+    char buf[65536];
+    for (size_t n; out && in && (n = fread(buf, 1, sizeof buf, in)) > 0;)
+        bad |= fwrite(buf, 1, n, out) != n;
+    if (in) {
+        bad |= ferror(in);
+        fclose(in);
+    }
+    if (out && s)
+        bad |= dse_sweep_write(s, out) != 0;
+    if (out && fclose(out))
+        bad = 1;
+    if (bad || chmod(tmp, (mode_t)mode) || rename(tmp, path)) {
+        fprintf(stderr, "rfdse submit: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }
 
 /* The script under its final name only when complete: sbatch never reads half of one. */
@@ -321,10 +365,11 @@ static int write_script(const dse_submit_job *job, char *path, size_t n)
     return 0;
 }
 
-static int submit(const dse_submit_job *job)
+static int submit(const dse_submit_job *job, const dse_sweep *s)
 {
     char script[SCRIPT_PATH_MAX], id[64], err[2 * DSE_PATH_MAX], log[2 * DSE_PATH_MAX + 64];
-    if (write_script(job, script, sizeof script))
+    if (mkdir_p(job->dir) || put_file(job->rfdse, job->rfdse_built, NULL, 0755) ||
+        put_file(job->sweep, NULL, s, 0644) || write_script(job, script, sizeof script))
         return DSE_EXIT_FAILURE;
     if (dse__submit_sbatch(script, id, sizeof id, err, sizeof err)) {
         fprintf(stderr, "rfdse submit: %s\n", err);
@@ -361,7 +406,7 @@ int dse_cmd_submit(int argc, char **argv)
     if (rc == DSE_EXIT_OK && a.dry_run)
         rc = dse__submit_script_write(job, stdout) ? DSE_EXIT_FAILURE : DSE_EXIT_OK;
     else if (rc == DSE_EXIT_OK)
-        rc = submit(job);
+        rc = submit(job, s);
     free(job);
     dse_sweep_free(s);
     return rc;

@@ -15,13 +15,17 @@ typedef struct dse_eval dse_eval;
 dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t err_len);
 void dse_eval_free(dse_eval *e);
 
-/* Called between SM runs so rank 0 keeps answering the other ranks. */
-typedef void (*dse_poll_fn)(void *arg);
+/* Called between SM runs so rank 0 keeps answering the other ranks.  Nonzero: abandon
+ * the chip in flight (a stop request that cannot wait for the chip to finish). */
+typedef int (*dse_poll_fn)(void *arg);
+
+/* dse_eval_chip's return when poll asked to abandon the chip: nothing was computed. */
+enum { DSE_EVAL_ABANDONED = -2 };
 
 /* Computes chip `chip` for the techniques with want[t] != 0.  units[] receives one
  * filled unit per wanted technique, in technique order (their arrays must be allocated
  * by the caller, sized by dse_dims); info receives the chip's per-SM data.
- * Returns the number of units, or -1 with err set. */
+ * Returns the number of units, DSE_EVAL_ABANDONED, or -1 with err set. */
 int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
                   dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err,
                   size_t err_len);

@@ -71,10 +71,11 @@ dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force
                                 char *err, size_t err_len, int *status);
 
 /* Opens an interrupted results file to resume it (collective): checks that it is an
- * rfdse results file of the same sweep and seed; reads /progress/done into
- * done[chip * n_techniques + technique]. */
+ * rfdse results file of the same sweep and seed, computed by this git revision (or
+ * force_revision: then this revision joins the file's git_revisions if work is left);
+ * reads /progress/done into done[chip * n_techniques + technique]. */
 dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
-                                uint8_t *done, char *err, size_t err_len);
+                                bool force_revision, uint8_t *done, char *err, size_t err_len);
 
 /* Writes this rank's finished units and chips (collective: every rank calls it, with
  * n = 0 when it has nothing), flushes, then marks the units done and flushes again.

@@ -11,6 +11,7 @@
 typedef struct dse_run_opts {
     const char *output;            /* results file                                   */
     bool resume, force, quiet;
+    bool force_revision;           /* resume a file computed by another git revision  */
     bool no_reuse;                 /* simulate every SM run (verifies the reuse cache) */
     double flush_interval;         /* s between collective writes (10)               */
     volatile sig_atomic_t *stop;   /* set by a signal handler: finish, write, stop   */

@@ -11,6 +11,7 @@
 #define RFDSE_DSE_SCHED_H
 
 #include <mpi.h>
+#include <stdbool.h>
 
 #include "dse_progress.h"
 
@@ -25,8 +26,9 @@ dse_sched *dse_sched_alloc(MPI_Comm comm, const int *todo, int n_todo, double fl
 void dse_sched_free(dse_sched *s);
 
 /* The next chip for this rank, or DSE_SCHED_FLUSH / DSE_SCHED_DONE.  `units` is the
- * number of (chip, technique) units this rank finished since its last call. */
-int dse_sched_next(dse_sched *s, int units);
+ * number of (chip, technique) units this rank finished since its last call; `stop`: this
+ * rank saw a stop request, which stops the whole run (as dse_sched_stop on rank 0). */
+int dse_sched_next(dse_sched *s, int units, bool stop);
 
 /* Rank 0: answer waiting workers and update progress; cheap, call it often.  Other
  * ranks: nothing. */

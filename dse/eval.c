@@ -129,8 +129,11 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
             for (int i = 0; i < e->n_subs; i++)
                 duty_acc[(size_t)sm * (size_t)e->n_subs + (size_t)i] += weight * d[i];
         }
-        if (e->poll)
-            e->poll(e->poll_arg);
+        if (e->poll && e->poll(e->poll_arg)) {
+            e->abandoned = true;
+            snprintf(err, n, "chip abandoned at a stop request");
+            return -1;
+        }
     }
     out->ipc = sum / e->n_sms;
     return 0;
@@ -289,12 +292,10 @@ static int trace_index(const dse_sweep *s, int chip)
     return -1;
 }
 
-int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
-                  dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err, size_t n)
+static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
+                     dse_chip_info *info, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
-    e->poll = poll;
-    e->poll_arg = poll_arg;
     int rc = var_chip_generate(e->chip, &s->var, s->chips.seed, chip);
     if (rc) {
         snprintf(err, n, "chip %d: %s", chip, var_strerror(rc));
@@ -317,6 +318,21 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
             return -1;
         lifetime_performance(s, &units[k]);
         k++;
+    }
+    return k;
+}
+
+int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
+                  dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err, size_t n)
+{
+    e->poll = poll;
+    e->poll_arg = poll_arg;
+    e->abandoned = false;
+    int k = eval_chip(e, chip, want, units, info, err, n);
+    if (k < 0 && e->abandoned) {
+        /* the ideal chip may be half computed: start it again if ever asked */
+        e->ideal_ipc[0] = NAN;
+        return DSE_EVAL_ABANDONED;
     }
     return k;
 }

@@ -30,6 +30,7 @@ struct dse_eval {
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;
     void *poll_arg;
+    bool abandoned;        /* poll asked to abandon the chip in flight             */
     bool reuse;            /* false: simulate every run (to verify the cache)       */
     long direct_runs;      /* runs simulated with reuse off                        */
 };

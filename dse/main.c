@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_quote.h"
 #include "dse_version.h"
 
 static void print_help(FILE *out)
@@ -28,7 +29,9 @@ static void print_help(FILE *out)
 
 static int unknown(const char *name)
 {
-    fprintf(stderr, "rfdse: unknown command '%s', accepted:", name);
+    fputs("rfdse: unknown command '", stderr);
+    dse__fput_escaped(stderr, name); /* one line whatever the argument holds */
+    fputs("', accepted:", stderr);
     for (const dse_command *c = dse_cli_commands(); c->name; c++)
         fprintf(stderr, " %s", c->name);
     fprintf(stderr, " (see rfdse --help)\n");

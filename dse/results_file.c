@@ -218,6 +218,7 @@ static int write_root_attributes(hid_t file, const dse_sweep *s)
     char *config = dse_sweep_to_string(s);
     int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
               dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
+              dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
               dse__h5_attr_str(file, "created", created) ||
               dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
               dse__h5_attr_int(file, "n_chips", s->chips.count) ||
@@ -470,6 +471,71 @@ static int same_sweep(dse_results *r, const char *path, const dse_sweep *s, char
     return 0;
 }
 
+/* The revisions that computed units of a file, comma-separated in the order they
+ * joined; a file older than the git_revisions attribute has only git_revision. */
+static char *file_revisions(hid_t file)
+{
+    char *list = dse__h5_attr_read_str(file, "git_revisions");
+    return list ? list : dse__h5_attr_read_str(file, "git_revision");
+}
+
+static bool has_revision(const char *list, const char *rev)
+{
+    size_t n = strlen(rev);
+    for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+        if (!strncmp(p, rev, n) && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Appends this revision to git_revisions (collective: every rank read the same list
+ * and writes the same value). */
+static int add_revision(dse_results *r, const char *path, const char *list, char *err,
+                        size_t n)
+{
+    size_t len = strlen(list) + strlen(DSE_GIT_REVISION) + 2;
+    char *more = malloc(len);
+    if (more)
+        snprintf(more, len, "%s,%s", list, DSE_GIT_REVISION);
+    int rc = !more || dse__h5_attr_str(r->file, "git_revisions", more) ? -1 : 0;
+    if (rc)
+        snprintf(err, n, "%s: cannot record this revision in git_revisions", path);
+    free(more);
+    return rc;
+}
+
+/* Another build may compute other numbers (a model fix is a new revision): refused
+ * unless forced; a forced resume with work left records this revision. */
+static int check_revision(dse_results *r, const char *path, bool force, bool work_left,
+                          char *err, size_t n)
+{
+    char *list = file_revisions(r->file);
+    if (!list) {
+        snprintf(err, n, "%s has no git_revision attribute: not an rfdse results file", path);
+        return -1;
+    }
+    int rc = 0;
+    bool known = has_revision(list, DSE_GIT_REVISION);
+    if (!known && !force) {
+        snprintf(err, n, "%s was computed by rfdse git revision %.200s and this rfdse is %s: "
+                 "resume with the build that made it, or add --force-revision to mix them "
+                 "(recorded in the file's git_revisions)", path, list, DSE_GIT_REVISION);
+        rc = -1;
+    } else if (!known && work_left) {
+        rc = add_revision(r, path, list, err, n);
+    }
+    free(list);
+    return rc;
+}
+
+static bool any_left(const uint8_t *done, const dse_dims *d)
+{
+    for (size_t i = 0; i < (size_t)d->n_chips * (size_t)d->n_techniques; i++)
+        if (!done[i])
+            return true;
+    return false;
+}
+
 static int read_done(dse_results *r, uint8_t *done)
 {
     return H5Dread(r->dset[DSE__DS_DONE], H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, r->dxpl, done) < 0
@@ -477,7 +543,7 @@ static int read_done(dse_results *r, uint8_t *done)
 }
 
 dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
-                                uint8_t *done, char *err, size_t n)
+                                bool force_revision, uint8_t *done, char *err, size_t n)
 {
     dse_dims d;
     dse_dims_of(s, &d);
@@ -501,6 +567,8 @@ dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm c
         snprintf(err, n, "%s: cannot read /progress/done", path);
         goto fail;
     }
+    if (check_revision(r, path, force_revision, any_left(done, &d), err, n))
+        goto fail;
     return r;
 fail:
     dse_results_close(r);

@@ -1,6 +1,7 @@
 /* The sweep driver: open the results file, distribute chips, evaluate, write. */
 #include "dse_run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "dse_batch.h"
 #include "dse_eval.h"
 #include "dse_progress.h"
+#include "dse_quote.h"
 #include "dse_results.h"
 #include "dse_sched.h"
 #include "out.h"
@@ -30,22 +32,48 @@ typedef struct run_state {
     long units_computed;    /* by this rank                */
     long units_written;     /* by this rank, written and marked done */
     bool write_failed;      /* every rank agrees on it (dse_results_write) */
+    bool failed;            /* this rank could not compute a chip: the run stops */
+    char fail_msg[1024];
     char write_err[DSE_PATH_MAX + 256];
 } run_state;
 
+/* A failure every rank can survive (a model error on one chip, no memory for a batch):
+ * this rank computes nothing more and its next request stops the run; the others
+ * finish their chips and join the last write; the message comes at the end, with the
+ * count of units saved, on one line and without MPI_Abort's banner. */
+static void fail_rank(run_state *st, const char *msg)
+{
+    if (!st->failed)
+        snprintf(st->fail_msg, sizeof st->fail_msg, "%s", msg);
+    st->failed = true;
+}
+
+/* Only for states the ranks cannot agree their way out of (no memory at start-up). */
 static void fatal(run_state *st, const char *msg)
 {
     fprintf(stderr, "rfdse run: rank %d: %s\n", st->rank, msg);
     MPI_Abort(st->comm, 1);
 }
 
-/* Between SM runs: rank 0 answers the others and notices a stop request. */
-static void poll(void *arg)
+/* The stop flag holds the signal.  SIGUSR1 (Slurm's warning, which mpirun and srun pass
+ * on unchanged) lets the chips in flight finish.  SIGINT and SIGTERM abandon them at
+ * their next SM run: mpirun answers either by sending SIGTERM to every rank and SIGKILL
+ * one second later (Open MPI's odls_base_sigkill_timeout), too soon to finish a chip. */
+static bool stop_seen(const run_state *st)
+{
+    return st->failed || (st->o->stop && *st->o->stop);
+}
+static bool stop_now(const run_state *st) { return stop_seen(st) && *st->o->stop != SIGUSR1; }
+
+/* Between SM runs: rank 0 answers the others; a stop request is noticed.  Nonzero:
+ * abandon the chip in flight. */
+static int poll(void *arg)
 {
     run_state *st = arg;
-    if (st->o->stop && *st->o->stop)
+    if (stop_seen(st))
         dse_sched_stop(st->sched);
     dse_sched_poll(st->sched);
+    return stop_now(st);
 }
 
 /* Rank 0 takes the output's write lock, so a second run on the same file (--force or
@@ -71,12 +99,16 @@ static int open_results(run_state *st)
     if (!st->done)
         return 1;
     if (take_lock(st, err, sizeof err) == 0)
-        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm, st->done,
+        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm,
+                                                         st->o->force_revision, st->done,
                                                          err, sizeof err)
                                     : dse_results_create(st->o->output, st->s, st->o->force,
                                                          st->comm, err, sizeof err, &status);
-    if (!st->results && st->rank == 0)
-        fprintf(stderr, "rfdse run: %s\n", err);
+    if (!st->results && st->rank == 0) { /* err may quote the file's attributes */
+        fputs("rfdse run: ", stderr);
+        dse__fput_escaped(stderr, err);
+        fputc('\n', stderr);
+    }
     return st->results ? 0 : status;
 }
 
@@ -107,12 +139,17 @@ static int compute_chip(run_state *st, int chip)
         n_want += (want[t] = !want_done[t]);
     dse_chip_info *info;
     dse_unit *units = dse_batch_reserve(&st->batch, n_want, &info);
-    if (!units)
-        fatal(st, "out of memory");
     char err[1024];
-    int k = dse_eval_chip(st->eval, chip, want, units, info, poll, st, err, sizeof err);
-    if (k < 0)
-        fatal(st, err);
+    int k = units ? dse_eval_chip(st->eval, chip, want, units, info, poll, st, err, sizeof err)
+                  : -1;
+    if (!units)
+        snprintf(err, sizeof err, "out of memory for chip %d's results", chip);
+    if (k == DSE_EVAL_ABANDONED)
+        return 0; /* reserved, never committed: the chip stays to do */
+    if (k < 0) {
+        fail_rank(st, err);
+        return 0;
+    }
     dse_batch_commit(&st->batch, k);
     return k;
 }
@@ -136,11 +173,13 @@ static void work_loop(run_state *st)
 {
     int units = 0;
     for (;;) {
-        if (st->o->stop && *st->o->stop)
+        if (stop_seen(st))
             dse_sched_stop(st->sched);
-        int next = dse_sched_next(st->sched, units);
+        int next = dse_sched_next(st->sched, units, stop_seen(st));
         units = 0;
-        if (next >= 0) {
+        if (next >= 0 && st->failed) {
+            units = 0; /* handed out before rank 0 heard of the failure: left to do */
+        } else if (next >= 0) {
             units = compute_chip(st, next);
             st->units_computed += units;
         } else if (write_batch(st) || next == DSE_SCHED_DONE) {
@@ -166,7 +205,7 @@ static int setup(run_state *st)
     free(todo);
     st->eval = dse_eval_alloc(st->s, !st->o->no_reuse, err, sizeof err);
     if (!st->eval)
-        fatal(st, err);
+        fail_rank(st, err);
     dse_batch_init(&st->batch, &st->dims);
     return st->sched ? 0 : -1;
 }
@@ -175,7 +214,8 @@ static int setup(run_state *st)
 static void report(run_state *st, long computed, double seconds)
 {
     long counts[2] = { 0, 0 }, sums[2];
-    dse_eval_counts(st->eval, &counts[0], &counts[1]);
+    if (st->eval)
+        dse_eval_counts(st->eval, &counts[0], &counts[1]);
     MPI_Reduce(counts, sums, 2, MPI_LONG, MPI_SUM, 0, st->comm);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -200,6 +240,28 @@ static void teardown(run_state *st)
     free(st->done);
 }
 
+/* One line at the end, by one rank: the write failure, the model failure (first_failed:
+ * the lowest rank that had one, or -1), or the stop. */
+static void say_outcome(const run_state *st, long saved, long left, int first_failed)
+{
+    const char *out = st->o->output;
+    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    if (st->write_failed) {
+        if (st->rank == 0)
+            fprintf(stderr, "rfdse run: %s; the %ld units written before are kept: make room, "
+                            "then `rfdse run ... --resume -o %s`\n", st->write_err,
+                    total - left, out);
+    } else if (st->rank == first_failed) {
+        fprintf(stderr, "rfdse run: rank %d: ", st->rank);
+        dse__fput_escaped(stderr, st->fail_msg);
+        fprintf(stderr, "; %ld units saved, %ld left: fix the cause, then `rfdse run ... "
+                        "--resume -o %s`\n", saved, left, out);
+    } else if (st->rank == 0 && first_failed < 0 && left > 0) {
+        fprintf(stderr, "rfdse run: stopped early: %ld units saved; rerun with --resume for "
+                        "the %ld left (`rfdse run ... --resume -o %s`)\n", saved, left, out);
+    }
+}
+
 int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
 {
     run_state st = { .s = s, .o = o, .comm = comm };
@@ -216,17 +278,17 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     work_loop(&st);
     long counts[2] = { st.units_computed, st.units_written }, sums[2];
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, comm);
+    int size, mine, first_failed; /* the lowest failed rank speaks, once */
+    MPI_Comm_size(comm, &size);
+    mine = st.failed ? st.rank : size;
+    MPI_Allreduce(&mine, &first_failed, 1, MPI_INT, MPI_MIN, comm);
+    if (first_failed == size)
+        first_failed = -1;
     long left = st.units_left - sums[1];
     if (st.rank == 0)
         dse_progress_finish(&st.progress);
     report(&st, sums[0], dse_now() - t0);
     teardown(&st);
-    if (st.rank == 0 && st.write_failed)
-        fprintf(stderr, "rfdse run: %s; the %ld units written before are kept: make room, "
-                        "then `rfdse run ... --resume -o %s`\n", st.write_err,
-                (long)st.dims.n_chips * st.dims.n_techniques - left, o->output);
-    else if (st.rank == 0 && left > 0)
-        fprintf(stderr, "rfdse run: stopped early, %ld units left: resume with "
-                        "`rfdse run ... --resume -o %s`\n", left, o->output);
-    return st.write_failed ? 1 : left > 0 ? 3 : 0;
+    say_outcome(&st, sums[1], left, first_failed);
+    return st.write_failed || first_failed >= 0 ? 1 : left > 0 ? 3 : 0;
 }

@@ -89,6 +89,10 @@ static void serve_one(dse_sched *s, bool block)
     if (!flag)
         return;
     MPI_Recv(&units, 1, MPI_INT, block ? MPI_ANY_SOURCE : st.MPI_SOURCE, TAG_REQUEST, s->comm, &st);
+    if (units < 0) { /* the worker saw a stop request: one is enough for every rank */
+        s->stopping = true;
+        units = -1 - units;
+    }
     count_units(s, units);
     int answer = answer_for(s, st.MPI_SOURCE);
     MPI_Send(&answer, 1, MPI_INT, st.MPI_SOURCE, TAG_ANSWER, s->comm);
@@ -135,12 +139,14 @@ static int coordinator_next(dse_sched *s, int units)
     return s->todo[s->next++];
 }
 
-int dse_sched_next(dse_sched *s, int units)
+int dse_sched_next(dse_sched *s, int units, bool stop)
 {
+    if (stop)
+        s->stopping = true;
     if (s->rank == 0)
         return coordinator_next(s, units);
-    int answer;
-    MPI_Send(&units, 1, MPI_INT, 0, TAG_REQUEST, s->comm);
+    int answer, msg = s->stopping ? -1 - units : units;
+    MPI_Send(&msg, 1, MPI_INT, 0, TAG_REQUEST, s->comm);
     MPI_Recv(&answer, 1, MPI_INT, 0, TAG_ANSWER, s->comm, MPI_STATUS_IGNORE);
     return answer;
 }

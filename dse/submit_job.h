@@ -16,8 +16,9 @@
 /* Every path is absolute; every string is free of newlines (checked by cmd_submit.c).
  * NULL for an optional directive that is left to the site's defaults. */
 typedef struct dse_submit_job {
-    char rfdse[DSE_PATH_MAX];      /* this executable                          */
-    char sweep[DSE_PATH_MAX];      /* the validated sweep file                 */
+    char rfdse[DSE_PATH_MAX];      /* the job's copy of this executable        */
+    char sweep[DSE_PATH_MAX];      /* the job's copy of the resolved sweep     */
+    char rfdse_built[DSE_PATH_MAX]; /* this executable (/proc/self/exe)        */
     char output[DSE_PATH_MAX];     /* the results file                         */
     char dir[DSE_PATH_MAX];        /* script and logs                          */
     char stem[DSE_NAME_MAX];       /* file-name-safe sweep name                */

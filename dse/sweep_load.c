@@ -9,30 +9,18 @@
 #include <string.h>
 
 #include "dse_embedded.h"
+#include "dse_quote.h"
 #include "dse_sweep.h"
 #include "out.h"
 #include "sweep_schema.h"
+#include "sweep_text.h"
+#include "sm.h"
+#include "var.h"
 
 typedef struct loader {
     const char *file; /* for messages */
     FILE *err;
 } loader;
-
-/* Writes s with control characters escaped (\n, \t, \xNN), so a value echoed from the
- * file keeps the message on one line. */
-static void put_escaped(FILE *out, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
-        else
-            fputc(*p, out);
-    }
-}
 
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                 ...)
@@ -44,14 +32,14 @@ static int fail(const loader *ld, const config_setting_t *s, const char *key, co
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    put_escaped(ld->err, ld->file);
+    dse__fput_escaped(ld->err, ld->file);
     fprintf(ld->err, ":%d: ", s ? config_setting_source_line(s) : 0);
     if (key) {
         fputs("key '", ld->err);
-        put_escaped(ld->err, key);
+        dse__fput_escaped(ld->err, key);
         fputs("': ", ld->err);
     }
-    put_escaped(ld->err, msg);
+    dse__fput_escaped(ld->err, msg);
     fputc('\n', ld->err);
     return -1;
 }
@@ -144,6 +132,21 @@ static int read_enum(const loader *ld, const config_setting_t *s, const char *pa
     return bad_range(ld, s, path, k, got);
 }
 
+/* 64-bit keys (seeds, sm.max_cycles) compared as integers: a double holds their bounds
+ * exactly, but not every value near them. */
+static int read_int64(const loader *ld, const config_setting_t *s, const char *path,
+                      const dse__key *k, int64_t *field)
+{
+    int64_t v = config_setting_get_int64(s);
+    if (v < (int64_t)k->min || v > (int64_t)k->max) {
+        char got[32];
+        snprintf(got, sizeof got, "%lld", (long long)v);
+        return bad_range(ld, s, path, k, got);
+    }
+    *field = v;
+    return 0;
+}
+
 /* Reads one setting into field k of the struct at dst. */
 static int read_key(const loader *ld, const config_setting_t *s, const char *path,
                     const dse__key *k, void *dst)
@@ -159,10 +162,7 @@ static int read_key(const loader *ld, const config_setting_t *s, const char *pat
         if (config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_INT64)
             return fail(ld, s, path, "expected an integer, got %s",
                         type_name(config_setting_type(s)));
-        if (config_setting_get_int64(s) < 0)
-            return bad_range(ld, s, path, k, "a negative value");
-        *(int64_t *)field = config_setting_get_int64(s);
-        return 0;
+        return read_int64(ld, s, path, k, (int64_t *)field);
     case DSE__DOUBLE:
         if (read_number(ld, s, path, k, &v)) return -1;
         *(double *)field = v;
@@ -509,6 +509,59 @@ static const config_setting_t *setting_for(const config_t *cfg, const char *path
     }
 }
 
+/* The first of these settings present in the file, else the closest group, for a line. */
+static const config_setting_t *first_setting(const config_t *cfg, const char *const *paths)
+{
+    for (int i = 0; paths[i]; i++)
+        if (config_lookup(cfg, paths[i]))
+            return config_lookup(cfg, paths[i]);
+    return setting_for(cfg, paths[0]);
+}
+
+/* The chip model is built once here, as every rank will build it: what it refuses (a
+ * circulant embedding over 2^22 points, a covariance that stays indefinite, a Cholesky
+ * grid too large) is a user error with a line, not an MPI_Abort mid-run. */
+static int check_chip_model(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    int rc = var_params_check_field(&sw->var);
+    if (!rc)
+        return 0;
+    static const char *const where[] = { "variation.phi", "variation.grid_cols",
+                                         "variation.method", "floorplan", NULL };
+    return fail(ld, first_setting(cfg, where), "variation", "%s", var_strerror(rc));
+}
+
+/* A lower bound on the cycles of one SM run: each scheduler issues at most one
+ * instruction a cycle, and a warp at most one.  A workload over sm.max_cycles by this
+ * bound can only fail; one under it may still hit the limit, which ends the run with
+ * one line (docs/driver.md). */
+static double min_cycles(const dse_sweep *sw, const sm_profile *w, double *issue)
+{
+    int share = sm_sim_share(&sw->sm, w, 0, sw->var.floorplan.n_sms); /* SM 0's is largest */
+    double warps = (double)(share > 0 ? share : 0) * ((w->block_threads + 31) / 32);
+    *issue = warps * w->insts_per_warp / sw->sm.n_schedulers;
+    return fmax(*issue, (double)w->insts_per_warp);
+}
+
+static int check_cycle_budget(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    for (int i = 0; i < sw->n_workloads; i++) {
+        double issue, need = min_cycles(sw, &sw->workloads[i], &issue);
+        if (need <= (double)sw->sm.max_cycles)
+            continue;
+        char wpath[32];
+        snprintf(wpath, sizeof wpath, "workloads.[%d]", i);
+        const char *const where[] = { "sm.max_cycles", wpath, NULL };
+        return fail(ld, first_setting(cfg, where), "sm.max_cycles",
+                    "workload %s needs at least %.0f cycles on one SM (%s), more than "
+                    "sm.max_cycles = %lld", sw->workloads[i].name, need,
+                    need == issue ? "its instructions over the warp schedulers"
+                                  : "one warp's instructions, one a cycle",
+                    (long long)sw->sm.max_cycles);
+    }
+    return 0;
+}
+
 static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
 {
     char key[64], msg[256];
@@ -524,7 +577,7 @@ static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
             return fail(ld, setting_for(cfg, "output.trace_chips"), "output.trace_chips",
                         "chip %d does not exist (chips.count = %d)", sw->output.trace_chips[i],
                         sw->chips.count);
-    return 0;
+    return check_cycle_budget(ld, cfg, sw) || check_chip_model(ld, cfg, sw) ? -1 : 0;
 }
 
 static void fill_derived_defaults(dse_sweep *sw)
@@ -582,36 +635,55 @@ static void stem(const char *path, char *out, size_t n)
         *dot = '\0';
 }
 
-static dse_sweep *load(const char *text, const char *path, FILE *err)
+/* libconfig's syntax error, on one line. */
+static void syntax_error(const config_t *cfg, const char *path, FILE *err)
 {
+    if (!err)
+        return;
+    dse__fput_escaped(err, path);
+    fprintf(err, ":%d: ", config_error_line(cfg));
+    dse__fput_escaped(err, config_error_text(cfg) ? config_error_text(cfg) : "syntax error");
+    fputc('\n', err);
+}
+
+/* text: the whole file, len bytes, NUL-terminated; path: for messages and the default
+ * name. */
+static dse_sweep *load(const char *text, size_t len, const char *path, FILE *err)
+{
+    if (dse__sweep_prescan(text, len, path, err))
+        return NULL;
     config_t cfg;
     config_init(&cfg);
     loader ld = { path, err };
     char name[DSE_NAME_MAX];
     stem(path, name, sizeof name);
     dse_sweep *sw = NULL;
-    int ok = text ? config_read_string(&cfg, text) : config_read_file(&cfg, path);
-    if (ok != CONFIG_TRUE) {
-        if (err && config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            fprintf(err, "%s:0: cannot read the sweep file\n", path);
-        else if (err)
-            fprintf(err, "%s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
-    } else
+    if (config_read_string(&cfg, text) != CONFIG_TRUE)
+        syntax_error(&cfg, path, err);
+    else
         sw = load_config(&cfg, &ld, name);
     config_destroy(&cfg);
     return sw;
 }
 
-dse_sweep *dse_sweep_load_file(const char *path, FILE *err) { return load(NULL, path, err); }
+dse_sweep *dse_sweep_load_file(const char *path, FILE *err)
+{
+    size_t len = 0;
+    char *text = dse__sweep_read(path, &len, err);
+    dse_sweep *sw = text ? load(text, len, path, err) : NULL;
+    free(text);
+    return sw;
+}
 
 dse_sweep *dse_sweep_load_string(const char *text, const char *name, FILE *err)
 {
-    return load(text, name, err);
+    return load(text, strlen(text), name, err);
 }
 
 dse_sweep *dse_sweep_load_default(FILE *err)
 {
-    return load(dse_embedded_default_sweep(), "default.cfg", err);
+    const char *text = dse_embedded_default_sweep();
+    return load(text, strlen(text), "default.cfg", err);
 }
 
 void dse_sweep_free(dse_sweep *s) { free(s); }

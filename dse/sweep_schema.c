@@ -37,7 +37,7 @@ static const char *const port_names[] = { "separate", "shared", NULL };
 
 static const dse__key chips_keys[] = {
     K_INT(dse_chips, count, 1, 1000000, "Monte Carlo chips in the population"),
-    K_I64(dse_chips, seed, 0, 9.2e18, "root seed of every random stream"),
+    K_I64(dse_chips, seed, 0, 9e18, "root seed of every random stream"),
 };
 
 static const dse__key floorplan_keys[] = {
@@ -194,7 +194,7 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
     K_DBL(sm_profile, zero_lanes, 0, 1, "share of result lanes whose value is zero"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
-    K_I64(sm_profile, seed, 0, 9.2e18, "seed of the synthetic instruction stream"),
+    K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
 };
 const size_t dse__n_workload_keys = NELEM(dse__workload_keys);
 
@@ -218,10 +218,7 @@ void dse__key_range(const dse__key *k, char *buf, size_t n)
     }
     const char *what = (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
                            ? "a list of values in " : "";
-    if (k->max >= 9e18)
-        snprintf(buf, n, "%s%s%g, ...]", what, k->min_open ? "(" : "[", k->min);
-    else
-        snprintf(buf, n, "%s%s%g, %g]", what, k->min_open ? "(" : "[", k->min, k->max);
+    snprintf(buf, n, "%s%s%.15g, %.15g]", what, k->min_open ? "(" : "[", k->min, k->max);
 }
 
 static size_t key_size(const dse__key *k)

@@ -4,7 +4,7 @@
 # can call it every time.  Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-# Build and test dependencies.  R is optional (bench/ compares against RandomFields
+# Build and test dependencies (clang: libFuzzer for `make fuzz`, run briefly by CI).  R is optional (bench/ compares against RandomFields
 # when it is there) and Slurm is installed by the Slurm test itself.
 PACKAGES=(
   build-essential cmake pkg-config
@@ -12,6 +12,7 @@ PACKAGES=(
   libhdf5-openmpi-dev hdf5-tools
   libconfig-dev libgsl-dev libcmocka-dev libfftw3-dev librandom123-dev
   gnuplot-nox
+  clang
   python3-h5py python3-numpy python3-pandas python3-xarray python3-h5netcdf
 )
 if [ "$#" -gt 0 ]; then PACKAGES+=("$@"); fi

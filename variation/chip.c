@@ -89,6 +89,21 @@ fail:
 
 var_chip *var_chip_alloc(const var_params *p) { return var_chip_alloc_err(p, NULL); }
 
+int var_params_check_field(const var_params *p)
+{
+    var__plan pl = { 0 };
+    int rc = check_params(p);
+    if (!rc)
+        rc = var__plan_build(&pl, p);
+    if (!rc) {
+        var__field *f = var__field_alloc(pl.grid_rows, pl.grid_cols, pl.h, p->variation.phi,
+                                         p->variation.method, 4, &rc);
+        var__field_free(f);
+    }
+    var__plan_free(&pl);
+    return rc;
+}
+
 void var_chip_free(var_chip *c)
 {
     if (!c)

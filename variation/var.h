@@ -49,6 +49,12 @@ typedef struct var_chip var_chip; /* opaque: fields, delays, workspaces of one c
  * failure; var_chip_alloc_err() also gives the reason (a var_error). */
 var_chip *var_chip_alloc(const var_params *p);
 var_chip *var_chip_alloc_err(const var_params *p, int *err);
+
+/* Builds only what var_chip_alloc_err() may refuse for the parameters' sake (the field
+ * sampler: a circulant embedding over 2^22 points, one that stays indefinite, a Cholesky
+ * grid too large) in milliseconds, without the chip's tables; returns 0 or a var_error.
+ * For loaders that want to refuse such parameters before a run. */
+int var_params_check_field(const var_params *p);
 void var_chip_free(var_chip *c);
 
 /* Generates chip `chip` (0 <= chip < 2^32) of the population rooted at `seed` into c.

@@ -32,4 +32,17 @@ expect 2 "lone MPI process" -- env SLURM_PROCID=1 "$rfdse" run "$sweep" -o "$tmp
 [ ! -e "$tmp/lone.h5" ] || { echo "FAIL: a lone Slurm task wrote a results file"; fail=1; }
 expect 2 "--chips expects an integer" -- "$rfdse" run "$sweep" --chips 0
 expect 2 "unknown option" -- "$rfdse" run "$sweep" --frobnicate
+# A model failure at run time (sm.max_cycles above the load-time bound, below the
+# kernel's real length) ends the run with one line naming it and status 1, without
+# MPI_ABORT (issue 20 item 5); under mpirun only mpirun's own non-zero-status note adds.
+printf 'chips = { count = 4; };\ntechniques = ( "baseline" );\nworkloads = ( "nn" );\nsm = { max_cycles = 11000L; };\n' >"$tmp/cycles.cfg"
+"$rfdse" validate "$tmp/cycles.cfg" >/dev/null || { echo "FAIL: cycles.cfg should pass validate"; fail=1; }
+for launch in "" "mpiexec -n 2"; do
+  err=$($launch "$rfdse" run "$tmp/cycles.cfg" -o "$tmp/cycles.h5" --quiet --force 2>&1 >/dev/null); rc=$?
+  ours=$(printf '%s\n' "$err" | grep -c '^rfdse run:')
+  if [ "$rc" -ne 1 ] || [ "$ours" -ne 1 ] || [[ "$err" == *MPI_ABORT* ]] ||
+     [[ "$err" != *"cycle limit (sm.max_cycles) reached"*"units saved"* ]]; then
+    echo "FAIL: ${launch:-one process}: model failure -> status $rc, stderr: $err"; fail=1
+  else echo "ok: ${launch:-one process}: model failure ends with one line, status 1"; fi
+done
 exit $fail

@@ -109,7 +109,7 @@ static void test_write_then_resume_reads_done_and_values(void **state)
     dse_results_close(r);
 
     uint8_t *done = calloc((size_t)(f->d.n_chips * f->d.n_techniques), 1);
-    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, done, err, sizeof err);
+    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, false, done, err, sizeof err);
     assert_non_null(r);
     for (int c = 0; c < f->d.n_chips; c++)
         for (int t = 0; t < f->d.n_techniques; t++)
@@ -174,7 +174,7 @@ static void test_resume_refuses_other_seed(void **state)
     dse_results_close(r);
     f->s->chips.seed = 12345;
     uint8_t done[64];
-    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, done, err, sizeof err);
+    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, false, done, err, sizeof err);
     f->s->chips.seed = 1;
     assert_null(r);
     assert_non_null(strstr(err, "different seed"));
@@ -192,7 +192,7 @@ static void test_sched_hands_out_each_chip_once(void **state)
     assert_non_null(s);
     int flushes = 0;
     for (;;) {
-        int next = dse_sched_next(s, 1);
+        int next = dse_sched_next(s, 1, false);
         if (next == DSE_SCHED_DONE)
             break;
         if (next == DSE_SCHED_FLUSH) {

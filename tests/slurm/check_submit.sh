@@ -41,11 +41,11 @@ has "$s" "#SBATCH --open-mode=append"
 has "$s" "#SBATCH --requeue"
 has "$s" "#SBATCH --signal=B:USR1@300"
 lacks "$s" "^#SBATCH --time"; lacks "$s" "^#SBATCH --partition"; lacks "$s" "^#SBATCH --account"
-is "$(value "$s" SWEEP)" "$tmp/tiny.cfg" "SWEEP"
+# the job runs copies pinned next to its script (issue 19 item 13), made at submission
+is "$(value "$s" SWEEP)" "$tmp/results/tiny_run.resolved.cfg" "SWEEP (the job's copy)"
 is "$(value "$s" OUT)" "$tmp/results/tiny_run.h5" "OUT (the sweep's output.file, made absolute)"
 is "$(value "$s" LAUNCHER)" auto "LAUNCHER"
-rf=$(value "$s" RFDSE)
-[[ "$rf" == /* ]] && [ -x "$rf" ] || { echo "FAIL: RFDSE not an absolute executable: $rf"; fail=1; }
+is "$(value "$s" RFDSE)" "$tmp/results/tiny_run.rfdse" "RFDSE (the job's copy)"
 [ "$(grep -c '^#SBATCH' <<<"$s")" -eq 9 ] || { echo "FAIL: expected 9 directives"; fail=1; }
 # Directives must come before the first command, or sbatch ignores them.
 first_cmd=$(grep -nvE '^(#|$)' <<<"$s" | head -n1 | cut -d: -f1)
@@ -87,7 +87,8 @@ weird_out="$tmp/res \$(touch pwned) \`x\` \\n.h5"
 s=$(dry "$weird_sweep" --output-dir "$weird_dir" -o "$weird_out" -J "a \"b\" 'c' #d" -A 'x\y') \
   || { echo "FAIL: dry run with awkward paths"; exit 1; }
 bash -n <<<"$s" || { echo "FAIL: the script with awkward paths is not valid bash"; fail=1; }
-is "$(value "$s" SWEEP)" "$weird_sweep" "SWEEP with quotes"
+is "$(value "$s" SWEEP)" "$weird_dir/tiny_run.resolved.cfg" "SWEEP with quotes"
+is "$(value "$s" RFDSE)" "$weird_dir/tiny_run.rfdse" "RFDSE with quotes"
 is "$(value "$s" OUT)" "$weird_out" "OUT with \$(...) and backquotes"
 [ ! -e pwned ] || { echo "FAIL: a path was executed"; fail=1; }
 has "$s" "#SBATCH --chdir=\"$tmp/logs 'a' \\\"b\\\" #1 100%\""
@@ -132,7 +133,7 @@ bad "--seed expects an integer in [0, 9000000000000000000], got '-3'" tiny.cfg -
 printf 'output = { trace_chips = [5]; };\n' >traced.cfg
 bad "--chips 5 leaves out traced chip 5 (output.trace_chips)" traced.cfg --chips 5
 bad "--sbatch-line expects an sbatch option" tiny.cfg --sbatch-line mem=8G
-bad "--job-name must not contain a control character" tiny.cfg --job-name $'a\nb'
+bad "--job-name must not contain a control character such as a line break" tiny.cfg --job-name $'a\nb'
 bad "--output-dir must not contain a backslash" tiny.cfg --output-dir 'a\b'
 bad "missing the sweep file" --nodes 2
 bad "expected one sweep file" tiny.cfg other.cfg
@@ -152,6 +153,12 @@ is "$(cat sbatch.calls 2>/dev/null)" "--parsable $tmp/a dir/tiny_run.sbatch" "sb
 cmp -s "a dir/tiny_run.sbatch" <(dry tiny.cfg --output-dir "a dir") \
   || { echo "FAIL: the kept script differs from --dry-run"; fail=1; }
 grep -q "rfdse submit: job 4242" info || { echo "FAIL: no job line on stderr: $(cat info)"; fail=1; }
+# The pinned copies: this very executable, and the sweep resolved (it validates to the same).
+cmp -s "a dir/tiny_run.rfdse" "$rfdse" && [ -x "a dir/tiny_run.rfdse" ] \
+  || { echo "FAIL: a dir/tiny_run.rfdse is not a copy of $rfdse"; fail=1; }
+cmp -s <("$rfdse" validate "a dir/tiny_run.resolved.cfg") <("$rfdse" validate tiny.cfg) \
+  || { echo "FAIL: a dir/tiny_run.resolved.cfg does not resolve to tiny.cfg's sweep"; fail=1; }
+[ ! -e "a dir/tiny_run.rfdse.partial" ] || { echo "FAIL: a .partial copy was left"; fail=1; }
 # sbatch refusing, and sbatch missing: exit 1, one line of ours.
 printf '#!/bin/sh\necho "sbatch: error: Invalid account" >&2\nexit 1\n' >bin/sbatch
 err=$("$rfdse" submit tiny.cfg 2>&1 >/dev/null); rc=$?
