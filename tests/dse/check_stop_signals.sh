@@ -9,12 +9,14 @@ set -u
 rfdse=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-# Chips of about 2 s each, so a stop always finds chips in flight.
+# Chips of 2-4 s each on an idle machine (10000 instructions per warp made them 0.35 s
+# there: the whole run ended before the stop; it passed only on a loaded machine), so a
+# stop always finds chips in flight.
 cat >"$tmp/stop.cfg" <<'CFG'
 name = "stop";
 chips = { count = 6; seed = 11L; };
 techniques = ( "baseline", "vl_rf" );
-workloads = ( { name = "hot"; base = "hotspot"; insts_per_warp = 10000; } );
+workloads = ( { name = "hot"; base = "hotspot"; insts_per_warp = 60000; } );
 CFG
 sweep=$tmp/stop.cfg
 done_count() { /usr/bin/python3 -c "import sys,h5py; print(int(h5py.File(sys.argv[1],'r')['/progress/done'][...].sum()))" "$1" 2>/dev/null || echo "?"; }
