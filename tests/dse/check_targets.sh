@@ -63,11 +63,11 @@ expect 2 "too long" -- "$rfdse" run "$sweep" -o "$out" --chips 2 --quiet
 expect 2 "too long" -- "$rfdse" chipmap "$sweep" --chip 1 -o "$out"
 
 # ---- 3. one writer at a time ---------------------------------------------------------
-"$rfdse" run "$sweep" -o busy.h5 --chips 40 --quiet --flush-interval 0 & pid=$!
+"$rfdse" run "$sweep" -o busy.h5 --chips 80 --quiet --flush-interval 0 & pid=$!
 for _ in $(seq 1 100); do [ -e busy.h5.lock ] && [ -e busy.h5 ] && break; sleep 0.1; done
 if kill -0 "$pid" 2>/dev/null; then
-  expect 2 "being written by another rfdse (pid $pid on" -- "$rfdse" run "$sweep" -o busy.h5 --chips 40 --force --quiet
-  expect 2 "being written by another rfdse (pid $pid on" -- "$rfdse" run "$sweep" -o busy.h5 --chips 40 --resume --quiet
+  expect 2 "being written by another rfdse (pid $pid on" -- "$rfdse" run "$sweep" -o busy.h5 --chips 80 --force --quiet
+  expect 2 "being written by another rfdse (pid $pid on" -- "$rfdse" run "$sweep" -o busy.h5 --chips 80 --resume --quiet
   expect 1 "being written by another rfdse (pid $pid on" -- "$rfdse" analyze busy.h5
 else echo "FAIL: the first run ended before the second could try"; fail=1; fi
 wait "$pid" || { echo "FAIL: the first run failed"; fail=1; }
