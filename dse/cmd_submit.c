@@ -209,14 +209,6 @@ static int absolute(const char *opt, const char *path, char *buf, size_t n)
     return 0;
 }
 
-static void dirname_of(const char *path, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (slash)
-        *(slash == buf ? slash + 1 : slash) = '\0';
-}
-
 static void file_stem(const char *name, char *buf, size_t n)
 {
     size_t k = 0;
@@ -269,7 +261,7 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     const char *output = a->output ? a->output : s->output.file;
     if (absolute("--output", output, job->output, sizeof job->output))
         return DSE_EXIT_USAGE;
-    dirname_of(job->output, tmp, sizeof tmp);
+    out_dir_of(job->output, tmp, sizeof tmp);
     if (absolute("--output-dir", a->dir ? a->dir : tmp, job->dir, sizeof job->dir))
         return DSE_EXIT_USAGE;
     if (strchr(job->dir, '\\')) /* Slurm reads a backslash in a log path as "no patterns" */

@@ -15,21 +15,15 @@
  * lists as the count and the elements in use (never padding or unused capacity). */
 static size_t put_field(const dse__key *k, const char *field, const char *base, uint8_t *out)
 {
-    size_t n;
-    switch (k->type) {
-    case DSE__INT:
-    case DSE__ENUM: n = sizeof(int); break;
-    case DSE__INT64: n = sizeof(int64_t); break;
-    case DSE__DOUBLE: n = sizeof(double); break;
-    case DSE__BOOL: n = sizeof(bool); break;
-    case DSE__STRING: n = strnlen(field, (size_t)k->len) + 1; break;
-    default: {
+    size_t n = dse__key_size(k);
+    if (k->type == DSE__STRING) {
+        n = strnlen(field, (size_t)k->len) + 1;
+    } else if (k->type == DSE__INT_LIST || k->type == DSE__DOUBLE_LIST) {
         int count = *(const int *)(base + k->count_offset);
         memcpy(out, &count, sizeof count);
-        n = (size_t)count * (k->type == DSE__INT_LIST ? sizeof(int) : sizeof(double));
+        n = n / (size_t)k->len * (size_t)count; /* the elements in use */
         memcpy(out + sizeof count, field, n);
         return sizeof count + n;
-    }
     }
     memcpy(out, field, n);
     return n;
@@ -48,18 +42,10 @@ static size_t put_range(const dse__key *keys, size_t n_keys, size_t lo, size_t s
     return n;
 }
 
-static const dse__section *section(const char *name)
-{
-    for (size_t i = 0; i < dse__n_sections; i++)
-        if (!strcmp(dse__sections[i].name, name))
-            return &dse__sections[i];
-    return NULL;
-}
-
 size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_technique *t,
                            uint8_t *out)
 {
-    const dse__section *sm = section("sm");
+    const dse__section *sm = dse__section_find("sm");
     size_t n = put_range(dse__technique_keys, dse__n_technique_keys,
                          offsetof(dse_technique, ipc), sizeof *t, t, out);
     n += put_range(sm->keys, sm->n_keys, 0, sizeof *cfg, cfg, out + n);

@@ -464,10 +464,7 @@ static int read_sections(const loader *ld, const config_setting_t *root, dse_swe
     for (int i = 0; i < config_setting_length(root); i++) {
         const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
         const char *name = config_setting_name(s);
-        const dse__section *sec = NULL;
-        for (size_t j = 0; j < dse__n_sections; j++)
-            if (!strcmp(dse__sections[j].name, name))
-                sec = &dse__sections[j];
+        const dse__section *sec = dse__section_find(name);
         int rc;
         if (sec)
             rc = read_group(ld, s, name, sec->keys, sec->n_keys, (char *)sw + sec->offset, NULL);

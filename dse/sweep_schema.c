@@ -221,7 +221,15 @@ void dse__key_range(const dse__key *k, char *buf, size_t n)
     snprintf(buf, n, "%s%s%.15g, %.15g]", what, k->min_open ? "(" : "[", k->min, k->max);
 }
 
-static size_t key_size(const dse__key *k)
+const dse__section *dse__section_find(const char *name)
+{
+    for (size_t i = 0; i < dse__n_sections; i++)
+        if (!strcmp(dse__sections[i].name, name))
+            return &dse__sections[i];
+    return NULL;
+}
+
+size_t dse__key_size(const dse__key *k)
 {
     switch (k->type) {
     case DSE__INT:
@@ -254,12 +262,12 @@ bool dse__key_equal(const dse__key *k, const void *a, const void *b)
         size_t el = k->type == DSE__INT_LIST ? sizeof(int) : sizeof(double);
         return na == nb && memcmp(pa, pb, (size_t)na * el) == 0;
     }
-    return memcmp(pa, pb, key_size(k)) == 0;
+    return memcmp(pa, pb, dse__key_size(k)) == 0;
 }
 
 void dse__key_copy(const dse__key *k, void *dst, const void *src)
 {
-    memcpy((char *)dst + k->offset, (const char *)src + k->offset, key_size(k));
+    memcpy((char *)dst + k->offset, (const char *)src + k->offset, dse__key_size(k));
     if (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
         memcpy((char *)dst + k->count_offset, (const char *)src + k->count_offset, sizeof(int));
 }

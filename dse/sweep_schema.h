@@ -58,6 +58,12 @@ void dse__key_range(const dse__key *k, char *buf, size_t n);
 /* True when field k of structs a and b holds the same value. */
 bool dse__key_equal(const dse__key *k, const void *a, const void *b);
 
+/* Bytes a key's field takes in its struct (lists: their whole capacity). */
+size_t dse__key_size(const dse__key *k);
+
+/* The top-level section called name, or NULL. */
+const dse__section *dse__section_find(const char *name);
+
 /* Copies field k from src to dst. */
 void dse__key_copy(const dse__key *k, void *dst, const void *src);
 

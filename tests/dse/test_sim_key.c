@@ -77,10 +77,7 @@ static int check_table(const dse__key *keys, size_t n_keys, size_t lo, size_t si
 static void test_every_input_changes_the_key(void **state)
 {
     (void)state;
-    const dse__section *sm = NULL;
-    for (size_t i = 0; i < dse__n_sections; i++)
-        if (!strcmp(dse__sections[i].name, "sm"))
-            sm = &dse__sections[i];
+    const dse__section *sm = dse__section_find("sm");
     assert_non_null(sm);
     int n = check_table(dse__technique_keys, dse__n_technique_keys, offsetof(dse_technique, ipc),
                         sizeof(sm_technique), offsetof(inputs, tech), "technique");
@@ -99,12 +96,7 @@ static size_t uncovered(const dse__key *keys, size_t n_keys, size_t lo, size_t s
         const dse__key *k = &keys[i];
         if (k->offset < lo || k->offset >= lo + size)
             continue;
-        size_t len = k->type == DSE__INT || k->type == DSE__ENUM ? sizeof(int)
-                     : k->type == DSE__BOOL                       ? sizeof(bool)
-                     : k->type == DSE__STRING                     ? (size_t)k->len
-                     : k->type == DSE__INT_LIST ? (size_t)k->len * sizeof(int)
-                     : k->type == DSE__DOUBLE_LIST ? (size_t)k->len * sizeof(double) : 8;
-        memset(cov + (k->offset - lo), 1, len);
+        memset(cov + (k->offset - lo), 1, dse__key_size(k));
         if (k->type == DSE__INT_LIST || k->type == DSE__DOUBLE_LIST)
             memset(cov + (k->count_offset - lo), 1, sizeof(int));
     }
@@ -122,10 +114,7 @@ static size_t uncovered(const dse__key *keys, size_t n_keys, size_t lo, size_t s
 static void test_tables_cover_every_field(void **state)
 {
     (void)state;
-    const dse__section *sm = NULL;
-    for (size_t i = 0; i < dse__n_sections; i++)
-        if (!strcmp(dse__sections[i].name, "sm"))
-            sm = &dse__sections[i];
+    const dse__section *sm = dse__section_find("sm");
     size_t t = uncovered(dse__technique_keys, dse__n_technique_keys,
                          offsetof(dse_technique, ipc), sizeof(sm_technique));
     size_t c = uncovered(sm->keys, sm->n_keys, 0, sizeof(sm_config));
