@@ -295,18 +295,37 @@ static int read_name(const loader *ld, const config_setting_t *g, const char *pa
     return 0;
 }
 
+/* The first option of the technique that relies on rf_bro's virtual banks of
+ * same-speed sub-banks, or NULL.  Designs say so in their registry line
+ * (model/sm_designs.h). */
+static const char *needs_bro(const dse_technique *t)
+{
+    const sm_technique *i = &t->ipc;
+    static const struct { bool needs; const char *name; } designs[] = {
+#define NEEDS(name, needs, doc) [SM_DESIGN_##name] = { needs, #name },
+        SM_RF_DESIGNS(NEEDS)
+#undef NEEDS
+    }, scheds[] = {
+#define NEEDS(name, NAME, needs, doc) [SM_SCHED_##NAME] = { needs, "scheduler = \"" #name "\"" },
+        SM_SCHEDULERS(NEEDS)
+#undef NEEDS
+    };
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        if (i->design[d] && designs[d].needs)
+            return designs[d].name;
+    if (scheds[i->scheduler].needs)
+        return scheds[i->scheduler].name;
+    return i->fba_rm ? "fba_rm" : i->hybrid ? "hybrid" : t->freq.nbti_reorg ? "nbti_reorg" : NULL;
+}
+
 static int check_technique(const loader *ld, const config_setting_t *s, const char *path,
                            const dse_technique *t)
 {
-    const sm_technique *i = &t->ipc;
-    bool needs_bro = i->fba_rm || i->hybrid || i->nbti_rename || t->freq.nbti_reorg ||
-                     i->scheduler == SM_SCHED_FWAS || i->scheduler == SM_SCHED_TWO_LEVEL;
     if (t->freq.bro && t->freq.granularity != VAR_GRAN_SUB_BANK)
         return fail(ld, s, path, "bro = true needs granularity = \"sub_bank\"");
-    if (needs_bro && !t->freq.bro)
-        return fail(ld, s, path,
-                    "fba_rm, hybrid, fwas, two_level and nbti options need bro = true "
-                    "(compose with base = \"rf_bro\")");
+    const char *opt = needs_bro(t);
+    if (opt && !t->freq.bro)
+        return fail(ld, s, path, "%s needs bro = true (compose with base = \"rf_bro\")", opt);
     return 0;
 }
 

@@ -16,7 +16,12 @@ static const char *const cell_names[] = { "read_path", NULL };
 static const char *const duty_names[] = { "access", "occupancy", NULL };
 static const char *const shift_names[] = { "accumulated", "pv", NULL };
 static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
-static const char *const sched_names[] = { "lrr", "gto", "two_level", "fwas", NULL };
+static const char *const sched_names[] = {
+#define SCHED_NAME(name, NAME, needs_bro, doc) #name,
+    SM_SCHEDULERS(SCHED_NAME)
+#undef SCHED_NAME
+    NULL,
+};
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
 static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
@@ -160,10 +165,11 @@ const dse__key dse__technique_keys[] = {
       "hybrid-bank count: chosen per kernel or fixed" },
     { "hybrid_banks", DSE__INT, T_OFF(ipc.hybrid_banks), 0, 0, 64, false, NULL, 0,
       "hybrid banks with hybrid_policy = \"fixed\"" },
-    { "nbti_rename", DSE__BOOL, T_OFF(ipc.nbti_rename), 0, 0, 1, false, NULL, 0,
-      "nbti_opt: block-level bank renaming" },
-    { "zero_gating", DSE__BOOL, T_OFF(ipc.zero_gating), 0, 0, 1, false, NULL, 0,
-      "zero lanes neither written nor read: a per-register zero mask (energy only)" },
+    /* one key per register-file design of the model's registry */
+#define DESIGN_KEY(name, needs_bro, doc) \
+    { #name, DSE__BOOL, T_OFF(ipc.design[SM_DESIGN_##name]), 0, 0, 1, false, NULL, 0, doc },
+    SM_RF_DESIGNS(DESIGN_KEY)
+#undef DESIGN_KEY
     { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
       0, "registers that order the renaming: the last warp's, or every warp's" },
 };

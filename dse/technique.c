@@ -25,7 +25,7 @@ static void fast_bank_mapping(dse_technique *t) { t->ipc.fba_rm = true; }
 static void two_level_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_TWO_LEVEL; }
 static void fast_warp_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_FWAS; }
 static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
-static void zero_gate(dse_technique *t) { t->ipc.zero_gating = true; }
+static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] = true; }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -33,7 +33,7 @@ static void zero_gate(dse_technique *t) { t->ipc.zero_gating = true; }
 static void nbti_both(dse_technique *t)
 {
     t->freq.nbti_reorg = true;
-    t->ipc.nbti_rename = true;
+    t->ipc.design[SM_DESIGN_nbti_rename] = true;
     t->ipc.rename_order = SM_RENAME_ALL_WARPS;
 }
 

@@ -1,6 +1,7 @@
 /* The register file as the SM sees it: the working bank table built at kernel launch
  * from the storage map (hybrid banks, fast-bank-aware order), the register-to-bank
- * mapping, the per-block renaming table and the latency of each access.
+ * mapping through the block's renaming table (filled by a design such as
+ * nbti_rename.c, identity otherwise) and the latency of each access.
  *
  * Path of a register r of warp slot w (model.md section 6):
  *   logical bank = (w + r) mod n          (n and offset depend on fba_rm / hybrid)
@@ -206,49 +207,9 @@ static int logical_bank(const sm__kernel *k, int w, int r, bool fixed)
     return base + (w + n) % rest;
 }
 
-/* Renames logical bank `from` to the first still-unassigned virtual bank of its speed
- * class, unless it already has one.  "First" is "fastest" because rf_bro tables are
- * sorted fastest to slowest. */
-static void rename_next(const sm__kernel *k, uint8_t *rename, bool *taken, bool *done,
-                        int from)
+int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes)
 {
-    if (done[from])
-        return;
-    for (int to = 0; to < k->n_banks; to++)
-        if (!taken[to] && k->cls[to] == k->cls[from]) {
-            rename[from] = (uint8_t)to;
-            taken[to] = done[from] = true;
-            return;
-        }
-}
-
-/* nbti_opt (a), model.md section 7: at launch, walk the registers of the block's last
- * warp from R0 up and rename the bank holding each to the fastest free virtual bank of
- * its class; banks holding none of them fill the remaining slots.  With
- * SM_RENAME_ALL_WARPS the walk takes R0 of every warp of the block (last warp first),
- * then R1, ...: the spec's walk puts the banks that hold other warps' R0 (through the
- * (warp + reg) mod n wrap-around) last in their class, i.e. on the near-boundary banks
- * (docs/nbti.md section 5).  Identity without nbti_rename. */
-void sm__banks_rename(sm_sim *s, sm__block *blk, int first_warp)
-{
-    const sm__kernel *k = &s->k;
-    for (int b = 0; b < SM_MAX_BANKS; b++)
-        blk->rename[b] = (uint8_t)b;
-    if (!k->t->nbti_rename)
-        return;
-    bool taken[SM_MAX_BANKS] = { false }, done[SM_MAX_BANKS] = { false };
-    int n_walk = k->t->rename_order == SM_RENAME_ALL_WARPS ? k->warps_per_block : 1;
-    int last = k->warps_per_block - 1, lanes[SM__MAX_WARPS];
-    for (int j = 0; j < n_walk; j++)
-        lanes[j] = sm__gen_lanes(k, blk->ordinal, last - j);
-    for (int r = 0; r < k->regs; r++)
-        for (int j = 0; j < n_walk; j++) {
-            int w = first_warp + last - j;
-            rename_next(k, blk->rename, taken, done,
-                        logical_bank(k, w, r, fixed_lane(k, lanes[j], r)));
-        }
-    for (int b = 0; b < k->n_banks; b++)
-        rename_next(k, blk->rename, taken, done, b);
+    return logical_bank(k, w, r, fixed_lane(k, lanes, r));
 }
 
 static uint8_t access_slow(const sm__kernel *k, int bank, int entry, int lanes)
@@ -273,7 +234,7 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
     wp->tlanes[0] = wp->lanes;
     wp->tlanes[1] = (uint8_t)div_lanes;
     for (int r = 0; r < k->regs; r++) {
-        int bank = blk->rename[logical_bank(k, w, r, fixed_lane(k, wp->lanes, r))];
+        int bank = blk->rename[sm__banks_logical(k, w, r, wp->lanes)];
         int entry = ((w * k->regs + r) / k->n_banks) % k->n_entries;
         wp->bank[r] = (uint8_t)bank;
         wp->slow[0][r] = access_slow(k, bank, entry, wp->lanes);

@@ -31,6 +31,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->age = s->age++;
     sm__gen_warp(k, wp, blk->ordinal, j);
     sm__banks_warp(s, w, blk);
+    sm__designs_warp(s, w);
     sm__gen_next(k, wp);
     wp->sched = (uint8_t)(w % s->c->n_schedulers);
     sm__sched *q = &s->sched[wp->sched];
@@ -52,7 +53,9 @@ static void launch_block(sm_sim *s, int slot)
     s->live_blocks++;
     sm__occupancy_flush(s);
     int first = slot * k->warps_per_block;
-    sm__banks_rename(s, blk, first);
+    for (int b = 0; b < SM_MAX_BANKS; b++) /* no renaming unless a design renames */
+        blk->rename[b] = (uint8_t)b;
+    sm__designs_block(s, blk, first);
     for (int j = 0; j < k->warps_per_block; j++)
         launch_warp(s, blk, first + j, j);
 }

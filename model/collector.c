@@ -8,12 +8,12 @@
  * the bank conflict.  A collector may dispatch once its last operand has arrived
  * (ready_at).
  *
- * Nothing else competes for a read port and a granted read is never undone, so a
- * request's grant cycle is fixed when it arrives: max(cycle after issue, the cycle
- * the port frees after the requests ahead of it).  The arbiter therefore works at
- * issue, not per cycle: it advances the port's next free cycle (read_next) and
- * charges the request's waiting cycles as bank conflicts (one per cycle it waits
- * queued, as a per-cycle arbiter counts them).  The collector counts as full at once;
+ * A granted read is never undone, so a request's grant cycle is fixed when it
+ * arrives: max(cycle after issue, the cycle the port frees after the requests ahead
+ * of it, whichever client made them; sm__port_read in sm_internal.h).  The arbiter
+ * therefore works at issue, not per cycle, and charges the request's waiting cycles
+ * as bank conflicts (one per cycle it waits queued, as a per-cycle arbiter counts
+ * them).  The collector counts as full at once;
  * dispatch waits for ready_at, which is at least one cycle after the last grant. */
 #include "sm_internal.h"
 
@@ -34,14 +34,12 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     int64_t ready_at = first;
     uint64_t waited = 0, slow_reads = 0;
     for (int i = 0; i < n_src; i++) {
-        int reg = in->src[i], b = wp->bank[reg], sl = slow[reg];
-        int64_t grant = s->read_next[b] > first ? s->read_next[b] : first;
-        int64_t at = grant + 1 + sl; /* operand arrives; the port frees */
-        s->read_next[b] = at;
+        int reg = in->src[i], sl = slow[reg];
+        int64_t grant = sm__port_read(s, wp->bank[reg], sl, lanes);
+        int64_t at = grant + 1 + sl; /* operand arrives */
         ready_at = at > ready_at ? at : ready_at;
         waited += (uint64_t)(grant - first);
         slow_reads += (uint64_t)sl;
-        s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
     }
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;

@@ -117,6 +117,21 @@ static int64_t next_arrival(const sm_sim *s, int u)
     return t;
 }
 
+#ifndef NDEBUG
+/* Debug builds check the held outcome against the recomputation it stands for: the
+ * same collectors have their operands, a pipeline is free, and the oldest is refused. */
+static bool hold_exact(const sm_sim *s)
+{
+    int n, u = SM__UNIT_MEM;
+    uint64_t ready = arrived(s, u, &n);
+    bool free_pipe = false;
+    for (int p = 0; p < s->n_pipes[u]; p++)
+        free_pipe |= s->pipe_free[u][p] <= s->now;
+    return ready && n == s->mem_hold_n && free_pipe &&
+           !sm__mem_accept(s, &s->slots[s->coll[s->coll_base[u] + oldest(s, u, ready)].slot]);
+}
+#endif
+
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
@@ -124,6 +139,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
     if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
                                  (s->coll_full[u] == s->mem_hold_full) &
                                  (s->misses == s->mem_hold_misses)) {
+        assert(hold_exact(s));
         s->st->mshr_stalls++;
         s->st->dispatch_stalls += (uint64_t)s->mem_hold_n;
         return;
@@ -138,7 +154,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         const sm__slot *sl = &s->slots[co->slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
-            if (i == 0) { /* nothing changed this cycle: the outcome repeats */
+            if (i == 0 && !s->exact) { /* nothing changed this cycle: the outcome repeats */
                 s->mem_hold_until = next_arrival(s, u);
                 s->mem_hold_full = s->coll_full[u];
                 s->mem_hold_misses = s->misses;

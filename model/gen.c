@@ -183,8 +183,6 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->lanes = (uint8_t)sm__gen_lanes(k, ordinal, warp_in_block);
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
-    if (k->zero_gating) /* a new warp's registers hold no known zeros */
-        memset(wp->zmask, 0, sizeof wp->zmask);
 }
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs

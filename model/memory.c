@@ -5,7 +5,7 @@
  * a memory-bound kernel's latency grows under load. */
 #include "sm_internal.h"
 
-bool sm__mem_accept(sm_sim *s, const sm__slot *sl)
+bool sm__mem_accept(const sm_sim *s, const sm__slot *sl)
 {
     return !((sl->op == SM__OP_LD_GLOBAL) & sl->miss & (s->misses >= s->c->max_misses));
 }

@@ -37,8 +37,8 @@ void sm_technique_default(sm_technique *t)
 {
     *t = (sm_technique){
         .scheduler = SM_SCHED_LRR, .fba_rm = false, .hybrid = false,
-        .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0, .nbti_rename = false,
+        .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0,
         .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
-        .zero_gating = false,
+        .design = { false }, /* no register-file design */
     };
 }

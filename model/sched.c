@@ -11,10 +11,9 @@
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
 {
     static const sm__sched_policy *const table[] = {
-        [SM_SCHED_LRR] = &sm__sched_lrr,
-        [SM_SCHED_GTO] = &sm__sched_gto,
-        [SM_SCHED_TWO_LEVEL] = &sm__sched_two_level,
-        [SM_SCHED_FWAS] = &sm__sched_fwas,
+#define ENTRY(name, NAME, needs_bro, doc) [SM_SCHED_##NAME] = &sm__sched_##name,
+        SM_SCHEDULERS(ENTRY)
+#undef ENTRY
     };
     if ((unsigned)p >= sizeof table / sizeof table[0])
         return &sm__sched_lrr;
@@ -60,11 +59,11 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     q->last = q->resume >= 0 ? q->resume : w;
     q->resume = -1;
     s->last_progress = s->now;
-    /* Zero gating's accounting, before the next instruction replaces this one; here
+    /* Register-file designs see the instruction before the next one replaces it; here
      * rather than in the operand loop of sm__collect, where even a call never taken
      * cost the loop its registers (+6-7 % host instructions per warp instruction). */
-    if (__builtin_expect(s->k.zero_gating, 0))
-        sm__zero_access(s, w, in);
+    if (__builtin_expect(s->k.hooks & SM__HOOK_ISSUE, 0))
+        sm__designs_issue(s, w, in);
     if (--wp->n_left) {
         int unit = in->unit;
         sm__gen_next(&s->k, wp);

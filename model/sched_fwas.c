@@ -19,8 +19,8 @@ static bool busy_slow_bank(const sm_sim *s, const sm__warp *wp)
 {
     const sm__inst *in = &wp->next;
     for (int i = 0; i < in->n_src; i++) {
-        int r = in->src[i], b = wp->bank[r];
-        if (wp->slow[in->div][r] && s->read_next[b] > s->now + 1)
+        int r = in->src[i];
+        if (wp->slow[in->div][r] && sm__port_read_busy(s, wp->bank[r]))
             return true;
     }
     return false;

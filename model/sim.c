@@ -43,7 +43,7 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
     s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    if (!s->warps || !s->slots || !s->coll) {
+    if (!s->warps || !s->slots || !s->coll || sm__designs_alloc(s)) {
         sm_sim_free(s);
         return NULL;
     }
@@ -54,6 +54,7 @@ void sm_sim_free(sm_sim *s)
 {
     if (!s)
         return;
+    sm__designs_free(s);
     free(s->coll);
     free(s->slots);
     free(s->warps);
@@ -61,6 +62,8 @@ void sm_sim_free(sm_sim *s)
 }
 
 const char *sm_sim_diagnostic(const sm_sim *s) { return s->diag; }
+
+void sm__sim_set_exact(sm_sim *s, bool exact) { s->exact = exact; }
 
 /* ---- kernel launch ----------------------------------------------------------------- */
 
@@ -137,15 +140,14 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
                                  c->lat_shared, miss };
     memcpy(k->lat, lat, sizeof lat);
-    k->zero_gating = t->zero_gating;
-    k->zero_thresh = (uint32_t)(w->zero_lanes * 256.0 + 0.5);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     sm__gen_setup(k, w);
     int rc = sm__banks_setup(s, map, t, w);
-    if (rc == SM_OK)
-        sm__gen_mates(k, w); /* needs the bank count */
-    return rc;
+    if (rc)
+        return rc;
+    sm__gen_mates(k, w); /* needs the bank count */
+    return sm__designs_kernel(s, t, w);
 }
 
 static void reset_sched(sm_sim *s)
@@ -207,8 +209,7 @@ static void reset_state(sm_sim *s)
     memset(s->occ, 0, sizeof s->occ);
     memset(s->rd_lanes, 0, sizeof s->rd_lanes);
     memset(s->wr_lanes, 0, sizeof s->wr_lanes);
-    memset(s->rd_gated, 0, sizeof s->rd_gated);
-    memset(s->wr_gated, 0, sizeof s->wr_gated);
+    s->port_clock = 0;
     for (int w = 0; w < c->max_warps; w++)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
     memset(s->stall_n, 0, sizeof s->stall_n);
@@ -231,6 +232,8 @@ static void cycle(sm_sim *s)
     sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
                            /* are arbitrated at once (collector.c)                        */
     sm__launch(s);         /* freed block slots take the next blocks                      */
+    if (s->k.hooks & SM__HOOK_CYCLE)
+        sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
 }
 
 /* The stall cause the issue stage will record for scheduler q when none of its ready
@@ -276,8 +279,11 @@ static bool skip_idle(sm_sim *s)
     if (!quiet(s, &mem_n))
         return true;
     int64_t t = sm__next_completion(s);
-    if (t == INT64_MAX)
+    if (t == INT64_MAX && s->design_next == INT64_MAX)
         return mem_n >= 0; /* waiting LD/ST collectors imply misses in flight */
+    if (s->exact)
+        return true;
+    t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
@@ -352,8 +358,7 @@ static int finish(sm_sim *s, int rc)
         for (int n = 0; n <= 32; n++)
             spread_accesses(s, st, b, n);
     }
-    if (s->k.zero_gating)
-        sm__zero_flush(s, st);
+    sm__designs_stats(s, st);
     return rc;
 }
 

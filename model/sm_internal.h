@@ -8,6 +8,7 @@
 #ifndef RFDSE_SM_INTERNAL_H
 #define RFDSE_SM_INTERNAL_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -120,7 +121,6 @@ typedef struct sm__warp {
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
     uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
-    uint32_t zmask[SM__MAX_REGS];  /* zero gating: lanes whose value is zero */
 } sm__warp;
 
 typedef struct sm__block {
@@ -165,8 +165,6 @@ typedef struct sm__kernel {
     uint8_t src_base[SM__N_OPS];  /* sources by operation (ALU: the drawn count's floor) */
     uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
-    bool zero_gating;     /* technique: lane accounting through the zero masks */
-    uint32_t zero_thresh; /* profile's zero_lanes * 256: a lane is zero if its byte < it */
     int lat[SM__N_LAT];
     uint8_t op_tab[1024];
     uint8_t reg_tab[2][1024];
@@ -186,6 +184,12 @@ typedef struct sm__kernel {
     const sm_technique *t;
     const struct sm__sched_policy *policy; /* the technique's scheduler      */
     const struct sm__sched_policy *base;   /* FWAS's tie-breaking base policy */
+    /* register-file designs turned on, in registry order, and the union of the hooks
+     * they fill (bit per sm__hook): the hot paths test a bit, not the list */
+    const struct sm__rf_design *design[SM_N_DESIGNS];
+    void *design_st[SM_N_DESIGNS]; /* their state (sm_sim.design_state) */
+    int n_designs;
+    unsigned hooks;
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     int n_micro;
 } sm__kernel;
@@ -254,9 +258,13 @@ struct sm_sim {
      * and its lanes in each are derived once at the end instead of per access */
     uint64_t rd_lanes[SM_MAX_BANKS][33];
     uint64_t wr_lanes[SM_MAX_BANKS][33];
-    /* zero gating: lanes actually read and written per bank and sub-bank part */
-    uint64_t rd_gated[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
-    uint64_t wr_gated[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+    /* each register-file design's own state (NULL: it has none), by sm_rf_design_id,
+     * allocated with the simulator; design_next: the first cycle a design's per-cycle
+     * work needs (the idle skip stops there) */
+    void *design_state[SM_N_DESIGNS];
+    int64_t design_next;
+    int64_t port_clock; /* cycle of the last bank-port request (debug order check) */
+    bool exact;         /* tests: simulate every cycle, no idle skip or MSHR hold */
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 
@@ -266,7 +274,6 @@ struct sm_sim {
 /* banks.c: the working bank table, register mapping, renaming */
 int sm__banks_setup(sm_sim *s, const sm_rf_map *map, const sm_technique *t,
                     const sm_profile *p);
-void sm__banks_rename(sm_sim *s, sm__block *b, int first_warp);
 void sm__banks_warp(sm_sim *s, int w, const sm__block *b);
 /* gen.c: instruction streams */
 void sm__gen_setup(sm__kernel *k, const sm_profile *p);
@@ -288,8 +295,9 @@ typedef struct sm__sched_policy {
      * the ready warps whose unit has a free operand collector. */
     int (*pick)(sm_sim *s, sm__sched *q, uint64_t cand, bool fast_only);
 } sm__sched_policy;
-extern const sm__sched_policy sm__sched_lrr, sm__sched_gto, sm__sched_two_level,
-    sm__sched_fwas;
+#define SM__SCHED_DECL(name, NAME, needs_bro, doc) extern const sm__sched_policy sm__sched_##name;
+SM_SCHEDULERS(SM__SCHED_DECL)
+#undef SM__SCHED_DECL
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
 /* collector.c: operand collectors and the bank read arbiter */
@@ -300,25 +308,131 @@ void sm__complete(sm_sim *s);
 int64_t sm__next_completion(const sm_sim *s);
 bool sm__mem_blocked(const sm_sim *s, int *n);
 /* memory.c: LD/ST unit */
-bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
+bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
 
-/* Zero gating (zero_gate.c): a result written to reg of warp wp in bank b with `lanes`
- * active lanes draws its zero lanes and counts the lanes written; a read counts the
- * lanes that are active and not zero; at the end the lane statistics come from these
- * counts instead of the active lanes. */
-void sm__zero_write(sm_sim *s, sm__warp *wp, int reg, int bank, int lanes);
-void sm__zero_read(sm_sim *s, const sm__warp *wp, int reg, int bank, int lanes);
-void sm__zero_flush(const sm_sim *s, sm_stats *st);
-/* Both for one issued instruction of warp w: its reads, then its write. */
-void sm__zero_access(sm_sim *s, int w, const sm__inst *in) __attribute__((cold));
 void sm__release(sm_sim *s, uint16_t slot);
+
+/* ---- register-file designs (design.c; docs/architecture.md, docs/model.md) ----------
+ *
+ * A design is a const table of hooks with state of its own.  Each hook is optional
+ * (NULL); the SM calls the hooks of the designs a technique turns on, in registry order
+ * (sm_designs.h), at these points:
+ *   kernel  kernel launch, after the bank table and the streams are set up; returns
+ *           SM_OK or SM_E_INVALID (the design cannot run this kernel on this map)
+ *   block   block launch, before its warps: may rewrite the block's renaming table
+ *   warp    warp launch, after its register-to-bank and latency tables are filled
+ *   issue   an instruction issued: its reads requested, its write resolved
+ *   write   a result written (its write port done), as its register is released
+ *   cycle   per-cycle work, after launch; returns the next cycle it needs (> now) or
+ *           INT64_MAX: the idle skip never jumps past it
+ *   stats   the run's end: add or correct statistics
+ * What a hook may change, and what the fast paths assume, is docs/model.md's "Invariants
+ * of the fast paths"; bank ports are shared through sm__port_read/sm__port_write only. */
+enum {
+    SM__HOOK_ISSUE = 1u << 0,
+    SM__HOOK_WRITE = 1u << 1,
+    SM__HOOK_CYCLE = 1u << 2,
+};
+typedef struct sm__rf_design {
+    const char *name;
+    size_t (*state_size)(const sm_config *cap); /* bytes, for the largest config */
+    int (*kernel)(sm_sim *s, void *st, const sm_profile *p);
+    void (*block)(sm_sim *s, void *st, sm__block *b, int first_warp);
+    void (*warp)(sm_sim *s, void *st, int w);
+    void (*issue)(sm_sim *s, void *st, int w, const sm__inst *in);
+    void (*write)(sm_sim *s, void *st, uint16_t slot);
+    int64_t (*cycle)(sm_sim *s, void *st);
+    void (*stats)(const sm_sim *s, const void *st, sm_stats *out);
+} sm__rf_design;
+
+/* One per registry line: `const sm__rf_design sm__design_NAME` in model/NAME.c. */
+#define SM__DESIGN_DECL(name, needs_bro, doc) extern const sm__rf_design sm__design_##name;
+SM__RF_DESIGNS_ALL(SM__DESIGN_DECL)
+#undef SM__DESIGN_DECL
+
+int sm__designs_alloc(sm_sim *s);
+void sm__designs_free(sm_sim *s);
+int sm__designs_kernel(sm_sim *s, const sm_technique *t, const sm_profile *p);
+void sm__designs_block(sm_sim *s, sm__block *b, int first_warp);
+void sm__designs_warp(sm_sim *s, int w);
+void sm__designs_issue(sm_sim *s, int w, const sm__inst *in) __attribute__((cold));
+void sm__designs_write(sm_sim *s, uint16_t slot) __attribute__((cold));
+void sm__designs_cycle(sm_sim *s);
+void sm__designs_stats(const sm_sim *s, sm_stats *out);
+
+/* banks.c, for designs that map registers: the logical bank of register r of warp w
+ * with `lanes` active lanes, before the block's renaming */
+int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
+
+/* ---- bank ports ----------------------------------------------------------------------
+ *
+ * Each virtual bank has a read port and a write port (one shared port with
+ * sm_config.bank_ports = shared).  A port grants requests in arrival order, one at a
+ * time, from the cycle after the request; it stays busy 1 cycle for fast storage, 2 for
+ * slow.  Nothing revokes a grant, so a grant is fixed when its request arrives: the
+ * port keeps only the cycle it next frees.  Every client (operand collectors, the
+ * write-back, a design's fill or prefetch traffic) requests through these two calls,
+ * in the cycle the request arises, which is what keeps that shortcut exact.  Both
+ * count the access, with its active lanes, for energy and NBTI duty. */
+static inline void sm__port_order(sm_sim *s)
+{
+#ifndef NDEBUG
+    assert(s->now >= s->port_clock); /* requests come in cycle order */
+    s->port_clock = s->now;
+#else
+    (void)s;
+#endif
+}
+
+/* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
+ * grant cycle: the operand arrives and the port frees at grant + 1 + slow. */
+static inline int64_t sm__port_read(sm_sim *s, int b, int slow, int lanes)
+{
+    sm__port_order(s);
+    const int64_t first = s->now + 1;
+    int64_t grant = s->read_next[b] > first ? s->read_next[b] : first;
+    s->read_next[b] = grant + 1 + slow;
+    s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
+    return grant;
+}
+
+/* Would a read of bank b requested now wait behind another access? */
+static inline bool sm__port_read_busy(const sm_sim *s, int b)
+{
+    return s->read_next[b] > s->now + 1;
+}
+
+/* Grants a write of bank b; returns the grant cycle (the write ends at grant + slow). */
+static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
+{
+    sm__port_order(s);
+    const int64_t first = s->now + 1;
+    int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
+    s->write_next[b] = grant + 1 + slow;
+    if (s->c->bank_ports == SM_PORTS_SHARED) {
+        /* One port for reads and writes, writes first: the write does not wait for
+         * reads, it takes a port cycle from them.  Reads already granted keep their
+         * cycles (grants are fixed on arrival), so the reads that arrive from now on
+         * start one write later: the port's capacity is shared exactly, only which
+         * read absorbs the write's cycle differs from a per-cycle arbiter. */
+        int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
+        s->read_next[b] = r + 1 + slow;
+    }
+    s->wr_lanes[b][lanes]++;
+    return grant;
+}
+
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
+
+/* With exact, every cycle is simulated: no idle skip (sim.c) and no held MSHR outcome
+ * (exec.c).  Tests compare both ways: the fast paths must not change a statistic. */
+void sm__sim_set_exact(sm_sim *s, bool exact);
 
 /* Runs with a hand-written instruction sequence instead of the synthetic stream: every
  * warp executes `insts` in order, `w->insts_per_warp` instructions (wrapping).  The

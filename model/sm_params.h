@@ -13,13 +13,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sm_designs.h"
+
 #define SM_NAME_MAX 32
 
+/* The registry of warp schedulers: X(name, NAME, needs_bro, doc), one line each.  A
+ * scheduler is its file model/sched_NAME.c defining `const sm__sched_policy
+ * sm__sched_NAME` (sm_internal.h) and its line here, which gives it the value
+ * SM_SCHED_NAME, the sweep-file name (`scheduler = "name"`) and, with needs_bro, the
+ * loader's rule that it needs rf_bro's virtual banks.  Values follow the order here. */
+#define SM_SCHEDULERS(X)                                                                    \
+    X(lrr, LRR, 0, "loose round-robin (base policy)")                                      \
+    X(gto, GTO, 0, "greedy-then-oldest")                                                   \
+    X(two_level, TWO_LEVEL, 1, "two-level, groups of sm_config.group_size")                \
+    X(fwas, FWAS, 1, "fast-warp-aware on top of the base policy")
+
 typedef enum {
-    SM_SCHED_LRR = 0,       /* loose round-robin (base policy)            */
-    SM_SCHED_GTO = 1,       /* greedy-then-oldest                         */
-    SM_SCHED_TWO_LEVEL = 2, /* two-level, groups of sm_config.group_size  */
-    SM_SCHED_FWAS = 3       /* fast-warp-aware on top of the base policy  */
+#define SM__SCHED_ENUM(name, NAME, needs_bro, doc) SM_SCHED_##NAME,
+    SM_SCHEDULERS(SM__SCHED_ENUM)
+#undef SM__SCHED_ENUM
+    SM_N_SCHEDULERS
 } sm_sched_policy;
 
 typedef enum {
@@ -117,9 +130,8 @@ typedef struct sm_technique {
     bool hybrid;                /* hybrid banks for fixed-lane register vectors */
     sm_hybrid_policy hybrid_policy;
     int hybrid_banks;           /* with hybrid_policy fixed                     */
-    bool nbti_rename;           /* nbti_opt (a): block-level bank renaming      */
-    sm_rename_order rename_order; /* which registers order the renaming         */
-    bool zero_gating;           /* zero lanes neither written nor read (energy)  */
+    sm_rename_order rename_order; /* nbti_rename: which registers order it      */
+    bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
 } sm_technique;
 
 void sm_config_default(sm_config *c);

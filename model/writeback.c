@@ -5,10 +5,9 @@
  * cycle for a fast write (a dependent instruction may issue in the same cycle and
  * reads the register next cycle), a cycle later for a slow one.
  *
- * As for reads (collector.c), nothing else competes for a write port, so a write's
- * grant cycle is fixed when its result arrives: the port's next free cycle
- * (write_next) advances then, the waiting cycles are charged as bank conflicts, and
- * the release is an event in the completion wheel (exec.c) instead of a queue
+ * As for reads (collector.c), a write's grant cycle is fixed when its result arrives
+ * (sm__port_write in sm_internal.h): the waiting cycles are charged as bank conflicts,
+ * and the release is an event in the completion wheel (exec.c) instead of a queue
  * scanned every cycle. */
 #include "sm_internal.h"
 
@@ -18,28 +17,18 @@
 int64_t sm__write(sm_sim *s, uint16_t slot)
 {
     const sm__slot *sl = &s->slots[slot];
-    int b = sl->wbank, slow = sl->wslow;
-    const int64_t first = s->now + 1;
-    int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
-    s->write_next[b] = grant + 1 + slow;
-    if (s->c->bank_ports == SM_PORTS_SHARED) {
-        /* One port for reads and writes, writes first: the write does not wait for
-         * reads, it takes a port cycle from them.  Reads already granted keep their
-         * cycles (grants are fixed on arrival), so the reads that arrive from now on
-         * start one write later: the port's capacity is shared exactly, only which
-         * read absorbs the write's cycle differs from a per-cycle arbiter. */
-        int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
-        s->read_next[b] = r + 1 + slow;
-    }
-    s->st->bank_write_conflicts += (uint64_t)(grant - first);
+    int slow = sl->wslow;
+    int64_t grant = sm__port_write(s, sl->wbank, slow, sl->wlanes);
+    s->st->bank_write_conflicts += (uint64_t)(grant - (s->now + 1));
     s->st->slow_writes += (uint64_t)slow;
-    s->wr_lanes[b][sl->wlanes]++;
     s->n_wq++;
     return grant + slow;
 }
 
 void sm__release(sm_sim *s, uint16_t slot)
 {
+    if (__builtin_expect(s->k.hooks & SM__HOOK_WRITE, 0))
+        sm__designs_write(s, slot);
     const sm__slot *sl = &s->slots[slot];
     int w = sl->warp, dst = sl->dst;
     s->n_wq--;

@@ -75,9 +75,9 @@ static void test_every_preset_loads(void **state)
     assert_int_equal(s->n_techniques, 14);
     assert_false(s->techniques[dse_sweep_technique_index(s, "ideal")].freq.variation);
     const dse_technique *n = &s->techniques[dse_sweep_technique_index(s, "pv_opt_nbti_opt")];
-    assert_true(n->freq.nbti_reorg && n->ipc.nbti_rename && n->ipc.hybrid);
-    assert_true(s->techniques[dse_sweep_technique_index(s, "zero_gating")].ipc.zero_gating);
-    assert_false(n->ipc.zero_gating);
+    assert_true(n->freq.nbti_reorg && n->ipc.design[SM_DESIGN_nbti_rename] && n->ipc.hybrid);
+    assert_true(s->techniques[dse_sweep_technique_index(s, "zero_gating")].ipc.design[SM_DESIGN_zero_gating]);
+    assert_false(n->ipc.design[SM_DESIGN_zero_gating]);
     dse_sweep_free(s);
 }
 

@@ -109,7 +109,7 @@ static void test_lane_accounting(void **state)
     assert_int_equal(2 * sub_full, full.read_lanes + full.write_lanes);
 }
 
-/* Zero gating (zero_gate.c) is accounting only: the same cycles and accesses with it on.
+/* Zero gating (zero_gating.c) is accounting only: the same cycles and accesses with it on.
  * Results that are all zero write no lane, and reads of them read none (only the first
  * instruction's two reads of the not yet written r1 touch the array); with no zeros it
  * counts what plain accounting counts; with half the lanes zero about half are written. */
@@ -118,7 +118,7 @@ static void test_zero_gating(void **state)
     fixture *f = *state;
     sm__inst in = alu(SM__OP_FP_MAD, 1, 2, 1, 1); /* r1 = r1 * r1 + ...: a chain on r1 */
     sm_stats plain = *run_one_warp(f, &in, 1, 40, 4);
-    f->t.zero_gating = true;
+    f->t.design[SM_DESIGN_zero_gating] = true;
     f->p.zero_lanes = 1.0;
     sm_stats zero = *run_one_warp(f, &in, 1, 40, 4);
     assert_int_equal(zero.cycles, plain.cycles);
@@ -366,7 +366,7 @@ static void test_rename_keeps_speed_classes(void **state)
     sm_rf_map_mark_last_slow(&f->map, 10);
     ipc_of(f);
     sm_stats plain = f->st;
-    f->t.nbti_rename = true;
+    f->t.design[SM_DESIGN_nbti_rename] = true;
     ipc_of(f);
     assert_int_equal(f->st.reads, plain.reads);
     assert_int_equal(f->st.slow_reads, plain.slow_reads);
@@ -383,7 +383,7 @@ static void test_rename_keeps_speed_classes(void **state)
 static uint32_t r0_bank_set(fixture *f, bool rename, sm_rename_order order)
 {
     sm__inst in = alu(SM__OP_INT, 15, 1, 0, 0);
-    f->t.nbti_rename = rename;
+    f->t.design[SM_DESIGN_nbti_rename] = rename;
     f->t.rename_order = order;
     f->p.grid_blocks = 1;
     f->p.block_threads = 256;

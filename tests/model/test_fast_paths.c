@@ -1,0 +1,83 @@
+/* The SM model's fast paths against simulating every cycle: the idle skip (sim.c) and
+ * the held MSHR outcome (exec.c) rest on invariants (docs/model.md, "Invariants of the
+ * fast paths") that a new unit or register-file design could break without any other
+ * test noticing.  Every preset on every shipped profile, on a 70 % stand-in map as
+ * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs on rf_bro: the
+ * statistics must be bit-identical both ways. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dse_sweep.h"
+#include "sm_internal.h"
+
+static void stand_in_map(const dse_sweep *s, const dse_technique *t, sm_rf_map *m)
+{
+    const var_floorplan *fp = &s->var.floorplan;
+    int total = fp->n_banks * fp->sub_banks, slow = (int)(total * 0.3 + 0.5);
+    sm_rf_map_all_fast(m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
+    if (!t->freq.variation)
+        return;
+    if (t->freq.granularity == VAR_GRAN_SUB_BANK && t->freq.bro)
+        sm_rf_map_mark_last_slow(m, slow);
+    else if (t->freq.granularity == VAR_GRAN_SUB_BANK)
+        sm_rf_map_mark_spread_slow(m, slow);
+    else
+        sm_rf_map_mark_last_entries_slow(m, fp->n_banks * fp->entries_per_bank * 3 / 10);
+}
+
+/* Runs SM 0 of the chip both ways; returns the number of cycles. */
+static uint64_t both_ways(sm_sim *sim, const dse_sweep *s, const sm_config *c,
+                          const dse_technique *t, const sm_profile *p, const char *what)
+{
+    static sm_rf_map m;
+    static sm_stats fast, exact;
+    stand_in_map(s, t, &m);
+    int n = s->var.floorplan.n_sms;
+    assert_int_equal(sm_sim_run(sim, c, p, &t->ipc, &m, 0, n, &fast), SM_OK);
+    sm__sim_set_exact(sim, true);
+    assert_int_equal(sm_sim_run(sim, c, p, &t->ipc, &m, 0, n, &exact), SM_OK);
+    sm__sim_set_exact(sim, false);
+    if (memcmp(&fast, &exact, sizeof fast))
+        fail_msg("%s on %s: statistics differ with every cycle simulated", what, p->name);
+    return fast.cycles;
+}
+
+static void test_every_preset_and_profile(void **state)
+{
+    (void)state;
+    dse_sweep *s = dse_sweep_load_default(stderr);
+    assert_non_null(s);
+    sm_sim *sim = sm_sim_alloc(&s->sm);
+    assert_non_null(sim);
+    uint64_t cycles = 0;
+    int runs = 0;
+    for (const char *const *name = dse_technique_preset_names(); *name; name++) {
+        dse_technique t;
+        assert_true(dse_technique_preset(*name, &t));
+        for (int w = 0; w < s->n_workloads; w++, runs++)
+            cycles += both_ways(sim, s, &s->sm, &t, &s->workloads[w], *name);
+    }
+    sm_config gpgpusim = s->sm;
+    gpgpusim.bank_ports = SM_PORTS_SHARED;
+    gpgpusim.result_slots = true;
+    dse_technique bro;
+    assert_true(dse_technique_preset("rf_bro", &bro));
+    for (int w = 0; w < s->n_workloads; w++, runs++)
+        cycles += both_ways(sim, s, &gpgpusim, &bro, &s->workloads[w], "rf_bro, shared ports");
+    print_message("%d runs, %llu cycles each way\n", runs, (unsigned long long)cycles);
+    sm_sim_free(sim);
+    dse_sweep_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_preset_and_profile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
