@@ -170,6 +170,10 @@ const dse__key dse__technique_keys[] = {
     { #name, DSE__BOOL, T_OFF(ipc.design[SM_DESIGN_##name]), 0, 0, 1, false, NULL, 0, doc },
     SM_RF_DESIGNS(DESIGN_KEY)
 #undef DESIGN_KEY
+    { "main_rf_latency", DSE__INT, T_OFF(ipc.main_rf_latency), 0, 1, 16, false, NULL, 0,
+      "cycles per main register-file access on fast storage (slow: one more)" },
+    { "rfc_regs", DSE__INT, T_OFF(ipc.rfc_regs), 0, 4, 255, false, NULL, 0,
+      "register-file cache: registers per warp partition (ltrf: interval bound)" },
     { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
       0, "registers that order the renaming: the last warp's, or every warp's" },
 };

@@ -26,6 +26,8 @@ static void two_level_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_TWO_
 static void fast_warp_sched(dse_technique *t) { t->ipc.scheduler = SM_SCHED_FWAS; }
 static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
 static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] = true; }
+static void interval_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_ltrf] = true; }
+static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] = true; }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -66,7 +68,11 @@ static void nbti_both(dse_technique *t)
       nbti_both, "rf_bro", NULL)                                                            \
     X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt")                     \
     X(zero_gating, "inactive and zero-valued lanes neither written nor read (compose it)",  \
-      zero_gate, NULL, NULL)
+      zero_gate, NULL, NULL)                                                                \
+    X(ltrf, "two_level + register-file cache filled by register-interval prefetch",         \
+      interval_rfc, "two_level", NULL)                                                      \
+    X(rfc_demand, "two_level + register-file cache filled on write (LTRF's comparison)",    \
+      demand_rfc, "two_level", NULL)
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2) { #name, doc, { b1, b2, NULL }, set },

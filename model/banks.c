@@ -116,6 +116,7 @@ int sm__banks_setup(sm_sim *s, const sm_rf_map *m, const sm_technique *t, const 
     k->n_entries = m->n_entries;
     k->map = m;
     k->t = t;
+    k->extra_lat = t->main_rf_latency > 1 ? t->main_rf_latency - 1 : 0;
     int cls[SM_MAX_BANKS], n_ff = 0, n_ss = 0, n_mx = 0;
     for (int b = 0; b < k->n_banks; b++) {
         cls[b] = map_class(m, b);
@@ -236,9 +237,9 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
     for (int r = 0; r < k->regs; r++) {
         int bank = blk->rename[sm__banks_logical(k, w, r, wp->lanes)];
         int entry = ((w * k->regs + r) / k->n_banks) % k->n_entries;
-        wp->bank[r] = (uint8_t)bank;
-        wp->slow[0][r] = access_slow(k, bank, entry, wp->lanes);
-        wp->slow[1][r] = access_slow(k, bank, entry, div_lanes);
+        wp->bank[r] = wp->home[r] = (uint8_t)bank;
+        wp->slow[0][r] = (uint8_t)(access_slow(k, bank, entry, wp->lanes) + k->extra_lat);
+        wp->slow[1][r] = (uint8_t)(access_slow(k, bank, entry, div_lanes) + k->extra_lat);
         s->live_vec[bank]++;
     }
 }

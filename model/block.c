@@ -31,7 +31,6 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->age = s->age++;
     sm__gen_warp(k, wp, blk->ordinal, j);
     sm__banks_warp(s, w, blk);
-    sm__designs_warp(s, w);
     sm__gen_next(k, wp);
     wp->sched = (uint8_t)(w % s->c->n_schedulers);
     sm__sched *q = &s->sched[wp->sched];
@@ -39,6 +38,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     q->ready |= 1ULL << w;
     q->unit_mask[wp->next.unit] |= 1ULL << w;
     q->by_age[q->n_age++] = (uint8_t)w;
+    sm__designs_warp(s, w); /* last: the warp is complete and may be parked */
 }
 
 static void launch_block(sm_sim *s, int slot)
@@ -88,7 +88,7 @@ void sm__retire_warp(sm_sim *s, int w)
         q->last = -1;
     sm__occupancy_flush(s);
     for (int r = 0; r < s->k.regs; r++)
-        s->live_vec[wp->bank[r]]--;
+        s->live_vec[wp->home[r]]--;
     sm__block *blk = &s->blocks[wp->block];
     if (--blk->warps_left == 0) {
         blk->live = false;

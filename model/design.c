@@ -69,7 +69,10 @@ void sm__designs_block(sm_sim *s, sm__block *b, int first_warp)
 
 void sm__designs_warp(sm_sim *s, int w) { EACH_DESIGN(s, warp, w); }
 
-void sm__designs_issue(sm_sim *s, int w, const sm__inst *in) { EACH_DESIGN(s, issue, w, in); }
+void sm__designs_issue(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+{
+    EACH_DESIGN(s, issue, w, slot, in);
+}
 
 void sm__designs_write(sm_sim *s, uint16_t slot) { EACH_DESIGN(s, write, slot); }
 

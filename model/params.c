@@ -39,6 +39,7 @@ void sm_technique_default(sm_technique *t)
         .scheduler = SM_SCHED_LRR, .fba_rm = false, .hybrid = false,
         .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0,
         .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
+        .main_rf_latency = 1, .rfc_regs = 16, /* LTRF's partition (Sadrosadati 2018) */
         .design = { false }, /* no register-file design */
     };
 }

@@ -63,7 +63,7 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
      * rather than in the operand loop of sm__collect, where even a call never taken
      * cost the loop its registers (+6-7 % host instructions per warp instruction). */
     if (__builtin_expect(s->k.hooks & SM__HOOK_ISSUE, 0))
-        sm__designs_issue(s, w, in);
+        sm__designs_issue(s, w, slot, in);
     if (--wp->n_left) {
         int unit = in->unit;
         sm__gen_next(&s->k, wp);

@@ -35,8 +35,8 @@
     X(hybrid_banks, "banks", "hybrid (fast+slow sub-bank) virtual banks built at launch")   \
     X(reads, "accesses", "register-vector reads granted")                                   \
     X(writes, "accesses", "register-vector writes granted")                                 \
-    X(slow_reads, "accesses", "reads that took the 2-cycle slow path")                      \
-    X(slow_writes, "accesses", "writes that took the 2-cycle slow path")                    \
+    X(slow_reads, "cycles", "read cycles beyond one: slow storage (and main_rf_latency > 1)") \
+    X(slow_writes, "cycles", "write cycles beyond one: slow storage (and main_rf_latency > 1)") \
     X(bank_read_conflicts, "requests x cycles", "read requests waiting for a busy bank")    \
     X(bank_write_conflicts, "requests x cycles", "write requests waiting for a busy bank")  \
     X(fast_insts, "warp instructions", "issued instructions whose operands are all fast")   \
@@ -49,7 +49,13 @@
     X(mshr_stalls, "cycles", "LD/ST unit blocked: all miss registers (MSHRs) in use")       \
     X(l1_misses, "loads", "global loads that missed in L1")                                \
     X(read_lanes, "lane accesses", "register reads x active lanes (energy accounting)")    \
-    X(write_lanes, "lane accesses", "register writes x active lanes (energy accounting)")
+    X(write_lanes, "lane accesses", "register writes x active lanes (energy accounting)")    \
+    X(rfc_hits, "accesses", "operand reads served by a register-file cache (ltrf, rfc_demand)") \
+    X(rfc_misses, "accesses", "operand reads that missed it and read the main register file") \
+    X(rfc_fills, "accesses", "main-RF reads that filled the cache (ltrf prefetch)")         \
+    X(rfc_writebacks, "accesses", "dirty registers written back to the main register file")  \
+    X(rfc_intervals, "intervals", "register intervals begun (ltrf: one prefetch each)")     \
+    X(rfc_wait, "warp x cycles", "warps held back while their interval's prefetch is in flight")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the

@@ -119,7 +119,9 @@ typedef struct sm__warp {
     /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
      * unused operand slots can be looked up without a test. */
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
-    uint8_t bank[SM__MAX_REGS];    /* virtual bank after mapping and renaming */
+    uint8_t bank[SM__MAX_REGS];    /* bank an access goes to: the home bank, or a design's *
+                                    * (a register-file cache's banks follow the main RF's) */
+    uint8_t home[SM__MAX_REGS];    /* virtual bank holding the register vector (occupancy) */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
 } sm__warp;
 
@@ -178,6 +180,7 @@ typedef struct sm__kernel {
     uint8_t cls[SM_MAX_BANKS];    /* 0 fast, 1 slow, 2 hybrid: renaming stays in class */
     int n_hybrid;        /* hybrid banks [0, n_hybrid) */
     int n_fast;          /* fast non-hybrid banks follow the hybrid ones (fba_rm order) */
+    int extra_lat;       /* main_rf_latency - 1, added to every access's latency - 1 */
     bool fba_fit;        /* fba_rm: every register fits the fast banks */
     int fba_low;         /* fba_rm otherwise: registers below this go to fast banks */
     const sm_rf_map *map;
@@ -324,8 +327,11 @@ void sm__release(sm_sim *s, uint16_t slot);
  *   kernel  kernel launch, after the bank table and the streams are set up; returns
  *           SM_OK or SM_E_INVALID (the design cannot run this kernel on this map)
  *   block   block launch, before its warps: may rewrite the block's renaming table
- *   warp    warp launch, after its register-to-bank and latency tables are filled
- *   issue   an instruction issued: its reads requested, its write resolved
+ *   warp    warp launch, once the warp is complete (tables, first instruction,
+ *           scheduler): may rewrite its tables or park it
+ *   issue   an instruction issued: its reads requested, its write resolved in its slot
+ *           (the hook may still change the slot's wbank / wslow), before the warp's
+ *           next instruction is drawn
  *   write   a result written (its write port done), as its register is released
  *   cycle   per-cycle work, after launch; returns the next cycle it needs (> now) or
  *           INT64_MAX: the idle skip never jumps past it
@@ -343,7 +349,7 @@ typedef struct sm__rf_design {
     int (*kernel)(sm_sim *s, void *st, const sm_profile *p);
     void (*block)(sm_sim *s, void *st, sm__block *b, int first_warp);
     void (*warp)(sm_sim *s, void *st, int w);
-    void (*issue)(sm_sim *s, void *st, int w, const sm__inst *in);
+    void (*issue)(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in);
     void (*write)(sm_sim *s, void *st, uint16_t slot);
     int64_t (*cycle)(sm_sim *s, void *st);
     void (*stats)(const sm_sim *s, const void *st, sm_stats *out);
@@ -359,7 +365,8 @@ void sm__designs_free(sm_sim *s);
 int sm__designs_kernel(sm_sim *s, const sm_technique *t, const sm_profile *p);
 void sm__designs_block(sm_sim *s, sm__block *b, int first_warp);
 void sm__designs_warp(sm_sim *s, int w);
-void sm__designs_issue(sm_sim *s, int w, const sm__inst *in) __attribute__((cold));
+void sm__designs_issue(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+    __attribute__((cold));
 void sm__designs_write(sm_sim *s, uint16_t slot) __attribute__((cold));
 void sm__designs_cycle(sm_sim *s);
 void sm__designs_stats(const sm_sim *s, sm_stats *out);
@@ -367,6 +374,35 @@ void sm__designs_stats(const sm_sim *s, sm_stats *out);
 /* banks.c, for designs that map registers: the logical bank of register r of warp w
  * with `lanes` active lanes, before the block's renaming */
 int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
+
+/* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
+ * tables as the main RF gives them (saved at warp launch). */
+int sm__rfc_check(const sm_sim *s);
+void sm__rfc_to_cache(sm_sim *s, int w, int reg, int slot);
+void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
+int64_t sm__rfc_fill(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
+void sm__rfc_writeback(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
+
+/* For designs that hold a warp back (a prefetch in flight): a parked warp leaves its
+ * scheduler's ready mask and is no candidate until unparked.  Only a warp that is not
+ * waiting on the scoreboard and has instructions left may be parked. */
+static inline void sm__sched_park(sm_sim *s, int w)
+{
+    s->sched[s->warps[w].sched].ready &= ~(1ULL << w);
+}
+static inline void sm__sched_unpark(sm_sim *s, int w)
+{
+    s->sched[s->warps[w].sched].ready |= 1ULL << w;
+}
+
+/* Recomputes whether the warp's next instruction is all fast (FWAS), after a design
+ * changed its latency tables. */
+static inline void sm__warp_refresh_fast(sm__warp *wp)
+{
+    const sm__inst *in = &wp->next;
+    const uint8_t *slow = wp->slow[in->div];
+    wp->next.fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+}
 
 /* ---- bank ports ----------------------------------------------------------------------
  *

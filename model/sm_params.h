@@ -131,6 +131,11 @@ typedef struct sm_technique {
     sm_hybrid_policy hybrid_policy;
     int hybrid_banks;           /* with hybrid_policy fixed                     */
     sm_rename_order rename_order; /* nbti_rename: which registers order it      */
+    int main_rf_latency;        /* cycles a main-RF bank takes per access (and  *
+                                 * is busy) on fast storage; slow storage 1 more *
+                                 * (docs/model.md, "Register-file caches")      1 */
+    int rfc_regs;               /* register-file cache: registers per warp's   *
+                                 * partition, the interval bound k (ltrf)     16 */
     bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
 } sm_technique;
 

@@ -76,8 +76,9 @@ static void add_parts(const sm__kernel *k, uint64_t acc[][SM_MAX_SUBS_PER_BANK],
 
 /* One issued instruction of warp w: its reads first (they see the old value), then its
  * write, which draws the result's zero lanes. */
-static void issue(sm_sim *s, void *st, int w, const sm__inst *in)
+static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
 {
+    (void)slot;
     zero_state *z = st;
     const sm__warp *wp = &s->warps[w];
     uint32_t *zmask = z->zmask[w], active = active_mask(wp->tlanes[in->div]);

@@ -126,6 +126,55 @@ static void test_memory_bound_lose_less(void **state)
     assert_true(lm < 0.5 * lc);
 }
 
+/* Mean IPC over the chip's SMs of profile w under preset `name` with main-RF latency L
+ * on an all-fast map (no variation: L alone); *misses gets the cache misses. */
+static double latency_ipc(const dse_sweep *s, sm_sim *sim, int w, const char *name, int L,
+                          uint64_t *misses)
+{
+    dse_technique t;
+    assert_true(dse_technique_preset(name, &t));
+    t.ipc.main_rf_latency = L;
+    static sm_rf_map m;
+    static sm_stats st;
+    const var_floorplan *fp = &s->var.floorplan;
+    sm_rf_map_all_fast(&m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
+    double sum = 0;
+    *misses = 0;
+    for (int i = 0; i < fp->n_sms; i++) {
+        assert_int_equal(sm_sim_run(sim, &s->sm, &s->workloads[w], &t.ipc, &m, i, fp->n_sms, &st),
+                         SM_OK);
+        sum += sm_stats_ipc(&st);
+        *misses += st.rfc_misses;
+    }
+    return sum / fp->n_sms;
+}
+
+/* Issue 18: without a cache, IPC falls as every access slows (L = 1, 2, 4, 8); LTRF
+ * serves every operand from its cache and, as the paper reports for a main RF up to 6x
+ * slower, loses at most 5 % at L = 6. */
+static void test_main_rf_latency(void **state)
+{
+    results *r = *state;
+    const dse_sweep *s = r->sweep;
+    sm_sim *sim = sm_sim_alloc(&s->sm);
+    uint64_t misses;
+    for (int w = 0; w < s->n_workloads; w++) {
+        double prev = 1e9;
+        for (int L = 1; L <= 8; L *= 2) {
+            double ipc = latency_ipc(s, sim, w, "two_level", L, &misses);
+            assert_true(ipc <= prev);
+            prev = ipc;
+        }
+        double l1 = latency_ipc(s, sim, w, "ltrf", 1, &misses);
+        double l6 = latency_ipc(s, sim, w, "ltrf", 6, &misses);
+        assert_int_equal(misses, 0);
+        print_message("%-16s no cache L=8 %.3f; ltrf L=1 %.3f L=6 %.3f\n", s->workloads[w].name,
+                      prev, l1, l6);
+        assert_true(l6 >= 0.95 * l1);
+    }
+    sm_sim_free(sim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_ideal_ge_rf_bro_ge_vl_rf),
         cmocka_unit_test(test_fwas_beats_rf_bro),
         cmocka_unit_test(test_memory_bound_lose_less),
+        cmocka_unit_test(test_main_rf_latency),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

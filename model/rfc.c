@@ -1,0 +1,49 @@
+/* What the register-file cache designs share (ltrf.c, rfc_demand.c; docs/model.md,
+ * "Register-file caches"): where a cached register's accesses go, and the main-RF
+ * traffic that fills and drains the cache.
+ *
+ * The cache has as many banks as the main register file; they take the bank-port
+ * indices after the main RF's (n_banks .. 2 n_banks - 1), so operand collectors
+ * arbitrate for them exactly as for main banks, and the per-bank statistics, which
+ * cover [0, n_banks), stay those of the main RF (NBTI duty, energy).  A warp's
+ * partition slot i lives in cache bank (warp + i) mod n_banks, as registers do in the
+ * main RF.  The cache is fast storage: one cycle. */
+#include "sm_internal.h"
+
+int sm__rfc_check(const sm_sim *s)
+{
+    return 2 * s->k.n_banks <= SM_MAX_BANKS ? SM_OK : SM_E_INVALID;
+}
+
+void sm__rfc_to_cache(sm_sim *s, int w, int reg, int slot)
+{
+    sm__warp *wp = &s->warps[w];
+    wp->bank[reg] = (uint8_t)(s->k.n_banks + (w + slot) % s->k.n_banks);
+    wp->slow[0][reg] = wp->slow[1][reg] = 0;
+}
+
+void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS])
+{
+    sm__warp *wp = &s->warps[w];
+    wp->bank[reg] = wp->home[reg];
+    wp->slow[0][reg] = main_slow[0][reg];
+    wp->slow[1][reg] = main_slow[1][reg];
+}
+
+/* A full-width read of the register from its main bank into the cache; returns the
+ * cycle the value is there. */
+int64_t sm__rfc_fill(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS])
+{
+    const sm__warp *wp = &s->warps[w];
+    int slow = main_slow[0][reg];
+    s->st->rfc_fills++;
+    return sm__port_read(s, wp->home[reg], slow, wp->lanes) + 1 + slow;
+}
+
+/* A dirty register written back to its main bank. */
+void sm__rfc_writeback(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS])
+{
+    const sm__warp *wp = &s->warps[w];
+    s->st->rfc_writebacks++;
+    sm__port_write(s, wp->home[reg], main_slow[0][reg], wp->lanes);
+}
