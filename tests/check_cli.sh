@@ -19,7 +19,7 @@ err=$("$rfdse" frobnicate 2>&1); [ $? -eq 2 ] || { echo "FAIL: unknown command s
 err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
 [[ "$err" == *"accepted: "*"pv_opt"* ]] || { echo "FAIL: unknown technique does not list: $err"; fail=1; }
 err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
-[[ "$err" == *"the sweep's: "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
+[[ "$err" == *"accepted (the sweep's, then the shipped ones): "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
 
 # --opt=value and --opt value alike, in every command that takes options.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
