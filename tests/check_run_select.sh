@@ -81,6 +81,8 @@ one_line() {
 want="accepted: ideal, baseline, rf_bro, nbti_opt, pv_opt" one_line run s.cfg --techniques=rf_bro,frob --dry-run
 want="accepted: nn, hotspot, backprop" one_line run s.cfg --workloads=srad
 want="holds --techniques rf_bro,nbti_opt --workloads hotspot" one_line run s.cfg -o part.h5 --resume --techniques=rf_bro --workloads=hotspot
+# the same shape, other names: only the selection check can tell
+want="asks for --techniques baseline,pv_opt --workloads nn" one_line run s.cfg -o part.h5 --resume --techniques=baseline,pv_opt --workloads=nn
 want="holds the whole sweep" one_line run s.cfg -o whole.h5 --resume --techniques=rf_bro
 "$rfdse" run s.cfg -o part.h5 --resume -q --techniques=rf_bro,nbti_opt --workloads=hotspot ||
   bad "resume with the same selection refused"
