@@ -200,6 +200,13 @@ int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
 
 /* ---- figures ------------------------------------------------------------------------ */
 
+/* Groups rows with identical distributions: x holds n_rows rows of n_seg segments of len
+ * values (a technique's values over chips at n_seg axis points); two rows are identical
+ * when each segment holds the same multiset of values (NaN equal to NaN).  group[r] is
+ * the first row identical to r (r itself when none before is).  Returns the number of
+ * groups, or -1 when out of memory. */
+int ana_group_identical(const double *x, int n_rows, int n_seg, size_t len, int *group);
+
 /* Figure name, pixel size, what it shows and which sweep produces its data. */
 #define ANA_FIGURE_MAP(X)                                                                  \
     X(freq_dist, 1400, 1000, "frequency distribution over chips per technique",            \

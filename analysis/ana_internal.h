@@ -90,6 +90,10 @@ int ana__tech_find(const ana_results *r, const char *name);
 /* "1:4" / "1:1" / "4:1" for a sigma ratio. */
 void ana__ratio_label(double ratio, char *buf, size_t size);
 
+/* The per-chip values behind view v at technique t and axis point x (a chip_ view: each
+ * chip's mean over benchmarks, computed as the summary does), into out[n_chip]. */
+void ana__view_values(const ana_results *r, const ana_view *v, int t, int x, double *out);
+
 /* Prints "  skipped FIG: WHY (produced by SWEEP)" on note and sets *skipped. */
 void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped);
 
