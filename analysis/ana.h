@@ -222,7 +222,9 @@ int ana_group_identical(const double *x, int n_rows, int n_seg, size_t len, int 
     X(nbti_trace, 1400, 1000, "per-sub-bank delay and utilisation with and without nbti_opt", \
       "sweeps/reference/guardband.cfg (output.trace_chips)")                              \
     X(energy, 1600, 650, "register-file energy per workload and technique",               \
-      "any sweep (time zero)")
+      "any sweep (time zero)")                                                            \
+    X(overview, 1600, 700, "frequency and performance of every technique on one axis (box plots)", \
+      "any sweep")
 
 typedef enum {
 #define ANA__F(name, w, h, doc, sweep) ANA_FIG_##name,
@@ -253,6 +255,8 @@ int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
                    const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
+int ana_fig_overview(const char *dir, const char *prefix, const ana_results *r,
+                     const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r,
                        FILE *note, int *skipped);
 int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, FILE *note);

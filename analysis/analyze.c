@@ -69,6 +69,7 @@ static int figures(const input *in, const char *dir, FILE *out, FILE *err)
         report(out, dir, prefix, f, sk);
     FIG(ana_fig_freq_dist(dir, prefix, r, s, err, &sk), ANA_FIG_freq_dist)
     FIG(ana_fig_perf_dist(dir, prefix, r, s, err, &sk), ANA_FIG_perf_dist)
+    FIG(ana_fig_overview(dir, prefix, r, s, err, &sk), ANA_FIG_overview)
     FIG(ana_fig_ipc(dir, prefix, r, s, err, &sk), ANA_FIG_ipc)
     FIG(ana_fig_guardband(dir, prefix, r, s, err, &sk), ANA_FIG_guardband)
     FIG(ana_fig_energy(dir, prefix, r, s, err, &sk), ANA_FIG_energy)

@@ -301,8 +301,8 @@ static void every_figure(void **state)
     ana_options o = { .figures_dir = figs, .out = fopen("/dev/null", "w"), .err = stderr };
     assert_int_equal(ana_analyze(files, 4, &o), ANA_EOK);
     fclose(o.out);
-    const ana_figure per_file[] = { ANA_FIG_freq_dist, ANA_FIG_perf_dist, ANA_FIG_ipc,
-                                    ANA_FIG_guardband, ANA_FIG_nbti_trace };
+    const ana_figure per_file[] = { ANA_FIG_freq_dist, ANA_FIG_perf_dist, ANA_FIG_overview,
+                                    ANA_FIG_ipc, ANA_FIG_guardband, ANA_FIG_nbti_trace };
     for (size_t i = 0; i < sizeof per_file / sizeof per_file[0]; i++)
         expect_png(figs, "sens-1to1_", per_file[i]);
     expect_png(figs, "", ANA_FIG_sensitivity);
