@@ -242,6 +242,12 @@ typedef struct ana_figure_info {
 
 const ana_figure_info *ana_figure_get(ana_figure f);
 
+/* The mean group of the per-workload bar figures (ipc, energy, guardband): over chips of
+ * each chip's arithmetic mean over workloads (what /analysis/chip_* hold), or of its
+ * geometric mean (the usual mean of normalised ratios; NaN for a chip with a value that
+ * is not positive). */
+typedef enum { ANA_MEAN_ARITHMETIC, ANA_MEAN_GEOMETRIC } ana_mean;
+
 /* Each function renders DIR/PREFIX<figure>.png when its data are present and returns
  * ANA_EOK; when they are absent it writes nothing, prints one line saying what is
  * missing and which sweep produces it on note, and sets *skipped (when non-NULL). */
@@ -249,11 +255,11 @@ int ana_fig_freq_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_perf_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                 const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                    const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                       const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_overview(const char *dir, const char *prefix, const ana_results *r,
                      const ana_summary *s, FILE *note, int *skipped);
@@ -273,6 +279,7 @@ typedef struct ana_options {
     const char *figures_dir;  /* NULL: no figures    */
     const char *csv_dir;      /* NULL: no CSV        */
     const char *tool_version; /* recorded in /analysis */
+    ana_mean mean;            /* the bar figures' mean group (default arithmetic) */
     FILE *out;                /* summary table       */
     FILE *err;                /* errors and notes    */
 } ana_options;
