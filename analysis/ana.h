@@ -266,6 +266,9 @@ int ana_fig_overview(const char *dir, const char *prefix, const ana_results *r,
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r,
                        FILE *note, int *skipped);
 int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, FILE *note);
+/* The same Vth map at any path (`rfdse chipmap --png`); m may point at memory the
+ * caller owns (only rows, cols, vth, vth_units, chip and sm are read). */
+int ana_vth_map_png(const char *path, const ana_chipmap *m, FILE *note);
 /* Across files: results[i] with summaries[i]. */
 int ana_fig_sensitivity(const char *dir, const ana_results *const *results,
                         const ana_summary *const *summaries, int n, FILE *note, int *skipped);

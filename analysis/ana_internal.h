@@ -63,6 +63,8 @@ typedef struct ana__plot {
  * pipe is open so a gnuplot that dies early gives an error, not a killed rfdse.
  * ANA_EOK or ANA_EPLOT (message on err). */
 int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err);
+/* The same at a path the caller chose (rfdse chipmap --png); no directory is created. */
+int ana__plot_open_at(ana__plot *p, const char *path, ana_figure f, FILE *err);
 /* Closes the pipe, checks the PNG and renames it into place; ANA_EPLOT when gnuplot
  * failed (nothing is left at the figure's path then). */
 int ana__plot_close(ana__plot *p, FILE *err);

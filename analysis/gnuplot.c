@@ -80,14 +80,21 @@ void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped)
 
 int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err)
 {
-    const ana_figure_info *fi = ana_figure_get(f);
-    memset(p, 0, sizeof *p);
-    p->fig = f;
-    ana__figure_path(dir, prefix, f, p->path, sizeof p->path);
+    char path[OUT_PATH_MAX + 1];
+    ana__figure_path(dir, prefix, f, path, sizeof path);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
         return ANA_EPLOT;
     }
+    return ana__plot_open_at(p, path, f, err);
+}
+
+int ana__plot_open_at(ana__plot *p, const char *path, ana_figure f, FILE *err)
+{
+    const ana_figure_info *fi = ana_figure_get(f);
+    memset(p, 0, sizeof *p);
+    p->fig = f;
+    snprintf(p->path, sizeof p->path, "%s", path);
     if (strchr(p->path, '\'')) {
         fprintf(err, ANA__PREFIX "%s: a figure path may not contain a quote\n", p->path);
         return ANA_EPLOT;
