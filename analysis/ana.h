@@ -200,6 +200,13 @@ int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
 
 /* ---- figures ------------------------------------------------------------------------ */
 
+/* Groups rows with identical distributions: x holds n_rows rows of n_seg segments of len
+ * values (a technique's values over chips at n_seg axis points); two rows are identical
+ * when each segment holds the same multiset of values (NaN equal to NaN).  group[r] is
+ * the first row identical to r (r itself when none before is).  Returns the number of
+ * groups, or -1 when out of memory. */
+int ana_group_identical(const double *x, int n_rows, int n_seg, size_t len, int *group);
+
 /* Figure name, pixel size, what it shows and which sweep produces its data. */
 #define ANA_FIGURE_MAP(X)                                                                  \
     X(freq_dist, 1400, 1000, "frequency distribution over chips per technique",            \
@@ -215,7 +222,9 @@ int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
     X(nbti_trace, 1400, 1000, "per-sub-bank delay and utilisation with and without nbti_opt", \
       "sweeps/reference/guardband.cfg (output.trace_chips)")                              \
     X(energy, 1600, 650, "register-file energy per workload and technique",               \
-      "any sweep (time zero)")
+      "any sweep (time zero)")                                                            \
+    X(overview, 1600, 700, "frequency and performance of every technique on one axis (box plots)", \
+      "any sweep")
 
 typedef enum {
 #define ANA__F(name, w, h, doc, sweep) ANA_FIG_##name,
@@ -233,6 +242,12 @@ typedef struct ana_figure_info {
 
 const ana_figure_info *ana_figure_get(ana_figure f);
 
+/* The mean group of the per-workload bar figures (ipc, energy, guardband): over chips of
+ * each chip's arithmetic mean over workloads (what /analysis/chip_* hold), or of its
+ * geometric mean (the usual mean of normalised ratios; NaN for a chip with a value that
+ * is not positive). */
+typedef enum { ANA_MEAN_ARITHMETIC, ANA_MEAN_GEOMETRIC } ana_mean;
+
 /* Each function renders DIR/PREFIX<figure>.png when its data are present and returns
  * ANA_EOK; when they are absent it writes nothing, prints one line saying what is
  * missing and which sweep produces it on note, and sets *skipped (when non-NULL). */
@@ -240,15 +255,20 @@ int ana_fig_freq_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_perf_dist(const char *dir, const char *prefix, const ana_results *r,
                       const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                 const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                    const ana_summary *s, FILE *note, int *skipped);
-int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                       const ana_summary *s, FILE *note, int *skipped);
+int ana_fig_overview(const char *dir, const char *prefix, const ana_results *r,
+                     const ana_summary *s, FILE *note, int *skipped);
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r,
                        FILE *note, int *skipped);
 int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, FILE *note);
+/* The same Vth map at any path (`rfdse chipmap --png`); m may point at memory the
+ * caller owns (only rows, cols, vth, vth_units, chip and sm are read). */
+int ana_vth_map_png(const char *path, const ana_chipmap *m, FILE *note);
 /* Across files: results[i] with summaries[i]. */
 int ana_fig_sensitivity(const char *dir, const ana_results *const *results,
                         const ana_summary *const *summaries, int n, FILE *note, int *skipped);
@@ -262,6 +282,7 @@ typedef struct ana_options {
     const char *figures_dir;  /* NULL: no figures    */
     const char *csv_dir;      /* NULL: no CSV        */
     const char *tool_version; /* recorded in /analysis */
+    ana_mean mean;            /* the bar figures' mean group (default arithmetic) */
     FILE *out;                /* summary table       */
     FILE *err;                /* errors and notes    */
 } ana_options;

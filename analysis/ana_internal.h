@@ -63,6 +63,8 @@ typedef struct ana__plot {
  * pipe is open so a gnuplot that dies early gives an error, not a killed rfdse.
  * ANA_EOK or ANA_EPLOT (message on err). */
 int ana__plot_open(ana__plot *p, const char *dir, const char *prefix, ana_figure f, FILE *err);
+/* The same at a path the caller chose (rfdse chipmap --png); no directory is created. */
+int ana__plot_open_at(ana__plot *p, const char *path, ana_figure f, FILE *err);
 /* Closes the pipe, checks the PNG and renames it into place; ANA_EPLOT when gnuplot
  * failed (nothing is left at the figure's path then). */
 int ana__plot_close(ana__plot *p, FILE *err);
@@ -89,6 +91,10 @@ int ana__tech_find(const ana_results *r, const char *name);
 
 /* "1:4" / "1:1" / "4:1" for a sigma ratio. */
 void ana__ratio_label(double ratio, char *buf, size_t size);
+
+/* The per-chip values behind view v at technique t and axis point x (a chip_ view: each
+ * chip's mean over benchmarks, computed as the summary does), into out[n_chip]. */
+void ana__view_values(const ana_results *r, const ana_view *v, int t, int x, double *out);
 
 /* Prints "  skipped FIG: WHY (produced by SWEEP)" on note and sets *skipped. */
 void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped);

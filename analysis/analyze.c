@@ -51,7 +51,7 @@ static void report(FILE *out, const char *dir, const char *prefix, ana_figure f,
     fprintf(out, "  figure: %s  (%s)\n", path, ana_figure_get(f)->doc);
 }
 
-static int figures(const input *in, const char *dir, FILE *out, FILE *err)
+static int figures(const input *in, const char *dir, ana_mean mean, FILE *out, FILE *err)
 {
     char prefix[300];
     snprintf(prefix, sizeof prefix, "%s_", in->stem); /* DIR/STEM_NAME: as the CSV files */
@@ -69,9 +69,10 @@ static int figures(const input *in, const char *dir, FILE *out, FILE *err)
         report(out, dir, prefix, f, sk);
     FIG(ana_fig_freq_dist(dir, prefix, r, s, err, &sk), ANA_FIG_freq_dist)
     FIG(ana_fig_perf_dist(dir, prefix, r, s, err, &sk), ANA_FIG_perf_dist)
-    FIG(ana_fig_ipc(dir, prefix, r, s, err, &sk), ANA_FIG_ipc)
-    FIG(ana_fig_guardband(dir, prefix, r, s, err, &sk), ANA_FIG_guardband)
-    FIG(ana_fig_energy(dir, prefix, r, s, err, &sk), ANA_FIG_energy)
+    FIG(ana_fig_overview(dir, prefix, r, s, err, &sk), ANA_FIG_overview)
+    FIG(ana_fig_ipc(dir, prefix, r, mean, s, err, &sk), ANA_FIG_ipc)
+    FIG(ana_fig_guardband(dir, prefix, r, mean, s, err, &sk), ANA_FIG_guardband)
+    FIG(ana_fig_energy(dir, prefix, r, mean, s, err, &sk), ANA_FIG_energy)
     FIG(ana_fig_nbti_trace(dir, prefix, r, err, &sk), ANA_FIG_nbti_trace)
 #undef FIG
     return rc;
@@ -131,7 +132,7 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
             rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum, opt->err);
     }
     for (int i = 0; i < n && !rc && opt->figures_dir; i++)
-        rc = figures(&in[i], opt->figures_dir, opt->out, opt->err);
+        rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);
     if (!rc && opt->figures_dir)
         rc = sensitivity(in, n, opt->figures_dir, opt->out, opt->err);
     for (int i = 0; i < n; i++) {

@@ -1,13 +1,16 @@
 /* Per-workload grouped bars: one group per benchmark plus a final "mean" group (the mean
- * over chips of each chip's mean over workloads), one bar per technique, the error bar
- * the 95 % confidence interval of the mean over chips. */
+ * over chips of each chip's arithmetic or, on request, geometric mean over workloads),
+ * one bar per technique, the error bar the 95 % confidence interval of the mean over
+ * chips. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ana_internal.h"
 
 typedef struct bars_spec {
     ana_figure fig;
+    int clip; /* cut outliers (clip_level) */
     const char *view, *chip_view;
     const char *title, *ylabel, *reference_label;
     const char *missing;
@@ -49,23 +52,84 @@ static double half_ci(const ana_stats *s)
     return isnan(s->ci_high) ? 0.0 : 0.5 * (s->ci_high - s->ci_low);
 }
 
+/* Statistics of bar i (technique tech[i]) in group x: a workload's, or (x = n_x) the
+ * mean group's, last[i]. */
+static const ana_stats *bar(const ana_view *v, const ana_stats *last, const int *tech, int i,
+                            int x)
+{
+    return x < v->n_x ? &v->stats[(size_t)tech[i] * (size_t)v->n_x + (size_t)x] : &last[i];
+}
+
+/* A chip's geometric mean over the workloads: NaN when a value is NaN or not positive
+ * (a normalised metric of 0 has no logarithm). */
+static double geometric(const double *x, int n)
+{
+    double sum = 0;
+    for (int b = 0; b < n; b++) {
+        if (!(x[b] > 0))
+            return NAN;
+        sum += log(x[b]);
+    }
+    return exp(sum / n);
+}
+
+/* The mean group's statistics per drawn technique: the chip view's (each chip's
+ * arithmetic mean over workloads), or over each chip's geometric mean. */
+static int mean_stats(const ana_results *r, const ana_view *v, const ana_view *cv,
+                      const int *tech, int n, ana_mean mean, ana_stats *last)
+{
+    double *vals = malloc(sizeof(double) * 2 * (size_t)r->n_chip + 1);
+    if (!vals)
+        return ANA_ENOMEM;
+    for (int i = 0; i < n; i++) {
+        if (mean == ANA_MEAN_ARITHMETIC) {
+            last[i] = cv->stats[tech[i]];
+            continue;
+        }
+        for (int c = 0; c < r->n_chip; c++)
+            vals[c] = geometric(r->metric[v->metric] + ((size_t)c * (size_t)r->n_tech +
+                                (size_t)tech[i]) * (size_t)v->n_x, v->n_x);
+        ana_stats_compute(vals, (size_t)r->n_chip, 1, vals + r->n_chip, &last[i]);
+    }
+    free(vals);
+    return ANA_EOK;
+}
+
+/* The mean of every bar cut at `clip`, written vertically just under the cut, which is
+ * drawn as a dotted line.  A bar's x: its group's plus its place among the n bars of the
+ * cluster, as gnuplot lays out clustered histograms with `gap 1.5`. */
+static void clip_labels(FILE *gp, const ana_view *v, const ana_stats *last, const int *tech,
+                        int n, double clip)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int x = 0; x <= v->n_x; x++) {
+            const ana_stats *s = bar(v, last, tech, i, x);
+            if (!(s->mean > clip))
+                continue;
+            fprintf(gp, "set label %d \"%.3g\" at %.6g, %.17g right rotate by 90 offset 0,-0.3 "
+                        "font 'Sans,9' tc rgb '#000000' front\n", 100 + k++, s->mean,
+                    x + (i - (n - 1) / 2.0) / (n + 1.5), clip);
+        }
+    fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 3 lw 1.2 "
+                "lc rgb '#333333' front\n", clip, clip);
+}
+
 /* The datablock: group label, then (mean, CI half-width) per shown technique. */
-static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const ana_view *cv,
-                      const int *tech, int n)
+static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const ana_stats *last,
+                      const int *tech, int n, const char *mean_label, double clip)
 {
     char label[2 * ANA_NAME_MAX];
     fputs("$bars << EOD\n", gp);
     for (int x = 0; x <= v->n_x; x++) {
-        const ana_view *src = x < v->n_x ? v : cv;
-        int xi = x < v->n_x ? x : 0;
-        ana__plot_escape(x < v->n_x ? r->bench[x] : "mean of workloads", label, sizeof label);
+        ana__plot_escape(x < v->n_x ? r->bench[x] : mean_label, label, sizeof label);
         fprintf(gp, "\"%s\"", label);
         for (int i = 0; i < n; i++) {
-            const ana_stats *s = &src->stats[(size_t)tech[i] * (size_t)src->n_x + (size_t)xi];
+            const ana_stats *s = bar(v, last, tech, i, x);
             if (isnan(s->mean))
                 fputs(" NaN 0", gp);
             else
-                fprintf(gp, " %.17g %.17g", s->mean, half_ci(s));
+                fprintf(gp, " %.17g %.17g", fmin(s->mean, clip), s->mean > clip ? 0.0 : half_ci(s));
         }
         fputc('\n', gp);
     }
@@ -74,19 +138,46 @@ static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const a
 
 /* A y range that shows differences of a few percent: from a round number below the
  * lowest bar (never below 0) to a little above the highest error bar. */
-static void y_range(const ana_view *v, const ana_view *cv, const int *tech, int n, double *lo,
-                    double *hi)
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Where outliers are cut (guardband: vl_rf's 5-15x beside the others' 0.5-2 would
+ * flatten every other bar): the nice number at or above 3 x the median bar, when some
+ * bar rises above it; else infinity (nothing cut). */
+static double clip_level(const ana_view *v, const ana_stats *last, const int *tech, int n)
+{
+    double tops[64 * 65], mx = -INFINITY;
+    size_t k = 0;
+    for (int i = 0; i < n; i++)
+        for (int x = 0; x <= v->n_x && k < sizeof tops / sizeof *tops; x++) {
+            const ana_stats *s = bar(v, last, tech, i, x);
+            if (s->n > 0 && isfinite(s->mean)) {
+                tops[k++] = s->mean;
+                mx = fmax(mx, s->mean + half_ci(s));
+            }
+        }
+    if (k == 0)
+        return INFINITY;
+    qsort(tops, k, sizeof *tops, by_value);
+    double cap = ana_bins_nice(3.0 * tops[k / 2]);
+    return mx > cap && tops[k / 2] > 0 ? cap : INFINITY;
+}
+
+/* The y range; bars above `clip` count as reaching it. */
+static void y_range(const ana_view *v, const ana_stats *last, const int *tech, int n,
+                    double clip, double *lo, double *hi)
 {
     double mn = INFINITY, mx = -INFINITY;
     for (int i = 0; i < n; i++)
         for (int x = 0; x <= v->n_x; x++) {
-            const ana_view *src = x < v->n_x ? v : cv;
-            const ana_stats *s =
-                &src->stats[(size_t)tech[i] * (size_t)src->n_x + (size_t)(x < v->n_x ? x : 0)];
+            const ana_stats *s = bar(v, last, tech, i, x);
             if (s->n == 0)
                 continue;
             mn = fmin(mn, s->mean - half_ci(s));
-            mx = fmax(mx, s->mean + half_ci(s));
+            mx = fmax(mx, fmin(clip, s->mean + half_ci(s)));
         }
     mn = fmin(mn, 1.0);
     mx = fmax(mx, 1.0);
@@ -98,7 +189,8 @@ static void y_range(const ana_view *v, const ana_view *cv, const int *tech, int 
 }
 
 static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
-                       const ana_results *r, const ana_summary *s, FILE *note, int *skipped)
+                       const ana_results *r, const ana_summary *s, ana_mean mean, FILE *note,
+                       int *skipped)
 {
     const ana_view *v = ana_summary_find(s, b->view), *cv = ana_summary_find(s, b->chip_view);
     if (!v || !cv || !r->bench) {
@@ -135,16 +227,26 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         snprintf(out + strlen(out), sizeof out - strlen(out), "; 0 on every chip: %s", zero);
     if (none[0])
         snprintf(out + strlen(out), sizeof out - strlen(out), "; not computed: %s", none);
-    ana__plot p;
-    int rc = ana__plot_open(&p, dir, prefix, b->fig, note);
+    ana_stats last[64];
+    const char *mean_label = mean == ANA_MEAN_GEOMETRIC ? "geometric mean" : "arithmetic mean";
+    int rc = mean_stats(r, v, cv, tech, n, mean, last);
     if (rc)
         return rc;
+    ana__plot p;
+    if ((rc = ana__plot_open(&p, dir, prefix, b->fig, note)))
+        return rc;
     double lo, hi;
-    y_range(v, cv, tech, n, &lo, &hi);
-    send_data(p.gp, r, v, cv, tech, n);
+    double clip = b->clip ? clip_level(v, last, tech, n) : INFINITY;
+    y_range(v, last, tech, n, clip, &lo, &hi);
+    if (isfinite(clip)) {
+        clip_labels(p.gp, v, last, tech, n, clip);
+        snprintf(out + strlen(out), sizeof out - strlen(out),
+                 "; bars above %g cut at the dotted line, their mean written on them", clip);
+    }
+    send_data(p.gp, r, v, last, tech, n, mean_label, clip);
     fprintf(p.gp,
-            "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips; error bars: 95 %% CI of "
-            "the mean; the axis starts at %.2f%s}\"\n"
+            "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips (last group: of each chip's "
+            "%s over workloads); error bars: 95 %% CI of the mean; the axis starts at %.2f}%s%s%s\"\n"
             "set ylabel \"%s\"\nset xlabel 'workload'\n"
             "set yrange [%.17g:%.17g]\nset xrange [-0.6:%d.6]\n"
             "set style data histograms\n"
@@ -158,7 +260,8 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
             "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' lw 1\n"
             "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "
             "'#555555' front\n",
-            b->title, r->n_chip, lo, out, b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
+            b->title, r->n_chip, mean_label, lo, out[0] ? "\\n{/=12 " : "",
+            out[0] ? out + 2 : "", out[0] ? "}" : "", b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
     fputs("plot ", p.gp);
     for (int i = 0; i < n; i++) {
         char name[2 * ANA_NAME_MAX];
@@ -172,29 +275,29 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
     return ana__plot_close(&p, note);
 }
 
-int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                 const ana_summary *s, FILE *note, int *skipped)
 {
-    static const bars_spec b = { ANA_FIG_ipc, "ipc", "chip_ipc",
+    static const bars_spec b = { ANA_FIG_ipc, 0, "ipc", "chip_ipc",
                                  "IPC per workload, normalised to the ideal register file",
                                  "IPC (normalised to ideal)", "ideal = 1",
                                  "the file has no /results/ipc with /axes/benchmark" };
-    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+    return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
 }
 
-int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                    const ana_summary *s, FILE *note, int *skipped)
 {
-    static const bars_spec b = { ANA_FIG_energy, "rf_energy", "chip_rf_energy",
+    static const bars_spec b = { ANA_FIG_energy, 0, "rf_energy", "chip_rf_energy",
                                  "Register-file energy per workload, normalised to the ideal "
                                  "register file (lower is better)",
                                  "energy (normalised to ideal)", "ideal = 1",
                                  "the file has no /results/rf_energy (made before energy "
                                  "accounting)" };
-    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+    return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
 }
 
-int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
+int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                       const ana_summary *s, FILE *note, int *skipped)
 {
     /* The reading of the NBTI law the sweep used, when the file says (docs/nbti.md §1). */
@@ -204,8 +307,8 @@ int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r,
              !strcmp(r->nbti_law, "pv") ? " (law: dVth_{t0} = PV deviation, the paper's wording)"
              : !strcmp(r->nbti_law, "accumulated") ? " (law: accumulated shift, the source's)"
              : "");
-    const bars_spec b = { ANA_FIG_guardband, "guardband", "chip_guardband", title,
+    const bars_spec b = { ANA_FIG_guardband, 1, "guardband", "chip_guardband", title,
                           "guardband (normalised to baseline)", "baseline = 1",
                           "the file has no /results/guardband with /axes/benchmark" };
-    return bars_figure(&b, dir, prefix, r, s, note, skipped);
+    return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
 }

@@ -1,6 +1,9 @@
 /* The NBTI trace of one chip: per-sub-bank delay of SM 0 at time zero and at the end of
- * the aging schedule, with the fast/slow boundary, and per-sub-bank utilisation of one
- * workload, for a technique with nbti_opt next to the same technique without it.
+ * the aging schedule, with the fast/slow boundary, for a technique with nbti_opt next to
+ * the same technique without it; the stress duty of each sub-bank under one workload for
+ * both; and, for every traced technique that classifies sub-banks, how the delay that
+ * sets SM 0's clock (the slowest fast sub-bank) moves over the schedule relative to the
+ * technique without nbti_opt, which is what the guardband pays for.
  *
  * The file names techniques but not their options, so the pair is found by name: "with"
  * is the first technique whose name contains "nbti"; "without" is that name with
@@ -66,9 +69,10 @@ static void delay_panel(FILE *gp, const ana_results *r, int t, int left, double 
                 tr->delay[didx(r, t, end, sb)], tr->slow[didx(r, t, end, sb)]);
     fputs("EOD\n", gp);
     double b0 = boundary(r, t, 0), b1 = boundary(r, t, end);
-    fprintf(gp, "set title \"{/:Bold %s}: sub-bank delay\"\nset ylabel \"%s\"\n"
-                "set xlabel ''\nset yrange [%.17g:%.17g]\nset format y '%%.2f'\nunset arrow\n",
-            name, left ? "delay (normalised)" : "", lo, hi);
+    fprintf(gp, "set title \"{/:Bold %s}: sub-bank delay (axis from %.2f)\"\nset ylabel \"%s\"\n"
+                "set xlabel ''\nset yrange [%.17g:%.17g]\nset format y '%%.2f'\n"
+                "unset arrow\n",
+            name, lo, left ? "delay (1 = no variation)" : "", lo, hi);
     if (!isnan(b0))
         fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 3 "
                     "lw 2 lc rgb '#1f78b4' front\n", b0, b0);
@@ -89,27 +93,99 @@ static void delay_panel(FILE *gp, const ana_results *r, int t, int left, double 
             t, t, r->year[end], r->year[end], r->year[end]);
 }
 
-static void util_panel(FILE *gp, const ana_results *r, int t, int bench, int left, double hi)
+static size_t uidx(const ana_results *r, int t, int bench, int y, int sb)
+{
+    /* [trace 0][tech][bench][year][sub_bank] */
+    return (((size_t)t * (size_t)r->n_bench + (size_t)bench) * (size_t)r->n_year + (size_t)y) *
+               (size_t)r->trace->n_sub_bank + (size_t)sb;
+}
+
+/* Both techniques' stress duty per sub-bank over the last interval, side by side. */
+static void duty_panel(FILE *gp, const ana_results *r, int without, int with, int bench,
+                       double hi)
 {
     const ana_trace *tr = r->trace;
-    int end = r->n_year - 1;
-    char name[2 * ANA_NAME_MAX], bname[2 * ANA_NAME_MAX];
-    ana__plot_escape(r->tech[t], name, sizeof name);
+    int y = r->n_year - 1;
+    char a[2 * ANA_NAME_MAX], b[2 * ANA_NAME_MAX], bname[2 * ANA_NAME_MAX];
+    ana__plot_escape(r->tech[without], a, sizeof a);
+    ana__plot_escape(r->tech[with], b, sizeof b);
     ana__plot_escape(r->bench[bench], bname, sizeof bname);
-    fprintf(gp, "$u%d << EOD\n", t);
-    for (int sb = 0; sb < tr->n_sub_bank; sb++) {
-        /* [trace 0][tech][bench][year][sub_bank] */
-        size_t i = (((size_t)t * (size_t)r->n_bench + (size_t)bench) * (size_t)r->n_year +
-                    (size_t)end) * (size_t)tr->n_sub_bank + (size_t)sb;
-        fprintf(gp, "%d %.17g\n", sb, tr->utilisation[i]);
-    }
+    fputs("$u << EOD\n", gp);
+    for (int sb = 0; sb < tr->n_sub_bank; sb++)
+        fprintf(gp, "%d %.17g %.17g\n", sb, tr->utilisation[uidx(r, without, bench, y, sb)],
+                tr->utilisation[uidx(r, with, bench, y, sb)]);
     fputs("EOD\n", gp);
-    fprintf(gp, "set title \"{/:Bold %s}: utilisation, %s, t = %g y\"\nset ylabel \"%s\"\n"
-                "set xlabel 'sub-bank (SM 0)'\nset yrange [0:%.17g]\nset format y '%%.2f'\n"
-                "unset arrow\nset key off\n"
-                "plot $u%d using 1:2:(0.7) with boxes fill solid 0.85 lc rgb '%s'\n",
-            name, bname, r->year[end], left ? "utilisation (fraction of accesses)" : "", hi,
-            t, ana__colour(r->tech[t], t));
+    fprintf(gp, "set title \"{/:Bold Stress duty}, %s, interval from t = %g y\"\n"
+                "set ylabel 'stress duty (fraction of time, from 0)'\nset xlabel 'sub-bank (SM 0)'\n"
+                "set yrange [0:%.17g]\nset format y '%%.2f'\nunset arrow\n"
+                "set key default\nset key inside top left horizontal samplen 1.5 font 'Sans,11'\n"
+                "plot $u using ($1-0.2):2:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\", "
+                "$u using ($1+0.2):3:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\"\n",
+            bname, r->year[y], hi, ana__colour(r->tech[without], without), a,
+            ana__colour(r->tech[with], with), b);
+}
+
+/* The delay that sets SM 0's clock: the slowest sub-bank not classified slow. */
+static double critical(const ana_results *r, int t, int y)
+{
+    double d = 0;
+    for (int sb = 0; sb < r->trace->n_sub_bank; sb++)
+        if (!r->trace->slow[didx(r, t, y, sb)])
+            d = fmax(d, r->trace->delay[didx(r, t, y, sb)]);
+    return d;
+}
+
+/* Techniques whose trace says which sub-banks count: some classified slow at t = 0, or
+ * the baseline (all count).  Register-level ones (vl_rf) classify registers, not
+ * sub-banks, so their trace cannot say what sets the clock. */
+static int classifies(const ana_results *r, int t)
+{
+    for (int sb = 0; sb < r->trace->n_sub_bank; sb++)
+        if (r->trace->slow[didx(r, t, 0, sb)])
+            return 1;
+    return !strcmp(r->tech[t], "baseline");
+}
+
+static double difference(const ana_results *r, int t, int ref, int y)
+{
+    return 100.0 * (critical(r, t, y) / critical(r, ref, y) - 1.0);
+}
+
+/* Critical delay of every such technique minus the reference's, in %, over the years;
+ * the y range leaves the top third to the key. */
+static void difference_panel(FILE *gp, const ana_results *r, int ref)
+{
+    char name[2 * ANA_NAME_MAX], rname[2 * ANA_NAME_MAX];
+    int k = 0;
+    double lo = 0, hi = 0;
+    for (int t = 0; t < r->n_tech; t++)
+        for (int y = 0; y < r->n_year && t != ref && classifies(r, t); y++)
+            lo = fmin(lo, difference(r, t, ref, y)), hi = fmax(hi, difference(r, t, ref, y));
+    ana__plot_escape(r->tech[ref], rname, sizeof rname);
+    fprintf(gp, "set title \"{/:Bold Clock-setting delay} (slowest fast sub-bank) minus %s's\"\n"
+                "set ylabel \"difference (%%, 0 = %s)\"\nset xlabel 'years of aging (from 0)'\n"
+                "set xrange [0:%g]\nset xtics auto\nset yrange [%.17g:%.17g]\n"
+                "set format y '%%+.1f'\nset key default\nset key inside top center horizontal "
+                "maxcols 4 Left reverse samplen 2 font 'Sans,10'\n"
+                "set arrow from 0, first 0 to %g, first 0 nohead lw 1 lc rgb '#555555'\nplot ",
+            rname, rname, r->year[r->n_year - 1], lo - 0.05 * (hi - lo + 1e-9),
+            hi + 0.6 * (hi - lo + 1e-9), r->year[r->n_year - 1]);
+    for (int t = 0; t < r->n_tech; t++) {
+        if (t == ref || !classifies(r, t))
+            continue;
+        ana__plot_escape(r->tech[t], name, sizeof name);
+        fprintf(gp, "%s'-' using 1:2 with linespoints pt %d ps 1.2 lw 2 lc rgb '%s' title \"%s\"",
+                k ? ", " : "", 4 + k % 10, ana__colour(r->tech[t], t), name);
+        k++;
+    }
+    fputc('\n', gp);
+    for (int t = 0; t < r->n_tech; t++) {
+        if (t == ref || !classifies(r, t))
+            continue;
+        for (int y = 0; y < r->n_year; y++)
+            fprintf(gp, "%.17g %.17g\n", r->year[y], difference(r, t, ref, y));
+        fputs("e\n", gp);
+    }
 }
 
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r, FILE *note,
@@ -144,12 +220,14 @@ int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r
         return rc;
     fprintf(p.gp, "set xrange [-0.6:%d.6]\nset xtics 0,%d\n"
                   "set multiplot layout 2,2 title \"{/:Bold=16 NBTI aging of chip %d, SM 0: "
-                  "with and without nbti\\\\_opt}\" margins 0.07,0.98,0.08,0.87 spacing 0.06,0.1\n",
+                  "with and without nbti\\\\_opt}\" margins 0.07,0.98,0.07,0.85 spacing 0.09,0.1\n",
             tr->n_sub_bank - 1, tr->n_sub_bank > 16 ? 4 : 2, tr->chip[0]);
-    delay_panel(p.gp, r, without, 1, lo - pad, hi + 2.5 * pad);
-    delay_panel(p.gp, r, with, 0, lo - pad, hi + 2.5 * pad);
-    util_panel(p.gp, r, without, 0, 1, uhi * 1.15 + 1e-9);
-    util_panel(p.gp, r, with, 0, 0, uhi * 1.15 + 1e-9);
+    /* The delay axes start at 1, the no-variation delay, when every delay is above it. */
+    double from = lo >= 1.0 ? 1.0 : lo - pad;
+    delay_panel(p.gp, r, without, 1, from, hi + 2.5 * pad);
+    delay_panel(p.gp, r, with, 0, from, hi + 2.5 * pad);
+    duty_panel(p.gp, r, without, with, 0, uhi * 1.3 + 1e-9);
+    difference_panel(p.gp, r, without);
     fputs("unset multiplot\n", p.gp);
     return ana__plot_close(&p, note);
 }

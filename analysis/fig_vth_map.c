@@ -1,14 +1,28 @@
-/* One SM's register-file Vth map (from `rfdse chipmap`) as an image.  Large maps are
+/* One SM's register-file Vth map (from `rfdse chipmap`) as an image: the one renderer,
+ * used by `rfdse analyze` on a chipmap file and by `rfdse chipmap --png`.  Large maps are
  * shown one cell in k x k (every k-th row and column, not block means, so the random
  * component keeps its look), k the smallest keeping each side within MAX_SIDE. */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ana_internal.h"
 
 enum { MAX_SIDE = 400 };
 
 int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, FILE *note)
+{
+    char path[OUT_PATH_MAX + 1];
+    ana__figure_path(dir, prefix, ANA_FIG_vth_map, path, sizeof path);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(note, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
+        return ANA_EPLOT;
+    }
+    return ana_vth_map_png(path, m, note);
+}
+
+int ana_vth_map_png(const char *path, const ana_chipmap *m, FILE *note)
 {
     int side = m->rows > m->cols ? m->rows : m->cols;
     int k = (side + MAX_SIDE - 1) / MAX_SIDE;
@@ -20,7 +34,7 @@ int ana_fig_vth_map(const char *dir, const char *prefix, const ana_chipmap *m, F
     }
     double mean = sum / (double)n, sd = sqrt(fmax(0.0, sum2 / (double)n - mean * mean));
     ana__plot p;
-    int rc = ana__plot_open(&p, dir, prefix, ANA_FIG_vth_map, note);
+    int rc = ana__plot_open_at(&p, path, ANA_FIG_vth_map, note);
     if (rc)
         return rc;
     fputs("$map << EOD\n", p.gp);

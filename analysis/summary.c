@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ana.h"
+#include "ana_internal.h"
 
 void ana_summary_free(ana_summary *s)
 {
@@ -36,6 +36,20 @@ static void chip_means(const double *x, int n_chip, int n_tech, int n_bench, dou
         for (int b = 0; b < n_bench; b++)
             sum += x[ct * (size_t)n_bench + (size_t)b];
         out[ct] = sum / n_bench; /* NaN propagates through the sum */
+    }
+}
+
+void ana__view_values(const ana_results *r, const ana_view *v, int t, int x, double *out)
+{
+    const double *m = r->metric[v->metric];
+    size_t nx = (size_t)ana_results_axis_len(r, v->metric);
+    int chip_mean = v->n_x == 1 && !strncmp(v->name, "chip_", 5);
+    for (int c = 0; c < r->n_chip; c++) {
+        const double *p = m + ((size_t)c * (size_t)r->n_tech + (size_t)t) * nx;
+        if (chip_mean)
+            chip_means(p, 1, 1, (int)nx, &out[c]); /* the summary's own arithmetic */
+        else
+            out[c] = p[x];
     }
 }
 

@@ -120,3 +120,25 @@ void dse_batch_free(dse_batch *b)
     free(b->chips);
     memset(b, 0, sizeof *b);
 }
+
+void dse_unit_project(const dse_unit *from, const dse_dims *fd, const int *w_map, dse_unit *to,
+                      const dse_dims *td)
+{
+    to->chip = from->chip;
+    to->technique = from->technique;
+    to->trace = from->trace;
+    for (int m = 0; m < DSE_N_METRICS; m++) {
+        const double *src = dse_unit_metric(from, m);
+        double *dst = dse_unit_metric(to, m);
+        for (int i = 0; i < dse_unit_metric_len(td, m); i++)
+            dst[i] = src[by_year[m] ? i : w_map[i]];
+    }
+    if (from->trace < 0)
+        return;
+    size_t ys = (size_t)fd->n_years * (size_t)fd->n_subs;
+    memcpy(to->trace_delay, from->trace_delay, sizeof(double) * ys);
+    memcpy(to->trace_slow, from->trace_slow, ys);
+    for (int i = 0; i < td->n_benchmarks; i++)
+        memcpy(to->trace_util + (size_t)i * ys, from->trace_util + (size_t)w_map[i] * ys,
+               sizeof(double) * ys);
+}

@@ -8,6 +8,7 @@
 
 static const char help[] =
     "Usage: rfdse analyze OUT.h5 [MORE.h5 ...] [--figures DIR] [--csv DIR]\n"
+    "                     [--mean=arithmetic|geometric]\n"
     "\n"
     "Summarises results files: per technique (and per benchmark or aging year) the\n"
     "distribution over chips of frequency, IPC, performance and guardband: mean, standard\n"
@@ -24,6 +25,9 @@ static const char help[] =
     "Options:\n"
     "  --figures DIR  write the figures as PNG into DIR (needs gnuplot)\n"
     "  --csv DIR      write the statistics and histograms as CSV into DIR\n"
+    "  --mean=KIND    the last group of the IPC, energy and guardband bar figures: the\n"
+    "                 mean over chips of each chip's arithmetic (default) or geometric\n"
+    "                 mean over workloads (the figures say which)\n"
     "  -h, --help     show this help\n"
     "\n"
     "Exit status: 0 success, 1 I/O or gnuplot failure, 2 bad usage or a file that is not\n"
@@ -37,6 +41,7 @@ int dse_cmd_analyze(int argc, char **argv)
     }
     static const struct option longopts[] = {
         { "figures", required_argument, NULL, 'f' }, { "csv", required_argument, NULL, 'c' },
+        { "mean", required_argument, NULL, 'm' },
         { NULL, 0, NULL, 0 },
     };
     ana_options opt = { .tool_version = DSE_VERSION, .out = stdout, .err = stderr };
@@ -46,6 +51,11 @@ int dse_cmd_analyze(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
         if (c == 'f' || c == 'c')
             *(c == 'f' ? &opt.figures_dir : &opt.csv_dir) = optarg;
+        else if (c == 'm' && (!strcmp(optarg, "arithmetic") || !strcmp(optarg, "geometric")))
+            opt.mean = optarg[0] == 'g' ? ANA_MEAN_GEOMETRIC : ANA_MEAN_ARITHMETIC;
+        else if (c == 'm')
+            return dse_cli_usage_error("analyze", "--mean '%s': accepted: arithmetic, geometric",
+                                       optarg);
         else if (c == ':')
             return dse_cli_usage_error("analyze", "%s needs a directory", argv[optind - 1]);
         else

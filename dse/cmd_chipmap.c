@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ana.h"
 #include "dse_cli.h"
 #include "dse_sweep.h"
 #include "dse_version.h"
@@ -38,7 +39,8 @@ static const char help[] =
     "  --chip K        chip index in the population, 0 <= K < chips.count (required)\n"
     "  --sm S          SM of the chip (default 0)\n"
     "  -o, --output MAP.h5  HDF5 output (default chipmap_<K>_<S>.h5)\n"
-    "  --png MAP.png   also draw the Vth map as a PNG heat map (needs gnuplot)\n"
+    "  --png MAP.png   also draw the Vth map as a PNG: the figure `rfdse analyze MAP.h5\n"
+    "                  --figures DIR` draws (one renderer; needs gnuplot)\n"
     "  -h, --help      show this help\n";
 
 typedef struct opts {
@@ -215,48 +217,26 @@ static int write_h5(const char *path, const mapdata *m)
     return rc ? -1 : 0;
 }
 
-/* ---- PNG through gnuplot ------------------------------------------------------------ */
+/* ---- PNG: analyze's renderer ---------------------------------------------------------- */
 
+/* The map drawn by the one Vth-map renderer (analysis/fig_vth_map.c), so `rfdse chipmap
+ * --png` and `rfdse analyze` on the chipmap file give the same figure.  Its messages are
+ * kept: the caller says in one line that the PNG failed. */
 static int write_png(const char *path, const mapdata *m)
 {
     const var_floorplan *fp = &m->s->var.floorplan;
-    size_t rows = (size_t)fp->n_banks * fp->entries_per_bank, cols = fp->bits_per_entry;
-    char data[] = "/tmp/rfdse-chipmap-XXXXXX";
-    int fd = mkstemp(data);
-    if (fd < 0)
-        return -1;
-    FILE *df = fdopen(fd, "wb");
-    int rc = -1;
-    if (!df) {
-        close(fd);
-        goto done;
-    }
-    size_t n = fwrite(m->vth, sizeof(double), rows * cols, df);
-    if (fclose(df) || n != rows * cols)
-        goto done;
-    /* gnuplot's own output goes nowhere: when it cannot open the PNG it would write the
-     * image to stdout.  Failure shows in its status; we say it in one line. */
-    FILE *gp = popen("exec gnuplot >/dev/null 2>&1", "w");
-    if (!gp)
-        goto done;
-    fprintf(gp,
-            "set terminal pngcairo size 1100,700 font ',11'\n"
-            "set output '%s'\n"
-            "set title 'Vth (V): chip %lld, SM %d, seed %" PRIu64 "'\n"
-            "set xlabel 'bit column (lane = column / 32)'\n"
-            "set ylabel 'row (bank x %d entries + entry)'\n"
-            "set xrange [-0.5:%zu]\nset yrange [%zu:-0.5]\n"
-            "set palette rgbformulae 33,13,10\nset cblabel 'Vth (V)'\n"
-            "set size ratio %g\n" /* the RF's physical shape: cells are wider than tall */
-            "plot '%s' binary array=(%zu,%zu) format='%%float64' with image notitle\n",
-            path, m->chip, m->sm, m->s->chips.seed, fp->entries_per_bank, cols - 1,
-            rows - 1, (double)rows / fp->bank_cols / ((double)cols * fp->bank_cols * fp->cell_aspect),
-            data, cols, rows);
-    int st = pclose(gp);
-    rc = st == 0 ? 0 : -1;
-done:
-    remove(data);
-    return rc;
+    ana_chipmap map = { .rows = fp->n_banks * fp->entries_per_bank, .cols = fp->bits_per_entry,
+                        .vth = (double *)m->vth, .chip = m->chip, .sm = m->sm };
+    snprintf(map.path, sizeof map.path, "%s", path);
+    snprintf(map.vth_units, sizeof map.vth_units, "V");
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *note = open_memstream(&msg, &len);
+    int rc = note ? ana_vth_map_png(path, &map, note) : -1;
+    if (note)
+        fclose(note);
+    free(msg);
+    return rc ? -1 : 0;
 }
 
 /* ---- the command --------------------------------------------------------------------- */

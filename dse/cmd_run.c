@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_eval.h"
 #include "dse_quote.h"
 #include "dse_run.h"
 #include "dse_sweep.h"
@@ -14,7 +15,8 @@
 
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
-    "                 [--force-revision] [--quiet]\n"
+    "                 [--force-revision] [--quiet] [--techniques A,B] [--workloads X,Y]\n"
+    "                 [--dry-run]\n"
     "\n"
     "Runs a sweep: every (chip, technique, workload) of the sweep file, distributed over\n"
     "the MPI ranks (`mpirun -n K rfdse run ...`; one process without mpirun works too),\n"
@@ -25,6 +27,15 @@ static const char help[] =
     "  -o, --output FILE     results file (default: the sweep's output.file)\n"
     "      --chips N         override chips.count\n"
     "      --seed S          override chips.seed\n"
+    "      --techniques A,B  run only these techniques of the sweep (comma-separated)\n"
+    "      --workloads X,Y   store only these workloads; the file holds only the names\n"
+    "                        chosen, with values bit-identical to a whole run's.  An\n"
+    "                        aging sweep still simulates every workload: the frequency\n"
+    "                        over the years is the one under the whole mix's stress\n"
+    "                        (a sweep file with fewer workloads changes the mix).\n"
+    "                        --resume needs the same two options as the run it continues\n"
+    "      --dry-run         print chips x techniques x workloads, the units, the SM runs\n"
+    "                        and a warning when ranks exceed chips; write nothing\n"
     "      --resume          continue an interrupted results file of the same sweep,\n"
     "                        computed by this build (the same git revision)\n"
     "      --force-revision  with --resume: continue a file computed by another git\n"
@@ -70,6 +81,8 @@ typedef struct run_args {
     long chips;
     long long seed;
     bool has_seed;
+    const char *techniques, *workloads; /* --techniques, --workloads: NULL = all */
+    bool dry_run;
     dse_run_opts opts;
 } run_args;
 
@@ -101,7 +114,8 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "seed", required_argument, NULL, 's' },   { "resume", no_argument, NULL, 'r' },
         { "force", no_argument, NULL, 'f' },        { "quiet", no_argument, NULL, 'q' },
         { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
-        { "force-revision", no_argument, NULL, 'R' },
+        { "force-revision", no_argument, NULL, 'R' }, { "dry-run", no_argument, NULL, 'd' },
+        { "techniques", required_argument, NULL, 'T' }, { "workloads", required_argument, NULL, 'W' },
         { NULL, 0, NULL, 0 },
     };
     long long v;
@@ -119,6 +133,9 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'q': a->opts.quiet = true; break;
         case 'n': a->opts.no_reuse = true; break;
         case 'R': a->opts.force_revision = true; break;
+        case 'd': a->dry_run = true; break;
+        case 'T': a->techniques = optarg; break;
+        case 'W': a->workloads = optarg; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);
@@ -149,6 +166,45 @@ static int apply_overrides(dse_sweep *s, const run_args *a, FILE *err)
     if (a->output)
         snprintf(s->output.file, sizeof s->output.file, "%s", a->output);
     return 0;
+}
+
+/* --techniques and --workloads: the names must be the sweep's. */
+static int apply_selection(const dse_sweep *s, run_args *a, dse_selection *sel, FILE *err)
+{
+    char msg[4096];
+    if (!a->techniques && !a->workloads)
+        return 0;
+    if (dse_selection_parse(s, a->techniques, a->workloads, sel, msg, sizeof msg))
+        return usage(err, "%s", msg);
+    a->opts.select = sel;
+    return 0;
+}
+
+/* --dry-run: what the run would do, from the sweep alone (rank 0 prints). */
+static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks)
+{
+    dse_sweep *part = sel ? dse_sweep_select(whole, sel, false) : NULL;
+    dse_sweep *ev = sel && whole->var.aging.n_years > 1 ? dse_sweep_select(whole, sel, true)
+                                                        : NULL;
+    const dse_sweep *s = part ? part : whole, *e = ev ? ev : s;
+    if ((sel && !part) || (sel && whole->var.aging.n_years > 1 && !ev)) {
+        fprintf(stderr, "rfdse run: out of memory\n");
+    } else {
+        long units = (long)s->chips.count * s->n_techniques;
+        printf("sweep %s: %d chips x %d techniques x %d workloads\n", s->name, s->chips.count,
+               s->n_techniques, s->n_workloads);
+        printf("units (chip, technique): %ld\n", units);
+        printf("SM runs: %ld on %d rank%s (%d SMs per chip%s; identical runs are reused, "
+               "the run reports how many)\n", dse_eval_planned_runs(e, ranks), ranks,
+               ranks == 1 ? "" : "s", s->var.floorplan.n_sms,
+               e != s ? "; every workload of the aging mix simulated" : "");
+        printf("output: %s (nothing written by --dry-run)\n", s->output.file);
+        if (ranks > s->chips.count)
+            printf("warning: %d ranks for %d chips: %d ranks would have nothing to do\n", ranks,
+                   s->chips.count, ranks - s->chips.count);
+    }
+    dse_sweep_free(part);
+    dse_sweep_free(ev);
 }
 
 /* Open MPI's shared-file-pointer component "sm" overflows a fixed buffer on output
@@ -195,8 +251,13 @@ int dse_cmd_run(int argc, char **argv)
     FILE *err = rank == 0 ? stderr : NULL;
     dse_sweep *s = parse(argc, argv, &a, err) ? NULL
                    : a.sweep ? dse_sweep_load_file(a.sweep, err) : dse_sweep_load_default(err);
-    rc = !s || apply_overrides(s, &a, err) ? DSE_EXIT_USAGE : DSE_EXIT_OK;
-    if (rc == DSE_EXIT_OK) {
+    dse_selection sel;
+    rc = !s || apply_overrides(s, &a, err) || apply_selection(s, &a, &sel, err)
+             ? DSE_EXIT_USAGE : DSE_EXIT_OK;
+    if (rc == DSE_EXIT_OK && a.dry_run) {
+        if (rank == 0)
+            dry_run(s, a.opts.select, size);
+    } else if (rc == DSE_EXIT_OK) {
         a.opts.output = s->output.file;
         rc = dse_run(s, &a.opts, MPI_COMM_WORLD);
         if (rc == 0 && rank == 0 && !a.opts.quiet)

@@ -2,6 +2,7 @@
  * statistics of model.md section 6 as a table for people (scripts should read the
  * results file, not this output). */
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,19 +10,21 @@
 #include <time.h>
 
 #include "dse_cli.h"
+#include "dse_embedded.h"
 #include "dse_rf_map.h"
 #include "dse_sweep.h"
 #include "sm.h"
 
 static const char help[] =
     "Usage: rfdse sm [SWEEP.cfg] --benchmark NAME --technique NAME [--chip K] [--sm I]\n"
-    "                [--slow-subbanks N]\n"
+    "                [--slow-subbanks N] [--json]\n"
     "\n"
     "Simulates one SM running its share of a workload's blocks under a technique and\n"
     "prints IPC, stall causes, bank conflicts and per-bank / per-sub-bank accesses,\n"
     "and the CPU time the simulation took (sim_cpu_seconds).\n"
     "The workload and technique come from the sweep file (the built-in default sweep\n"
-    "without one); a technique not in the sweep may be any preset name.\n"
+    "without one); a workload not in the sweep may be any shipped one (rfdse list\n"
+    "workloads), a technique not in the sweep any preset name (rfdse list techniques).\n"
     "\n"
     "Options:\n"
     "  --benchmark NAME    workload profile (e.g. hotspot)\n"
@@ -30,11 +33,15 @@ static const char help[] =
     "  --sm I              SM of the chip (default 0)\n"
     "  --slow-subbanks N   instead of the chip's map, a stand-in with N slow\n"
     "                      sub-banks (a what-if experiment independent of any chip)\n"
+    "  --json              the same numbers as one JSON object for scripts: the\n"
+    "                      statistics by their table names, the per-bank and\n"
+    "                      per-sub-bank arrays cut to n_banks and n_sub_banks\n"
     "  -h, --help          show this help\n";
 
 typedef struct sm_opts {
     const char *path, *bench, *tech;
     int chip, sm, slow_subs;
+    bool json;
 } sm_opts;
 
 static int parse_int(const char *s, int lo, int *out)
@@ -51,7 +58,8 @@ static int parse(int argc, char **argv, sm_opts *o)
     static const struct option longopts[] = {
         { "benchmark", required_argument, NULL, 'b' }, { "technique", required_argument, NULL, 't' },
         { "chip", required_argument, NULL, 'c' },      { "sm", required_argument, NULL, 's' },
-        { "slow-subbanks", required_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
+        { "slow-subbanks", required_argument, NULL, 'n' }, { "json", no_argument, NULL, 'j' },
+        { NULL, 0, NULL, 0 },
     };
     *o = (sm_opts){ .chip = 0, .sm = 0, .slow_subs = -1 };
     int c;
@@ -63,6 +71,8 @@ static int parse(int argc, char **argv, sm_opts *o)
             o->bench = optarg;
         else if (c == 't')
             o->tech = optarg;
+        else if (c == 'j')
+            o->json = true;
         else if (num && parse_int(optarg, 0, num))
             return dse_cli_usage_error("sm", "option '%s' needs a non-negative integer, got '%s'",
                                        argv[optind - 1], optarg);
@@ -193,6 +203,86 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
     print_banks(st, map);
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* A double that reads back exactly (JSON has no NaN: null). */
+static void json_double(FILE *out, const char *key, double v)
+{
+    fprintf(out, isfinite(v) ? ",\n  \"%s\": %.17g" : ",\n  \"%s\": null", key, v);
+}
+
+/* Every statistic by its name; arrays to the length their extent scalar gives. */
+static void json_stats(FILE *out, const sm_stats *st)
+{
+    int n;
+    const sm_stat_info *info = sm_stats_info(&n);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, ",\n  \"%s\": ", info[i].name);
+        if (info[i].length == 1) {
+            fprintf(out, "%llu", (unsigned long long)sm_stats_get(st, &info[i], 0));
+            continue;
+        }
+        int len = 0;
+        for (int k = 0; k < n; k++)
+            if (info[k].length == 1 && !strcmp(info[k].name, info[i].extent))
+                len = (int)sm_stats_get(st, &info[k], 0);
+        for (int k = 0; k < len; k++)
+            fprintf(out, "%s%llu", k ? ", " : "[", (unsigned long long)sm_stats_get(st, &info[i], k));
+        fputs(len ? "]" : "[]", out);
+    }
+}
+
+/* The physical sub-banks' speed classes, as the table's "slow" column. */
+static void json_slow(FILE *out, const sm_stats *st, const sm_rf_map *m)
+{
+    fputs(",\n  \"sub_bank_slow\": [", out);
+    for (uint64_t i = 0; i < st->n_sub_banks; i++) {
+        int slow = 0;
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++)
+                if ((uint64_t)m->sub_id[b][p] == i)
+                    slow = m->sub_slow[b][p];
+        fprintf(out, "%s%d", i ? ", " : "", slow);
+    }
+    fputc(']', out);
+}
+
+static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique *tech,
+                       const sm_rf_map *map, const sm_stats *st, double freq, double sim_cpu)
+{
+    FILE *out = stdout;
+    fputs("{\n  \"benchmark\": ", out);
+    json_string(out, o->bench);
+    fputs(",\n  \"technique\": ", out);
+    json_string(out, tech->name);
+    fprintf(out, ",\n  \"chip\": %d,\n  \"sm\": %d,\n  \"n_sms\": %d,\n  \"seed\": %llu",
+            o->chip, o->sm, s->var.floorplan.n_sms, (unsigned long long)s->chips.seed);
+    if (o->slow_subs >= 0)
+        fprintf(out, ",\n  \"stand_in_slow_subbanks\": %d", tech->freq.variation ? o->slow_subs : 0);
+    else
+        json_double(out, "sm_frequency", freq);
+    json_double(out, "ipc", sm_stats_ipc(st));
+    json_double(out, "avg_live_blocks", sm_stats_avg_live_blocks(st));
+    json_double(out, "sim_cpu_seconds", sim_cpu);
+    json_stats(out, st);
+    json_slow(out, st, map);
+    fputs("\n}\n", out);
+}
+
 /* The names a user may give: the sweep's workloads, or its techniques and the presets. */
 static const char *names(const dse_sweep *s, bool techniques, char *buf, size_t n)
 {
@@ -205,16 +295,32 @@ static const char *names(const dse_sweep *s, bool techniques, char *buf, size_t 
     for (const char *const *p = dse_technique_preset_names(); techniques && *p && used < n; p++)
         if (dse_sweep_technique_index(s, *p) < 0)
             used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
+    for (const char *const *p = dse_embedded_workload_names(); !techniques && *p && used < n; p++)
+        if (dse_sweep_workload_index(s, *p) < 0)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
     return buf;
 }
 
-static int simulate(const dse_sweep *s, const sm_opts *o)
+/* The sweep's workload `name`, else the shipped one into *own; NULL after a message. */
+static const sm_profile *workload(const dse_sweep *s, const char *name, sm_profile *own)
+{
+    char list[2048];
+    int wi = dse_sweep_workload_index(s, name);
+    if (wi >= 0)
+        return &s->workloads[wi];
+    int rc = dse_sweep_shipped_workload(name, &s->sm, own, stderr);
+    if (rc > 0)
+        dse_cli_usage_error("sm", "unknown benchmark '%s', accepted (the sweep's, then the "
+                            "shipped ones): %s", name, names(s, false, list, sizeof list));
+    return rc ? NULL : own;
+}
+
+static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
 {
     char list[1024];
-    int wi = dse_sweep_workload_index(s, o->bench);
-    if (wi < 0)
-        return dse_cli_usage_error("sm", "unknown benchmark '%s', the sweep's: %s", o->bench,
-                                   names(s, false, list, sizeof list));
+    const sm_profile *wl = workload(s, o->bench, own);
+    if (!wl)
+        return DSE_EXIT_USAGE;
     dse_technique tech;
     int ti = dse_sweep_technique_index(s, o->tech);
     if (ti >= 0)
@@ -249,13 +355,16 @@ static int simulate(const dse_sweep *s, const sm_opts *o)
         goto done;
     }
     double t0 = cpu_seconds();
-    int sim_rc = sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, map, o->sm, fp->n_sms, st);
+    int sim_rc = sm_sim_run(sim, &s->sm, wl, &tech.ipc, map, o->sm, fp->n_sms, st);
     double sim_cpu = cpu_seconds() - t0;
     if (sim_rc) {
         fprintf(stderr, "rfdse sm: %s: %s\n", sm_strerror(sim_rc), sm_sim_diagnostic(sim));
         goto done;
     }
-    print_report(s, o, &tech, map, st, freq, total, sim_cpu);
+    if (o->json)
+        print_json(s, o, &tech, map, st, freq, sim_cpu);
+    else
+        print_report(s, o, &tech, map, st, freq, total, sim_cpu);
     rc = DSE_EXIT_OK;
 done:
     sm_sim_free(sim);
@@ -277,7 +386,9 @@ int dse_cmd_sm(int argc, char **argv)
     dse_sweep *s = o.path ? dse_sweep_load_file(o.path, stderr) : dse_sweep_load_default(stderr);
     if (!s)
         return DSE_EXIT_USAGE;
-    rc = simulate(s, &o);
+    sm_profile *own = malloc(sizeof *own); /* a shipped workload the sweep lacks */
+    rc = own ? simulate(s, &o, own) : DSE_EXIT_FAILURE;
+    free(own);
     dse_sweep_free(s);
     return rc;
 }

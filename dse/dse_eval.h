@@ -30,6 +30,13 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
                   dse_chip_info *info, dse_poll_fn poll, void *poll_arg, char *err,
                   size_t err_len);
 
+/* The SM runs a sweep asks for (simulated + reused, as the run reports them) when
+ * `ranks` ranks share its chips: each rank that gets a chip runs the ideal chip once,
+ * then every (chip, technique) its time-zero runs, and nbti_reorg techniques one run
+ * per interval of the schedule for the mix and for each workload (eval_aging.c).  Exact
+ * for one rank; with more, ranks that get no chip make it an upper bound. */
+long dse_eval_planned_runs(const dse_sweep *s, int ranks);
+
 /* Reused and simulated SM runs so far. */
 void dse_eval_counts(const dse_eval *e, long *reused, long *simulated);
 

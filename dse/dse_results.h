@@ -60,6 +60,15 @@ typedef struct dse_chip_info {
     double sm_to_sm_ratio;
 } dse_chip_info;
 
+/* What a results file holds: `sweep` as given (its sweep_config attribute, which
+ * resume compares), `stored` the part on its axes (the sweep itself, or the techniques
+ * and workloads `rfdse run --techniques/--workloads` kept, dse_sweep_select), and
+ * `selection` those options as text ("" for the whole sweep; the selection attribute). */
+typedef struct dse_results_of {
+    const dse_sweep *sweep, *stored;
+    const char *selection;
+} dse_results_of;
+
 /* Creates a new results file at `path` (collective).  Rank 0 builds the file with
  * serial HDF5 under a temporary name (PATH.partial) and renames it into place only when
  * complete, so a crash or a full disk leaves no half-made results file and no rank
@@ -67,14 +76,15 @@ typedef struct dse_chip_info {
  * regular file, or if its file system has less room than the file's raw data.  On error
  * returns NULL with one line in err and the exit status in *status (2 bad target, 1
  * failure). */
-dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
-                                char *err, size_t err_len, int *status);
+dse_results *dse_results_create(const char *path, const dse_results_of *of, bool force,
+                                MPI_Comm comm, char *err, size_t err_len, int *status);
 
 /* Opens an interrupted results file to resume it (collective): checks that it is an
- * rfdse results file of the same sweep and seed, computed by this git revision (or
- * force_revision: then this revision joins the file's git_revisions if work is left);
- * reads /progress/done into done[chip * n_techniques + technique]. */
-dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
+ * rfdse results file of the same sweep and seed and the same selection (a file of
+ * techniques a,b resumed as b,c would put c's values in a's place), computed by this
+ * git revision (or force_revision: then this revision joins the file's git_revisions if
+ * work is left); reads /progress/done into done[chip * n_techniques + technique]. */
+dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_Comm comm,
                                 bool force_revision, uint8_t *done, char *err, size_t err_len);
 
 /* Writes this rank's finished units and chips (collective: every rank calls it, with

@@ -15,6 +15,7 @@ typedef struct dse_run_opts {
     bool no_reuse;                 /* simulate every SM run (verifies the reuse cache) */
     double flush_interval;         /* s between collective writes (10)               */
     volatile sig_atomic_t *stop;   /* set by a signal handler: finish, write, stop   */
+    const dse_selection *select;   /* --techniques/--workloads; NULL: the whole sweep */
 } dse_run_opts;
 
 /* Runs the sweep on every rank of comm (collective).  Returns an exit status:

@@ -103,6 +103,11 @@ bool dse_sweep_equal(const dse_sweep *a, const dse_sweep *b);
 int dse_sweep_technique_index(const dse_sweep *s, const char *name);
 int dse_sweep_workload_index(const dse_sweep *s, const char *name);
 
+/* The shipped workload profile `name` (sweeps/workloads/NAME.cfg, compiled in) into *w,
+ * checked against the SM configuration sm: 0; 1 if no shipped workload has that name;
+ * -1 with one line on err if it does not fit sm. */
+int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile *w, FILE *err);
+
 /* The preset technique `name` (baseline, ideal, vl_rf, ... pv_opt_nbti_opt) into *t;
  * returns false for an unknown name.  dse_technique_preset_names() lists them,
  * NULL-terminated. */
@@ -110,5 +115,28 @@ bool dse_technique_preset(const char *name, dse_technique *t);
 const char *const *dse_technique_preset_names(void);
 /* One line on what preset `name` is, or NULL for an unknown name (dse/technique.c). */
 const char *dse_technique_preset_doc(const char *name);
+
+/* A part of a sweep's techniques and workloads (rfdse run --techniques/--workloads):
+ * flags by index in the sweep. */
+typedef struct dse_selection {
+    bool technique[DSE_MAX_TECHNIQUES];
+    bool workload[DSE_MAX_WORKLOADS];
+} dse_selection;
+
+/* The names of two comma-separated lists (NULL selects every name).  A name not in
+ * the sweep: one line in err listing the accepted ones, -1. */
+int dse_selection_parse(const dse_sweep *s, const char *techniques, const char *workloads,
+                        dse_selection *sel, char *err, size_t n);
+
+/* True when the selection keeps every workload of s. */
+bool dse_selection_all_workloads(const dse_sweep *s, const dse_selection *sel);
+
+/* The selection as the options that make it, in the sweep's order ("--techniques a,b
+ * --workloads x"); "" when it keeps everything.  -1 if buf is too small. */
+int dse_selection_text(const dse_sweep *s, const dse_selection *sel, char *buf, size_t n);
+
+/* A copy of s (malloc'ed, dse_sweep_free) with only the selected techniques and, unless
+ * all_workloads, the selected workloads, in the sweep's order. */
+dse_sweep *dse_sweep_select(const dse_sweep *s, const dse_selection *sel, bool all_workloads);
 
 #endif

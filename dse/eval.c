@@ -342,3 +342,29 @@ void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
     dse_sim_cache_counts(e->cache, reused, simulated);
     *simulated += e->direct_runs;
 }
+
+/* Keep in step with eval_time_zero, ensure_ideal and eval_aging.c's measure_duty:
+ * tests/check_run_select.sh compares this with a real run's count. */
+static long unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
+{
+    int years = s->var.aging.n_years, weighted = 0;
+    for (int w = 0; w < s->n_workloads; w++)
+        weighted += s->workloads[w].weight > 0;
+    long runs = s->n_workloads; /* time zero */
+    if (t->freq.variation && t->freq.nbti_reorg) {
+        runs += (long)(years - 1) * weighted; /* the mix, one interval at a time */
+        if (years > 1 || traced)              /* each workload alone (its guardband) */
+            runs += (long)(traced ? years : years - 1) * weighted;
+    }
+    return runs * s->var.floorplan.n_sms;
+}
+
+long dse_eval_planned_runs(const dse_sweep *s, int ranks)
+{
+    int busy = ranks < s->chips.count ? ranks : s->chips.count;
+    long total = (long)busy * s->n_workloads * s->var.floorplan.n_sms; /* ensure_ideal */
+    for (int c = 0; c < s->chips.count; c++)
+        for (int t = 0; t < s->n_techniques; t++)
+            total += unit_runs(s, &s->techniques[t], trace_index(s, c) >= 0);
+    return total;
+}

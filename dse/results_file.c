@@ -210,8 +210,9 @@ done:
     return rc;
 }
 
-static int write_root_attributes(hid_t file, const dse_sweep *s)
+static int write_root_attributes(hid_t file, const dse_results_of *of)
 {
+    const dse_sweep *s = of->sweep;
     char created[32];
     time_t now = time(NULL);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -223,7 +224,8 @@ static int write_root_attributes(hid_t file, const dse_sweep *s)
               dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
               dse__h5_attr_int(file, "n_chips", s->chips.count) ||
               dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
-              dse__h5_attr_str(file, "sweep_config", config)) ? -1 : 0;
+              dse__h5_attr_str(file, "sweep_config", config) ||
+              dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
     return rc;
 }
@@ -291,13 +293,13 @@ static int check_target(const char *path, const dse_dims *d, bool force, MPI_Com
 }
 
 /* The whole file built in memory (HDF5's core driver), returned as its image. */
-static void *build_image(const dse_sweep *s, const dse_dims *d, size_t *size)
+static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *size)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_core(fapl, 1 << 20, 0); /* no backing store: nothing touches the disk */
     hid_t file = H5Fcreate("rfdse-results-image", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
-    int rc = file < 0 || write_root_attributes(file, s) || write_axes(file, s, d);
+    int rc = file < 0 || write_root_attributes(file, of) || write_axes(file, of->stored, d);
     for (int i = 0; i < DSE__DS_COUNT && !rc; i++) {
         if (dse__ds_is_trace(i) && d->n_trace == 0)
             continue;
@@ -347,10 +349,10 @@ static int write_image(const char *tmp, const void *image, size_t size)
  * HDF5 close is left behind.  Every byte of raw data is written here (early allocation,
  * fill value), so the run's later writes need no new space on file systems that
  * overwrite in place.  Returns 0 or an errno value. */
-static int build_file(const char *tmp, const dse_sweep *s, const dse_dims *d)
+static int build_file(const char *tmp, const dse_results_of *of, const dse_dims *d)
 {
     size_t size;
-    void *image = build_image(s, d, &size);
+    void *image = build_image(of, d, &size);
     int code = image ? write_image(tmp, image, size) : ENOMEM;
     free(image);
     return code;
@@ -360,7 +362,7 @@ static int open_file(dse_results *r, const char *path, char *err, size_t n);
 static int open_datasets(dse_results *r, const char *path, char *err, size_t n);
 
 /* Rank 0 builds and renames into place; everyone learns the outcome (0 or errno). */
-static int create_on_rank0(const char *path, const dse_sweep *s, const dse_dims *d,
+static int create_on_rank0(const char *path, const dse_results_of *of, const dse_dims *d,
                            MPI_Comm comm)
 {
     int rank, code = 0;
@@ -368,7 +370,7 @@ static int create_on_rank0(const char *path, const dse_sweep *s, const dse_dims 
     if (rank == 0) {
         char tmp[DSE_PATH_MAX + 16];
         snprintf(tmp, sizeof tmp, "%s.partial", path);
-        code = build_file(tmp, s, d);
+        code = build_file(tmp, of, d);
         if (!code && out_target_kind(path))
             code = EEXIST; /* something not a regular file appeared meanwhile */
         if (!code && rename(tmp, path) != 0)
@@ -380,15 +382,15 @@ static int create_on_rank0(const char *path, const dse_sweep *s, const dse_dims 
     return code;
 }
 
-dse_results *dse_results_create(const char *path, const dse_sweep *s, bool force, MPI_Comm comm,
-                                char *err, size_t n, int *status)
+dse_results *dse_results_create(const char *path, const dse_results_of *of, bool force,
+                                MPI_Comm comm, char *err, size_t n, int *status)
 {
     dse_dims d;
-    dse_dims_of(s, &d);
+    dse_dims_of(of->stored, &d);
     if ((*status = check_target(path, &d, force, comm, err, n)))
         return NULL;
     *status = 1;
-    int code = create_on_rank0(path, s, &d, comm);
+    int code = create_on_rank0(path, of, &d, comm);
     if (code) {
         snprintf(err, n, "cannot create %s: %s", path, strerror(code));
         *status = bad_path(code) ? 2 : 1;
@@ -471,6 +473,22 @@ static int same_sweep(dse_results *r, const char *path, const dse_sweep *s, char
     return 0;
 }
 
+/* The same sweep with another selection has other techniques or workloads on the same
+ * positions: refused.  A file older than the attribute holds the whole sweep. */
+static int same_selection(dse_results *r, const char *path, const char *want, char *err,
+                          size_t n)
+{
+    char *have = H5Aexists(r->file, "selection") > 0
+                     ? dse__h5_attr_read_str(r->file, "selection") : strdup("");
+    int rc = have && !strcmp(have, want) ? 0 : -1;
+    if (rc)
+        snprintf(err, n, "%s holds %s%.300s and this run asks for %s%.300s: resume with the "
+                 "same --techniques and --workloads", path, have && *have ? "" : "the whole sweep",
+                 have ? have : "", *want ? "" : "the whole sweep", want);
+    free(have);
+    return rc;
+}
+
 /* The revisions that computed units of a file, comma-separated in the order they
  * joined; a file older than the git_revisions attribute has only git_revision. */
 static char *file_revisions(hid_t file)
@@ -542,11 +560,11 @@ static int read_done(dse_results *r, uint8_t *done)
                ? -1 : 0;
 }
 
-dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm comm,
+dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_Comm comm,
                                 bool force_revision, uint8_t *done, char *err, size_t n)
 {
     dse_dims d;
-    dse_dims_of(s, &d);
+    dse_dims_of(of->stored, &d);
     dse_results *r = results_new(comm, &d, path);
     if (!r) {
         snprintf(err, n, "out of memory");
@@ -560,8 +578,8 @@ dse_results *dse_results_resume(const char *path, const dse_sweep *s, MPI_Comm c
                  access(path, F_OK) ? "no such file" : "not an HDF5 file (truncated or corrupt)");
         goto fail;
     }
-    if (open_file(r, path, err, n) || same_sweep(r, path, s, err, n) ||
-        open_datasets(r, path, err, n))
+    if (open_file(r, path, err, n) || same_sweep(r, path, of->sweep, err, n) ||
+        same_selection(r, path, of->selection, err, n) || open_datasets(r, path, err, n))
         goto fail;
     if (read_done(r, done)) {
         snprintf(err, n, "%s: cannot read /progress/done", path);

@@ -16,7 +16,13 @@
 #include "out.h"
 
 typedef struct run_state {
-    const dse_sweep *s;
+    const dse_sweep *whole;  /* as given: the file's sweep_config */
+    const dse_sweep *s;      /* what the file stores: the selected part of `whole` */
+    dse_sweep *stored;       /* owned copy behind s when a part was selected */
+    dse_sweep *evaluated;    /* owned; NULL when it is s (see select_part) */
+    char selection[2 * DSE_MAX_TECHNIQUES * (DSE_NAME_MAX + 1) + 64];
+    int w_map[DSE_MAX_WORKLOADS]; /* stored workload i is evaluated workload w_map[i] */
+    dse_batch scratch;       /* units of `evaluated`, before dse_unit_project */
     const dse_run_opts *o;
     MPI_Comm comm;
     int rank;
@@ -98,11 +104,12 @@ static int open_results(run_state *st)
     st->done = calloc(n ? n : 1, 1);
     if (!st->done)
         return 1;
+    dse_results_of of = { st->whole, st->s, st->selection };
     if (take_lock(st, err, sizeof err) == 0)
-        st->results = st->o->resume ? dse_results_resume(st->o->output, st->s, st->comm,
+        st->results = st->o->resume ? dse_results_resume(st->o->output, &of, st->comm,
                                                          st->o->force_revision, st->done,
                                                          err, sizeof err)
-                                    : dse_results_create(st->o->output, st->s, st->o->force,
+                                    : dse_results_create(st->o->output, &of, st->o->force,
                                                          st->comm, err, sizeof err, &status);
     if (!st->results && st->rank == 0) { /* err may quote the file's attributes */
         fputs("rfdse run: ", stderr);
@@ -130,6 +137,16 @@ static int *todo_chips(run_state *st, int *n_todo, long *n_done)
     return todo;
 }
 
+/* Units of the evaluated sweep: the batch's own, or scratch ones to project from. */
+static dse_unit *eval_units(run_state *st, dse_unit *units, int n)
+{
+    dse_chip_info *unused;
+    if (!st->evaluated || !units)
+        return units;
+    dse_batch_clear(&st->scratch);
+    return dse_batch_reserve(&st->scratch, n, &unused);
+}
+
 static int compute_chip(run_state *st, int chip)
 {
     const uint8_t *want_done = st->done + (size_t)chip * (size_t)st->dims.n_techniques;
@@ -139,10 +156,12 @@ static int compute_chip(run_state *st, int chip)
         n_want += (want[t] = !want_done[t]);
     dse_chip_info *info;
     dse_unit *units = dse_batch_reserve(&st->batch, n_want, &info);
+    dse_unit *ev = eval_units(st, units, n_want);
     char err[1024];
-    int k = units ? dse_eval_chip(st->eval, chip, want, units, info, poll, st, err, sizeof err)
-                  : -1;
-    if (!units)
+    int k = ev ? dse_eval_chip(st->eval, chip, want, ev, info, poll, st, err, sizeof err) : -1;
+    for (int i = 0; ev != units && i < k; i++)
+        dse_unit_project(&ev[i], &st->scratch.dims, st->w_map, &units[i], &st->dims);
+    if (!ev)
         snprintf(err, sizeof err, "out of memory for chip %d's results", chip);
     if (k == DSE_EVAL_ABANDONED)
         return 0; /* reserved, never committed: the chip stays to do */
@@ -203,10 +222,14 @@ static int setup(run_state *st)
     st->sched = dse_sched_alloc(st->comm, todo, n_todo, st->o->flush_interval,
                                 st->rank == 0 ? &st->progress : NULL);
     free(todo);
-    st->eval = dse_eval_alloc(st->s, !st->o->no_reuse, err, sizeof err);
+    const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
+    st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err, sizeof err);
     if (!st->eval)
         fail_rank(st, err);
     dse_batch_init(&st->batch, &st->dims);
+    dse_dims ev_dims;
+    dse_dims_of(ev, &ev_dims);
+    dse_batch_init(&st->scratch, &ev_dims);
     return st->sched ? 0 : -1;
 }
 
@@ -233,6 +256,9 @@ static void report(run_state *st, long computed, double seconds)
 static void teardown(run_state *st)
 {
     dse_batch_free(&st->batch);
+    dse_batch_free(&st->scratch);
+    dse_sweep_free(st->stored);
+    dse_sweep_free(st->evaluated);
     dse_eval_free(st->eval);
     dse_sched_free(st->sched);
     dse_results_close(st->results);
@@ -262,11 +288,39 @@ static void say_outcome(const run_state *st, long saved, long left, int first_fa
     }
 }
 
+/* The part of the sweep the file stores, and the part evaluated: the same, except that
+ * an aging sweep evaluates every workload, because the frequency over the years is the
+ * one under the whole workload mix's stress (eval_aging.c): leaving workloads out would
+ * change the selected ones' frequency and performance.  The others are dropped before
+ * the write (dse_unit_project), so a part is bit-identical to the same part of a
+ * whole run. */
+static int select_part(run_state *st)
+{
+    const dse_sweep *s = st->whole;
+    const dse_selection *sel = st->o->select;
+    st->s = s;
+    if (!sel)
+        return 0;
+    if (dse_selection_text(s, sel, st->selection, sizeof st->selection))
+        return -1;
+    st->s = st->stored = dse_sweep_select(s, sel, false);
+    if (!st->stored)
+        return -1;
+    if (s->var.aging.n_years < 2 || dse_selection_all_workloads(s, sel))
+        return 0;
+    st->evaluated = dse_sweep_select(s, sel, true);
+    for (int i = 0; i < st->stored->n_workloads; i++)
+        st->w_map[i] = dse_sweep_workload_index(s, st->stored->workloads[i].name);
+    return st->evaluated ? 0 : -1;
+}
+
 int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
 {
-    run_state st = { .s = s, .o = o, .comm = comm };
+    run_state st = { .whole = s, .o = o, .comm = comm };
     MPI_Comm_rank(comm, &st.rank);
-    dse_dims_of(s, &st.dims);
+    if (select_part(&st))
+        fatal(&st, "out of memory");
+    dse_dims_of(st.s, &st.dims);
     int status = open_results(&st);
     if (status) {
         teardown(&st);

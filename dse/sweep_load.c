@@ -406,6 +406,21 @@ static int read_workload(const loader *ld, const config_setting_t *e, int idx, s
     return read_group(ld, e, path, dse__workload_keys, dse__n_workload_keys, w, skip);
 }
 
+int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile *w, FILE *err)
+{
+    if (!dse_embedded_find_workload(name))
+        return 1;
+    loader ld = { "<built-in workloads>", err };
+    char key[64], msg[256];
+    sm_profile_default(w);
+    if (builtin_profile(&ld, NULL, "workload", name, w))
+        return -1;
+    if (sm_profile_check(w, sm, key, sizeof key, msg, sizeof msg))
+        return fail(&ld, NULL, key, "shipped workload %s does not fit this sweep's SM: %s",
+                    name, msg);
+    return 0;
+}
+
 /* ---- top level ------------------------------------------------------------------------ */
 
 static int read_list_of(const loader *ld, const config_setting_t *s, const char *what, int max,

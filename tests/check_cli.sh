@@ -19,7 +19,7 @@ err=$("$rfdse" frobnicate 2>&1); [ $? -eq 2 ] || { echo "FAIL: unknown command s
 err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
 [[ "$err" == *"accepted: "*"pv_opt"* ]] || { echo "FAIL: unknown technique does not list: $err"; fail=1; }
 err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
-[[ "$err" == *"the sweep's: "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
+[[ "$err" == *"accepted (the sweep's, then the shipped ones): "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
 
 # --opt=value and --opt value alike, in every command that takes options.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -28,6 +28,10 @@ b=$("$rfdse" sm --benchmark nn --technique baseline --chip 1 | grep -E '^ +ipc '
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: sm --opt=value: [$a] vs [$b]"; fail=1; }
 "$rfdse" chipmap --chip=1 --output="$tmp/a.h5" >/dev/null && "$rfdse" chipmap --chip 1 -o "$tmp/b.h5" >/dev/null &&
   h5diff -q "$tmp/a.h5" "$tmp/b.h5" /map /map || { echo "FAIL: chipmap --opt=value"; fail=1; }
+# One Vth-map renderer: chipmap --png draws what analyze draws from the chipmap file.
+"$rfdse" chipmap --chip=1 -o "$tmp/c.h5" --png="$tmp/c.png" >/dev/null &&
+  "$rfdse" analyze "$tmp/c.h5" --figures="$tmp/cfig" >/dev/null && cmp -s "$tmp/c.png" "$tmp/cfig/c_vth_map.png" ||
+  { echo "FAIL: chipmap --png differs from analyze's Vth map"; fail=1; }
 "$rfdse" validate > "$tmp/d.cfg" && "$rfdse" run "$tmp/d.cfg" -o "$tmp/r.h5" --chips=1 --quiet 2>/dev/null &&
   "$rfdse" analyze "$tmp/r.h5" --csv="$tmp/csv" >/dev/null 2>&1 && [ -s "$tmp/csv/r_per_chip.csv" ] ||
   { echo "FAIL: run/analyze --opt=value"; fail=1; }

@@ -19,7 +19,7 @@ grep -q '^pv_opt_nbti_opt ' "$tmp/out" || bad "no row for pv_opt_nbti_opt"
 head -1 "$tmp/csv/run_frequency.csv" | grep -q '^technique,year,n,n_nan,mean,std,ci95_low' \
   || bad "CSV header"
 [ "$(wc -l < "$tmp/csv/run_chip_performance.csv")" -eq 14 ] || bad "CSV rows (13 techniques)"
-for f in freq_dist perf_dist ipc guardband nbti_trace; do
+for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
   [ -s "$tmp/fig/run_$f.png" ] || bad "figure $f missing"
 done
 
@@ -89,7 +89,7 @@ timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --
   >/dev/null 2>"$tmp/err" || { bad "rfdse run tiny.cfg"; cat "$tmp/err"; }
 "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig3" >"$tmp/out" 2>"$tmp/err" \
   || { bad "analyze on a real sweep"; cat "$tmp/err"; }
-for f in freq_dist perf_dist ipc guardband nbti_trace; do
+for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
   head -c 8 "$tmp/fig3/tiny_$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
 done
 # The sweep ages, so the table says its performance is the lifetime one and shows the

@@ -301,8 +301,8 @@ static void every_figure(void **state)
     ana_options o = { .figures_dir = figs, .out = fopen("/dev/null", "w"), .err = stderr };
     assert_int_equal(ana_analyze(files, 4, &o), ANA_EOK);
     fclose(o.out);
-    const ana_figure per_file[] = { ANA_FIG_freq_dist, ANA_FIG_perf_dist, ANA_FIG_ipc,
-                                    ANA_FIG_guardband, ANA_FIG_nbti_trace };
+    const ana_figure per_file[] = { ANA_FIG_freq_dist, ANA_FIG_perf_dist, ANA_FIG_overview,
+                                    ANA_FIG_ipc, ANA_FIG_guardband, ANA_FIG_nbti_trace };
     for (size_t i = 0; i < sizeof per_file / sizeof per_file[0]; i++)
         expect_png(figs, "sens-1to1_", per_file[i]);
     expect_png(figs, "", ANA_FIG_sensitivity);
@@ -435,6 +435,35 @@ static void bad_file_writes_nothing(void **state)
     H5Fclose(f);
 }
 
+/* ---- grouping identical distributions -------------------------------------------------- */
+
+static void group_identical_distributions(void **state)
+{
+    (void)state;
+    /* 5 techniques x 2 axis points x 4 chips.  Row 2 is row 0 with its chips in another
+     * order (the same distribution); row 3 equals row 1 at the first point only; row 4
+     * is row 1 with NaN in the same places (NaN counts as equal to NaN). */
+    const double x[5][2][4] = {
+        { { 0.6, 0.7, 0.8, 0.9 }, { 0.5, 0.6, 0.7, 0.8 } },
+        { { 0.6, 0.7, 0.8, NAN }, { 0.5, 0.5, 0.5, 0.5 } },
+        { { 0.9, 0.8, 0.7, 0.6 }, { 0.8, 0.5, 0.7, 0.6 } },
+        { { 0.6, 0.7, 0.8, NAN }, { 0.5, 0.5, 0.5, 0.51 } },
+        { { NAN, 0.8, 0.7, 0.6 }, { 0.5, 0.5, 0.5, 0.5 } },
+    };
+    int group[5];
+    assert_int_equal(ana_group_identical(&x[0][0][0], 5, 2, 4, group), 3);
+    const int want[5] = { 0, 1, 0, 3, 1 };
+    for (int t = 0; t < 5; t++)
+        assert_int_equal(group[t], want[t]);
+    /* One segment only: rows 1, 3 and 4 agree there. */
+    double first[5][4];
+    for (int t = 0; t < 5; t++)
+        memcpy(first[t], x[t][0], sizeof first[t]);
+    assert_int_equal(ana_group_identical(&first[0][0], 5, 1, 4, group), 2);
+    assert_int_equal(group[3], 1);
+    assert_int_equal(group[4], 1);
+}
+
 static void png_checker_rejects(void **state)
 {
     /* The checker the figure tests rely on must be able to fail. */
@@ -466,6 +495,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(wrong_shape_is_corrupt, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(bad_file_writes_nothing, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(png_checker_rejects, setup_dir, teardown_dir),
+        cmocka_unit_test(group_identical_distributions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

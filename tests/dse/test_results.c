@@ -102,14 +102,14 @@ static void test_write_then_resume_reads_done_and_values(void **state)
     fixture *f = *state;
     char err[512] = "";
     int status;
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
+    dse_results *r = dse_results_create(f->path, &(dse_results_of){ f->s, f->s, "" }, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     write_pattern(f, r, 0, false);
     write_pattern(f, r, 1, true);
     dse_results_close(r);
 
     uint8_t *done = calloc((size_t)(f->d.n_chips * f->d.n_techniques), 1);
-    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, false, done, err, sizeof err);
+    r = dse_results_resume(f->path, &(dse_results_of){ f->s, f->s, "" }, MPI_COMM_WORLD, false, done, err, sizeof err);
     assert_non_null(r);
     for (int c = 0; c < f->d.n_chips; c++)
         for (int t = 0; t < f->d.n_techniques; t++)
@@ -155,10 +155,10 @@ static void test_create_refuses_existing_file(void **state)
     fixture *f = *state;
     char err[512] = "";
     int status;
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
+    dse_results *r = dse_results_create(f->path, &(dse_results_of){ f->s, f->s, "" }, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     dse_results_close(r);
-    r = dse_results_create(f->path, f->s, false, MPI_COMM_WORLD, err, sizeof err, &status);
+    r = dse_results_create(f->path, &(dse_results_of){ f->s, f->s, "" }, false, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_null(r);
     assert_int_equal(status, 2);
     assert_non_null(strstr(err, "exists"));
@@ -169,12 +169,12 @@ static void test_resume_refuses_other_seed(void **state)
     fixture *f = *state;
     char err[512] = "";
     int status;
-    dse_results *r = dse_results_create(f->path, f->s, true, MPI_COMM_WORLD, err, sizeof err, &status);
+    dse_results *r = dse_results_create(f->path, &(dse_results_of){ f->s, f->s, "" }, true, MPI_COMM_WORLD, err, sizeof err, &status);
     assert_non_null(r);
     dse_results_close(r);
     f->s->chips.seed = 12345;
     uint8_t done[64];
-    r = dse_results_resume(f->path, f->s, MPI_COMM_WORLD, false, done, err, sizeof err);
+    r = dse_results_resume(f->path, &(dse_results_of){ f->s, f->s, "" }, MPI_COMM_WORLD, false, done, err, sizeof err);
     f->s->chips.seed = 1;
     assert_null(r);
     assert_non_null(strstr(err, "different seed"));
