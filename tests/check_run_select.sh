@@ -67,8 +67,10 @@ cmp_part whole.h5 part.h5 || bad "a part differs from the whole run's"
 assert s == b"--techniques rf_bro,nbti_opt --workloads hotspot", s' || bad "part.h5's selection attribute"
 "$rfdse" run s.cfg -o seed8.h5 --seed=8 -q && ! cmp_part seed8.h5 part.h5 >/dev/null 2>&1 ||
   bad "the part comparison does not see another seed's values"
-cmp -s <(h5dump -d /results/performance part.h5 | tail -n +2) \
-       <(h5dump -d /results/performance spaced.h5 | tail -n +2) ||
+# values only: the two files' names differ in length, which moves objects in the file
+/usr/bin/python3 -c 'import h5py
+a, b = (h5py.File(f, "r")["/results/performance"][()] for f in ("part.h5", "spaced.h5"))
+assert a.shape == b.shape and a.tobytes() == b.tobytes()' ||
   bad "--techniques=A,B and --techniques A,B differ"
 
 # Unknown names: one line listing the accepted ones, exit 2.
