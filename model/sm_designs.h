@@ -15,7 +15,9 @@
 #define SM_RF_DESIGNS(X)                                                                    \
     X(nbti_rename, 1, "nbti_opt: block-level bank renaming")                                \
     X(zero_gating, 0,                                                                       \
-      "zero lanes neither written nor read: a per-register zero mask (energy only)")
+      "zero lanes neither written nor read: a per-register zero mask (energy only)")        \
+    X(reg_release, 0,                                                                       \
+      "register release at the last read, renaming to a physical pool, power gating")
 
 /* A build may append designs of its own (tests/model/CMakeLists.txt builds the model
  * with a toy design this way); the shipped program has none. */
