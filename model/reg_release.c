@@ -60,7 +60,7 @@ typedef struct rwarp {
 
 typedef struct rr_state {
     int groups, rows, n_static, long_lived, delay, horizon, n_held, peak;
-    uint64_t wakeups, releases, flags, fast, slow;
+    uint64_t wakeups, releases, flags, flag_lanes, fast, slow;
     uint8_t ph[SM_MAX_BANKS * SM_MAX_ENTRIES];
     group g[SM_MAX_BANKS][MAX_GROUPS];
     rwarp w[];
@@ -417,6 +417,7 @@ static void issue(sm_sim *s, void *st, int w, const sm__inst *in)
     assert(rw->n > 0 && ahead(rw, 0)->op == in->op && ahead(rw, 0)->dst == in->dst);
     if (in->op == SM__OP_FLAG) {
         z->flags++;
+        z->flag_lanes += s->warps[w].tlanes[0];
     } else {
         drain(z, s, w, false);
         sources(z, s, w, in);
@@ -500,7 +501,12 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
     out->rr_peak_regs = (uint64_t)z->peak;
     out->rr_wakeups = z->wakeups;
     out->rr_releases = z->releases;
+    /* flag instructions cost issue slots but are not the kernel's work: IPC counts the
+     * kernel's instructions only (they are all-fast: no operands) */
     out->rr_flag_insts = z->flags;
+    out->warp_insts -= z->flags;
+    out->fast_insts -= z->flags;
+    out->thread_insts -= z->flag_lanes;
     out->rr_fast_allocs = z->fast;
     out->rr_slow_allocs = z->slow;
 }
