@@ -3,12 +3,14 @@
  * SM of the default chip; per profile the median of 5 slices of >= 0.2 CPU-s and their
  * range), and with --ipc-table the IPC of every technique on an
  * all-fast and on a 70 % stand-in storage map (docs/performance.md, docs/model.md). */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "dse_sim_cache.h"
 #include "dse_sweep.h"
 #include "sm.h"
 
@@ -270,12 +272,73 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
     return 0;
 }
 
+/* reg_release's report (docs/model.md, "Register release and power gating"): per
+ * profile, summed over the chip's SMs on the 70 % stand-in map of rf_bro, each design
+ * run against rf_bro without it.  Leakage and dynamic energy from dse_energy_of at
+ * frequency 1. */
+typedef struct rr_sum {
+    double cycles, insts, live, alloc, peak, leak, dyn;
+} rr_sum;
+
+static int rr_run(const dse_sweep *s, sm_sim *sim, const sm_profile *p, const char *name,
+                  int gating, int flags, rr_sum *out)
+{
+    dse_technique t, bro;
+    dse_technique_preset(name, &t);
+    dse_technique_preset("rf_bro", &bro);
+    t.freq = bro.freq; /* on rf_bro's map: the designs' IPC side composed onto rf_bro */
+    if (gating >= 0)
+        t.ipc.rr_gating = (sm_rr_gating)gating;
+    if (flags >= 0)
+        t.ipc.rr_flag_every = flags;
+    static sm_rf_map m;
+    int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks, n = s->var.floorplan.n_sms;
+    standin_map(s, &t, (int)(total * 0.3 + 0.5), &m);
+    *out = (rr_sum){ 0 };
+    for (int i = 0; i < n; i++) {
+        static sm_stats st;
+        if (sm_sim_run(sim, &s->sm, p, &t.ipc, &m, i, n, &st))
+            return 1;
+        dse_sm_result r;
+        dse_sm_result_of(&st, &m, &r);
+        double dyn, leak;
+        dse_energy_of(&s->energy, 16, total, r.lane_accesses, r.cycles, 1.0, r.powered, &dyn, &leak);
+        *out = (rr_sum){ out->cycles + (double)st.cycles, out->insts + (double)st.warp_insts,
+                         out->live + (double)st.rr_live_cycles, out->alloc + (double)st.rr_alloc_cycles,
+                         fmax(out->peak, (double)st.rr_peak_regs), out->leak + leak, out->dyn + dyn };
+    }
+    return 0;
+}
+
+static int rr_report(const dse_sweep *s, sm_sim *sim)
+{
+    printf("%-15s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "profile", "live", "leak_r", "leak_g",
+           "r/ft_r", "g/ft_g", "dyn", "cycles", "noflag", "peak");
+    for (int w = 0; w < s->n_workloads; w++) {
+        const sm_profile *p = &s->workloads[w];
+        rr_sum off, row, reg, ft_row, ft_reg, free_flags;
+        if (rr_run(s, sim, p, "rf_bro", -1, -1, &off) ||
+            rr_run(s, sim, p, "reg_release", -1, -1, &row) ||
+            rr_run(s, sim, p, "reg_release", -1, 0, &free_flags) ||
+            rr_run(s, sim, p, "rr_reg_gating", -1, -1, &reg) ||
+            rr_run(s, sim, p, "rr_first_touch", SM_RR_GATE_ROW, -1, &ft_row) ||
+            rr_run(s, sim, p, "rr_first_touch", -1, -1, &ft_reg))
+            return 1;
+        printf("%-15s %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %+6.3f %+6.3f %6.0f\n", p->name,
+               row.live / row.alloc, row.leak / off.leak, reg.leak / off.leak,
+               row.leak / ft_row.leak, reg.leak / ft_reg.leak, row.dyn / off.dyn,
+               row.cycles / off.cycles - 1, free_flags.cycles / off.cycles - 1, row.peak);
+    }
+    return 0;
+}
+
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --digest | --digest-full | --once [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
+    "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n";
 
 int main(int argc, char **argv)
@@ -303,6 +366,8 @@ int main(int argc, char **argv)
             rc = digest(s, sim, false);
         } else if (argc > 1 && !strcmp(argv[1], "--digest-full")) {
             rc = digest(s, sim, true);
+        } else if (argc > 1 && !strcmp(argv[1], "--reg-release")) {
+            rc = rr_report(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {
