@@ -152,10 +152,10 @@ typedef struct sm_technique {
     sm_rename_order rename_order; /* nbti_rename: which registers order it      */
     bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
     /* reg_release's options (docs/model.md, "Register release and power gating") */
-    sm_rr_policy rr_policy;     /* placement of a new value             consolidate */
-    sm_rr_gating rr_gating;     /* power gating                         row         */
     bool rr_release;            /* release at the last read (false: allocate at the *
                                  * first write, keep to the warp's end) true        */
+    sm_rr_policy rr_policy;     /* placement of a new value             consolidate */
+    sm_rr_gating rr_gating;     /* power gating                         row         */
     int rr_row_groups;          /* row groups per bank (1 KB: 8 of 64 rows)  8      */
     int rr_table_bytes;         /* renaming table, 2 bytes an entry          1024   */
     int rr_flag_every;          /* a flag instruction per this many (0: free) 18    */
