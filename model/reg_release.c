@@ -487,6 +487,8 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
 {
     const rr_state *z = st;
     const sm__kernel *k = &s->k;
+    /* a finished kernel has freed every register: nothing leaks from the pool */
+    assert(s->blocks_done < k->n_blocks || z->n_held == 0);
     out->rf_vectors = (uint64_t)(k->n_banks * k->n_entries);
     out->n_row_groups = (uint64_t)(k->n_banks * z->groups);
     for (int b = 0; b < k->n_banks; b++) {
