@@ -3,12 +3,14 @@
  * SM of the default chip; per profile the median of 5 slices of >= 0.2 CPU-s and their
  * range), and with --ipc-table the IPC of every technique on an
  * all-fast and on a 70 % stand-in storage map (docs/performance.md, docs/model.md). */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "dse_sim_cache.h"
 #include "dse_sweep.h"
 #include "sm.h"
 
@@ -209,21 +211,44 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
     return 0;
 }
 
-/* Statistics added after the digest was first recorded: accounting only (energy), or
- * zero unless a design that did not exist then is on.  Left out of the default digest,
- * which therefore stays comparable with the digests recorded before they existed (it
- * is of every other statistic, field by field in list order, the bytes the whole-struct
- * hash saw then); --digest-full has them all. */
+/* Statistics that only account (energy), never time: left out of the default digest,
+ * which therefore stays comparable with the digests recorded before they existed (the
+ * digest is of every other statistic, field by field in list order, the bytes the
+ * whole-struct hash saw then); --digest-full has them. */
 static bool accounting_only(const char *name)
 {
     static const char *const names[] = { "read_lanes", "write_lanes", "sub_read_lanes",
-                                         "sub_write_lanes", "rfc_hits", "rfc_misses",
-                                         "rfc_fills", "rfc_writebacks", "rfc_intervals",
-                                         "rfc_wait" };
+                                         "sub_write_lanes" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
             return true;
     return false;
+}
+
+/* Statistics of designs added after the digests were recorded (ltrf, rfc_demand,
+ * reg_release): hashed only when not all zero, so runs without the design hash as they
+ * did before them. */
+static bool added_later(const char *name)
+{
+    static const char *const names[] = {
+        "rfc_hits", "rfc_misses", "rfc_fills", "rfc_writebacks", "rfc_intervals", "rfc_wait",
+        "rf_vectors", "n_row_groups", "rr_alloc_cycles", "rr_held_cycles", "rr_live_cycles",
+        "rr_powered_cycles", "rr_peak_regs", "rr_wakeups", "rr_releases", "rr_flag_insts",
+        "rr_fast_allocs", "rr_slow_allocs", "bank_live", "bank_powered", "sub_powered",
+        "group_live", "group_powered", "group_allocs",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return false;
+}
+
+static bool all_zero(const uint64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            return false;
+    return true;
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -236,10 +261,11 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
 {
 #define HASH_SCALAR(name, unit, desc)                                                  \
-    if (full || !accounting_only(#name))                                               \
+    if ((full || !accounting_only(#name)) && !(added_later(#name) && !st->name))       \
         h = fnv(h, &st->name, sizeof st->name);
 #define HASH_ARRAY(name, len, extent, unit, desc)                                      \
-    if (full || !accounting_only(#name))                                               \
+    if ((full || !accounting_only(#name)) &&                                           \
+        !(added_later(#name) && all_zero(st->name, len)))                              \
         h = fnv(h, st->name, sizeof st->name);
     SM_STATS_SCALARS(HASH_SCALAR)
     SM_STATS_ARRAYS(HASH_ARRAY)
@@ -252,7 +278,10 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
  * the 70 % stand-in maps: a speed change that claims bit-identical results must leave
  * it unchanged (docs/performance.md).  The default digest is of the timing statistics
  * of the eleven presets it was first recorded on; `full` (--digest-full) covers every
- * statistic of every preset, so accounting-only changes are checked too. */
+ * statistic of every preset, so accounting-only changes are checked too.  Its first line
+ * stays over the fourteen presets it was recorded on (FULL_RECORDED, in registry order);
+ * a second line covers every preset, those added since too (ltrf's, reg_release's...). */
+#define FULL_RECORDED 14
 static int digest(const dse_sweep *s, sm_sim *sim, bool full)
 {
     static const char *const timing[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
@@ -262,6 +291,9 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
     int n = s->var.floorplan.n_sms, total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
     uint64_t h = 14695981039346656037ull, insts = 0;
     for (size_t t = 0; names[t]; t++) {
+        if (full && t == FULL_RECORDED)
+            printf("digest %016llx over %llu warp instructions\n", (unsigned long long)h,
+                   (unsigned long long)insts);
         dse_technique tech;
         dse_technique_preset(names[t], &tech);
         static sm_rf_map m;
@@ -275,8 +307,68 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
                 insts += st.warp_insts;
             }
     }
-    printf("digest %016llx over %llu warp instructions\n", (unsigned long long)h,
-           (unsigned long long)insts);
+    printf("%s %016llx over %llu warp instructions\n", full ? "digest (every preset)" : "digest",
+           (unsigned long long)h, (unsigned long long)insts);
+    return 0;
+}
+
+/* reg_release's report (docs/model.md, "Register release and power gating"): per
+ * profile, summed over the chip's SMs on the 70 % stand-in map of rf_bro, each design
+ * run against rf_bro without it.  Leakage and dynamic energy from dse_energy_of at
+ * frequency 1. */
+typedef struct rr_sum {
+    double cycles, insts, live, alloc, peak, leak, dyn;
+} rr_sum;
+
+static int rr_run(const dse_sweep *s, sm_sim *sim, const sm_profile *p, const char *name,
+                  int gating, int flags, rr_sum *out)
+{
+    dse_technique t, bro;
+    dse_technique_preset(name, &t);
+    dse_technique_preset("rf_bro", &bro);
+    t.freq = bro.freq; /* on rf_bro's map: the designs' IPC side composed onto rf_bro */
+    if (gating >= 0)
+        t.ipc.rr_gating = (sm_rr_gating)gating;
+    if (flags >= 0)
+        t.ipc.rr_flag_every = flags;
+    static sm_rf_map m;
+    int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks, n = s->var.floorplan.n_sms;
+    standin_map(s, &t, (int)(total * 0.3 + 0.5), &m);
+    *out = (rr_sum){ 0 };
+    for (int i = 0; i < n; i++) {
+        static sm_stats st;
+        if (sm_sim_run(sim, &s->sm, p, &t.ipc, &m, i, n, &st))
+            return 1;
+        dse_sm_result r;
+        dse_sm_result_of(&st, &m, &r);
+        double dyn, leak;
+        dse_energy_of(&s->energy, 16, total, r.lane_accesses, r.cycles, 1.0, r.powered, &dyn, &leak);
+        *out = (rr_sum){ out->cycles + (double)st.cycles, out->insts + (double)st.warp_insts,
+                         out->live + (double)st.rr_live_cycles, out->alloc + (double)st.rr_alloc_cycles,
+                         fmax(out->peak, (double)st.rr_peak_regs), out->leak + leak, out->dyn + dyn };
+    }
+    return 0;
+}
+
+static int rr_report(const dse_sweep *s, sm_sim *sim)
+{
+    printf("%-15s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "profile", "live", "leak_r", "leak_g",
+           "r/ft_r", "g/ft_g", "dyn", "cycles", "noflag", "peak");
+    for (int w = 0; w < s->n_workloads; w++) {
+        const sm_profile *p = &s->workloads[w];
+        rr_sum off, row, reg, ft_row, ft_reg, free_flags;
+        if (rr_run(s, sim, p, "rf_bro", -1, -1, &off) ||
+            rr_run(s, sim, p, "reg_release", -1, -1, &row) ||
+            rr_run(s, sim, p, "reg_release", -1, 0, &free_flags) ||
+            rr_run(s, sim, p, "rr_reg_gating", -1, -1, &reg) ||
+            rr_run(s, sim, p, "rr_first_touch", SM_RR_GATE_ROW, -1, &ft_row) ||
+            rr_run(s, sim, p, "rr_first_touch", -1, -1, &ft_reg))
+            return 1;
+        printf("%-15s %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %+6.3f %+6.3f %6.0f\n", p->name,
+               row.live / row.alloc, row.leak / off.leak, reg.leak / off.leak,
+               row.leak / ft_row.leak, reg.leak / ft_reg.leak, row.dyn / off.dyn,
+               row.cycles / off.cycles - 1, free_flags.cycles / off.cycles - 1, row.peak);
+    }
     return 0;
 }
 
@@ -288,6 +380,7 @@ static const char usage[] =
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
+    "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n";
 
 int main(int argc, char **argv)
@@ -317,6 +410,8 @@ int main(int argc, char **argv)
             rc = digest(s, sim, false);
         } else if (argc > 1 && !strcmp(argv[1], "--digest-full")) {
             rc = digest(s, sim, true);
+        } else if (argc > 1 && !strcmp(argv[1], "--reg-release")) {
+            rc = rr_report(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {

@@ -31,6 +31,7 @@ typedef struct dse_sm_result {
     double ipc;
     double cycles;         /* of the run                                          */
     double lane_accesses;  /* register reads and writes x the lanes they touch   */
+    double powered;        /* share of storage x time powered (1: no gating)     */
     double access_duty[DSE_MAX_SUBS];
     double occupancy_duty[DSE_MAX_SUBS];
 } dse_sm_result;

@@ -54,10 +54,12 @@ typedef struct dse_energy {
 void dse_energy_default(dse_energy *e);
 
 /* The energy of one SM run: `lane_accesses` register reads and writes x the lanes they
- * touch, over `cycles` cycles at normalised frequency `freq`, with every one of the
- * SM's `n_subs` sub-banks powered; joules. */
+ * touch, over `cycles` cycles at normalised frequency `freq`, with the SM's `n_subs`
+ * sub-banks powered for a share `powered` of their storage x time (1 without power
+ * gating; gated storage leaks nothing); joules. */
 void dse_energy_of(const dse_energy *e, int lanes_per_sub, int n_subs, double lane_accesses,
-                   double cycles, double freq, double *dynamic_j, double *leakage_j);
+                   double cycles, double freq, double powered, double *dynamic_j,
+                   double *leakage_j);
 
 typedef struct dse_sweep {
     char name[DSE_NAME_MAX];   /* sweep name (file stem unless set)     */

@@ -1,7 +1,8 @@
 /* The register-file energy model (docs/model.md, "Energy").  Dynamic energy scales with
  * the lanes an access touches in each sub-bank (an access to a whole 16-lane sub-bank
  * costs access_pj); leakage with the time every sub-bank is powered, which a slower
- * clock (process variation, the guardband) makes longer. */
+ * clock (process variation, the guardband) makes longer; power-gated storage (reg_release)
+ * leaks nothing, so leakage scales with the share of storage x time powered. */
 #include "dse_sweep.h"
 
 void dse_energy_default(dse_energy *e)
@@ -13,9 +14,10 @@ void dse_energy_default(dse_energy *e)
 }
 
 void dse_energy_of(const dse_energy *e, int lanes_per_sub, int n_subs, double lane_accesses,
-                   double cycles, double freq, double *dynamic_j, double *leakage_j)
+                   double cycles, double freq, double powered, double *dynamic_j,
+                   double *leakage_j)
 {
     double seconds = cycles / (freq * e->clock_mhz * 1e6);
     *dynamic_j = lane_accesses * e->access_pj * 1e-12 / lanes_per_sub;
-    *leakage_j = n_subs * e->leakage_mw * 1e-3 * seconds;
+    *leakage_j = n_subs * e->leakage_mw * 1e-3 * seconds * powered;
 }

@@ -121,7 +121,8 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
         sum += e->run->ipc;
         double dyn, leak;
         dse_energy_of(&e->s->energy, lanes_per_sub, e->n_subs, e->run->lane_accesses,
-                      e->run->cycles, sm_freq ? sm_freq[sm] : 1.0, &dyn, &leak);
+                      e->run->cycles, sm_freq ? sm_freq[sm] : 1.0, e->run->powered, &dyn,
+                      &leak);
         out->dynamic_j += dyn;
         out->leakage_j += leak;
         if (duty_acc) {

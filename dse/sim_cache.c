@@ -12,7 +12,7 @@ typedef struct slot {
     uint32_t len;
     uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
     double *duty;  /* into key's block: access, then occupancy, by position */
-    double ipc, cycles, lanes;
+    double ipc, cycles, lanes, powered;
 } slot;
 
 struct dse_sim_cache {
@@ -111,6 +111,9 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
     r->ipc = sm_stats_ipc(st);
     r->cycles = (double)st->cycles;
     r->lane_accesses = (double)(st->read_lanes + st->write_lanes);
+    /* rf_vectors is 0 without reg_release: everything powered */
+    r->powered = st->rf_vectors ? (double)st->rr_powered_cycles / ((double)st->rf_vectors * cycles)
+                                : 1.0;
     for (int b = 0; b < m->n_banks; b++)
         for (int p = 0; p < m->subs_per_bank; p++) {
             int id = m->sub_id[b][p];
@@ -131,6 +134,7 @@ static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r
     r->ipc = s->ipc;
     r->cycles = s->cycles;
     r->lane_accesses = s->lanes;
+    r->powered = s->powered;
     for (int b = 0; b < m->n_banks; b++)
         for (int p = 0; p < m->subs_per_bank; p++) {
             int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
@@ -156,7 +160,7 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
             duty[n + pos] = r->occupancy_duty[id];
         }
     *s = (slot){ .hash = h, .len = (uint32_t)len, .key = block, .duty = duty, .ipc = r->ipc,
-                 .cycles = r->cycles, .lanes = r->lane_accesses };
+                 .cycles = r->cycles, .lanes = r->lane_accesses, .powered = r->powered };
     c->used++;
 }
 

@@ -24,6 +24,8 @@ static const char *const sched_names[] = {
 };
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
 static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
+static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first", NULL };
+static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
 
 /* Key constructors: S is the owning struct type. */
@@ -176,6 +178,20 @@ const dse__key dse__technique_keys[] = {
       "register-file cache: registers per warp partition (ltrf: interval bound)" },
     { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
       0, "registers that order the renaming: the last warp's, or every warp's" },
+    { "rr_policy", DSE__ENUM, T_OFF(ipc.rr_policy), 0, 0, 0, false, rr_policy_names, 0,
+      "reg_release: placement of a new value" },
+    { "rr_gating", DSE__ENUM, T_OFF(ipc.rr_gating), 0, 0, 0, false, rr_gating_names, 0,
+      "reg_release: power gating of unallocated storage" },
+    { "rr_release", DSE__BOOL, T_OFF(ipc.rr_release), 0, 0, 1, false, NULL, 0,
+      "reg_release: free a register at its last read (false: at the warp's end)" },
+    { "rr_row_groups", DSE__INT, T_OFF(ipc.rr_row_groups), 0, 1, 16, false, NULL, 0,
+      "reg_release: row groups (gating sub-arrays) per bank" },
+    { "rr_table_bytes", DSE__INT, T_OFF(ipc.rr_table_bytes), 0, 0, 1048576, false, NULL, 0,
+      "reg_release: renaming-table bytes (2 per entry); the rest keep static slots" },
+    { "rr_flag_every", DSE__INT, T_OFF(ipc.rr_flag_every), 0, 0, 100000, false, NULL, 0,
+      "reg_release: one release-flag instruction per this many (0: free flags)" },
+    { "rr_horizon", DSE__INT, T_OFF(ipc.rr_horizon), 0, 1, 256, false, NULL, 0,
+      "reg_release: instructions the liveness analysis looks ahead" },
 };
 const size_t dse__n_technique_keys = NELEM(dse__technique_keys);
 
@@ -203,6 +219,9 @@ const dse__key dse__workload_keys[] = {
           "those sources: 3 = all in the first's bank, 2 = second and third in one bank"),
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
     K_DBL(sm_profile, zero_lanes, 0, 1, "share of result lanes whose value is zero"),
+    K_INT(sm_profile, long_lived_regs, 0, 255, "registers live the whole kernel (reg_release)"),
+    K_INT(sm_profile, release_delay, 0, 32,
+          "instructions a release waits after the last read (reg_release)"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
 };

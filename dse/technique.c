@@ -29,6 +29,18 @@ static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] =
 static void interval_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_ltrf] = true; }
 static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] = true; }
 
+/* reg_release with its defaults: renaming, consolidation, row-group gating. */
+static void reg_release(dse_technique *t) { t->ipc.design[SM_DESIGN_reg_release] = true; }
+static void rr_first_touch(dse_technique *t)
+{
+    reg_release(t);
+    t->ipc.rr_release = false;
+    t->ipc.rr_gating = SM_RR_GATE_REGISTER;
+}
+static void rr_register_gating(dse_technique *t) { t->ipc.rr_gating = SM_RR_GATE_REGISTER; }
+static void rr_wear_level(dse_technique *t) { t->ipc.rr_policy = SM_RR_WEAR_LEVEL; }
+static void rr_fast_first(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_FIRST; }
+
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
  * the fastest virtual banks; the text's last-warp walk is nbti_rename_order = "last_warp". */
@@ -72,7 +84,19 @@ static void nbti_both(dse_technique *t)
     X(ltrf, "two_level + register-file cache filled by register-interval prefetch",         \
       interval_rfc, "two_level", NULL)                                                      \
     X(rfc_demand, "two_level + register-file cache filled on write (LTRF's comparison)",    \
-      demand_rfc, "two_level", NULL)
+      demand_rfc, "two_level", NULL)                                                      \
+    X(reg_release, "registers freed at their last read, renamed, row groups power-gated",   \
+      reg_release, NULL, NULL)                                                              \
+    X(rr_first_touch, "registers powered from their first write to the warp's end",        \
+      rr_first_touch, NULL, NULL)                                                           \
+    X(rr_reg_gating, "reg_release gating each register instead of row groups",             \
+      rr_register_gating, "reg_release", NULL)                                              \
+    X(rr_wear_level, "reg_release placing values to spread allocations over row groups",   \
+      rr_wear_level, "reg_release", NULL)                                                   \
+    X(rr_fast_first, "reg_release placing values in fast storage first (composes with PV)", \
+      rr_fast_first, "reg_release", NULL)                                                   \
+    X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first")   \
+    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release")
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2) { #name, doc, { b1, b2, NULL }, set },

@@ -213,7 +213,7 @@ int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes)
     return logical_bank(k, w, r, fixed_lane(k, lanes, r));
 }
 
-static uint8_t access_slow(const sm__kernel *k, int bank, int entry, int lanes)
+uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes)
 {
     int parts = sm__parts_for(lanes, k->subs);
     uint8_t slow = k->map->entry_slow[k->origin[bank]][entry];
@@ -238,8 +238,8 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
         int bank = blk->rename[sm__banks_logical(k, w, r, wp->lanes)];
         int entry = ((w * k->regs + r) / k->n_banks) % k->n_entries;
         wp->bank[r] = wp->home[r] = (uint8_t)bank;
-        wp->slow[0][r] = (uint8_t)(access_slow(k, bank, entry, wp->lanes) + k->extra_lat);
-        wp->slow[1][r] = (uint8_t)(access_slow(k, bank, entry, div_lanes) + k->extra_lat);
+        wp->slow[0][r] = (uint8_t)(sm__banks_slow(k, bank, entry, wp->lanes) + k->extra_lat);
+        wp->slow[1][r] = (uint8_t)(sm__banks_slow(k, bank, entry, div_lanes) + k->extra_lat);
         s->live_vec[bank]++;
     }
 }

@@ -31,14 +31,16 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->age = s->age++;
     sm__gen_warp(k, wp, blk->ordinal, j);
     sm__banks_warp(s, w, blk);
-    sm__gen_next(k, wp);
     wp->sched = (uint8_t)(w % s->c->n_schedulers);
     sm__sched *q = &s->sched[wp->sched];
     q->warps |= 1ULL << w;
     q->ready |= 1ULL << w;
-    q->unit_mask[wp->next.unit] |= 1ULL << w;
     q->by_age[q->n_age++] = (uint8_t)w;
-    sm__designs_warp(s, w); /* last: the warp is complete and may be parked */
+    /* designs see the warp placed and scheduled (they may park it) but its stream not
+     * yet started: copies of the warp draw the same instructions the warp will */
+    sm__designs_warp(s, w);
+    sm__gen_next(k, wp);
+    q->unit_mask[wp->next.unit] |= 1ULL << w;
 }
 
 static void launch_block(sm_sim *s, int slot)

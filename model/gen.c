@@ -231,20 +231,50 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
 
 /* A hand-written instruction (tests), with its unused source slots set as synth()
  * leaves them. */
-static void micro(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
+static void micro(const sm__kernel *k, int index, sm__inst *in)
 {
-    *in = k->micro[wp->n_issued % k->n_micro];
+    *in = k->micro[index % k->n_micro];
     for (int i = in->n_src; i < SM__MAX_SRC; i++)
         in->src[i] = SM__NO_REG;
+}
+
+/* reg_release's flag instruction: no registers, and no draw from the stream, so the
+ * warp's other instructions are the ones it would run without them. */
+static void flag_inst(sm__inst *in)
+{
+    *in = (sm__inst){ .op = SM__OP_FLAG, .dst = SM__NO_REG, .n_src = 0,
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+}
+
+/* With flag instructions, position n of the warp's stream is a flag every flag_every +
+ * 1 positions from 0; otherwise it is instruction n - (flags before and at n). */
+static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
+{
+    int index = wp->n_issued;
+    if (__builtin_expect(k->flag_every != 0, 0)) {
+        int period = k->flag_every + 1;
+        if (index % period == 0) {
+            flag_inst(in);
+            return;
+        }
+        index -= index / period + 1;
+    }
+    if (k->micro)
+        micro(k, index, in);
+    else
+        synth(k, wp, in);
+}
+
+void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)
+{
+    draw_inst(k, copy, in);
+    copy->n_issued++;
 }
 
 void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
-    if (k->micro)
-        micro(k, wp, in);
-    else
-        synth(k, wp, in);
+    draw_inst(k, wp, in);
     in->unit = sm__ops[in->op].unit;
     /* unused slots and a store's SM__NO_REG destination are never slow */
     const uint8_t *slow = wp->slow[in->div];

@@ -113,7 +113,8 @@ static void begin_interval(sm_sim *s, ltrf *z, int w, const uint8_t *in_set, int
     }
     lw->left = len;
     s->st->rfc_intervals++;
-    sm__warp_refresh_fast(&s->warps[w]);
+    if (s->warps[w].n_issued) /* at launch the first instruction is drawn after this */
+        sm__warp_refresh_fast(&s->warps[w]);
     /* An instruction issued in cycle i reads its operands from i + 1 on: the warp may
      * issue in cycle ready - 1, the cycle before its last fill arrives.  It waits in
      * the parked set until the end of the cycle before (cycle()). */
@@ -136,6 +137,7 @@ static void warp(sm_sim *s, void *st, int w)
     memset(lw->dirty, 0, sizeof lw->dirty);
     uint8_t in_set[SM__MAX_REGS];
     sm__warp c = *wp;
+    sm__gen_next(&s->k, &c); /* the warp's first instruction, as it will draw it */
     int len = form_interval(s, &c, wp->n_left, z->k, in_set);
     begin_interval(s, z, w, in_set, len);
 }

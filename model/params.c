@@ -29,6 +29,8 @@ void sm_profile_default(sm_profile *p)
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
         .same_bank_share = 0.0, .same_bank_srcs = 3,
+        .long_lived_regs = 2, /* a base pointer and an index, live across the kernel */
+        .release_delay = 0,
         .weight = 1.0, .seed = 1,
     };
 }
@@ -41,5 +43,10 @@ void sm_technique_default(sm_technique *t)
         .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
         .main_rf_latency = 1, .rfc_regs = 16, /* LTRF's partition (Sadrosadati 2018) */
         .design = { false }, /* no register-file design */
+        /* reg_release: Jeon & Annavaram's defaults (1 KB sub-arrays and table, a flag
+         * instruction every 18); 64 instructions of look-ahead stand for the compiler's
+         * liveness within a loop body */
+        .rr_policy = SM_RR_CONSOLIDATE, .rr_gating = SM_RR_GATE_ROW, .rr_release = true,
+        .rr_row_groups = 8, .rr_table_bytes = 1024, .rr_flag_every = 18, .rr_horizon = 64,
     };
 }

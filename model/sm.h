@@ -20,6 +20,7 @@
 
 #define SM_STATS_MAX_BANKS SM_MAX_BANKS
 #define SM_STATS_MAX_SUBS (SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK)
+#define SM_STATS_MAX_ROW_GROUPS (SM_MAX_BANKS * 16) /* reg_release: 16 per bank at most */
 
 /* Scalar statistics: X(name, unit, description).  All counters are integers so that
  * runs compare bit for bit; derived metrics are the functions further down. */
@@ -55,7 +56,19 @@
     X(rfc_fills, "accesses", "main-RF reads that filled the cache (ltrf prefetch)")         \
     X(rfc_writebacks, "accesses", "dirty registers written back to the main register file")  \
     X(rfc_intervals, "intervals", "register intervals begun (ltrf: one prefetch each)")     \
-    X(rfc_wait, "warp x cycles", "warps held back while their interval's prefetch is in flight")
+    X(rfc_wait, "warp x cycles", "warps held back while their interval's prefetch is in flight") \
+    X(rf_vectors, "register vectors", "reg_release: register vectors per SM (0: design off)") \
+    X(n_row_groups, "row groups", "reg_release: row groups per SM: valid length of group_*") \
+    X(rr_alloc_cycles, "register vectors x cycles", "registers the kernel allocates, summed over cycles") \
+    X(rr_held_cycles, "register vectors x cycles", "physical registers allocated, summed over cycles") \
+    X(rr_live_cycles, "register vectors x cycles", "physical registers holding a value, summed over cycles") \
+    X(rr_powered_cycles, "register vectors x cycles", "register vectors powered (not gated), summed over cycles") \
+    X(rr_peak_regs, "register vectors", "most physical registers allocated at once")         \
+    X(rr_wakeups, "wake-ups", "gated registers or row groups powered up for a write")       \
+    X(rr_releases, "registers", "registers freed at a read carrying the last-use flag")     \
+    X(rr_flag_insts, "warp instructions", "release-flag instructions issued")              \
+    X(rr_fast_allocs, "registers", "allocations in storage fast for the writing warp")     \
+    X(rr_slow_allocs, "registers", "allocations in storage slow for the writing warp")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the
@@ -73,7 +86,19 @@
     X(sub_read_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                   \
       "reads x the active lanes they touch in each physical sub-bank (energy)")           \
     X(sub_write_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                  \
-      "writes x the active lanes they touch in each physical sub-bank (energy)")
+      "writes x the active lanes they touch in each physical sub-bank (energy)")           \
+    X(bank_live, SM_STATS_MAX_BANKS, "n_banks", "register vectors x cycles",               \
+      "reg_release: physical registers holding a value per virtual bank, over cycles")     \
+    X(bank_powered, SM_STATS_MAX_BANKS, "n_banks", "register vectors x cycles",            \
+      "reg_release: register vectors powered per virtual bank, over cycles")               \
+    X(sub_powered, SM_STATS_MAX_SUBS, "n_sub_banks", "register vectors x cycles",          \
+      "reg_release: register vectors powered in each physical sub-bank, over cycles")      \
+    X(group_live, SM_STATS_MAX_ROW_GROUPS, "n_row_groups", "register vectors x cycles",    \
+      "reg_release: registers holding a value per row group (bank-major), over cycles")    \
+    X(group_powered, SM_STATS_MAX_ROW_GROUPS, "n_row_groups", "register vectors x cycles", \
+      "reg_release: register vectors powered per row group (bank-major), over cycles")     \
+    X(group_allocs, SM_STATS_MAX_ROW_GROUPS, "n_row_groups", "registers",                 \
+      "reg_release: allocations per row group (bank-major)")
 
 typedef struct sm_stats {
 #define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;

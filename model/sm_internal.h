@@ -38,7 +38,11 @@ typedef enum {
     SM__OP_FP, SM__OP_FP_MAD, SM__OP_FP_DIV,
     SM__OP_SFU,
     SM__OP_LD_GLOBAL, SM__OP_ST_GLOBAL, SM__OP_LD_SHARED, SM__OP_ST_SHARED,
-    SM__N_OPS
+    SM__N_OPS,
+    /* not drawn by the mix (past SM__N_OPS, so the stream tables are unchanged): an
+     * instruction that only carries register-release flags (reg_release.c); it takes
+     * an issue slot and an SP dispatch, reads and writes nothing */
+    SM__OP_FLAG = SM__N_OPS
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -73,7 +77,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__N_OPS];
+extern const sm__op_info sm__ops[SM__N_OPS + 1]; /* and SM__OP_FLAG */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
@@ -193,6 +197,9 @@ typedef struct sm__kernel {
     void *design_st[SM_N_DESIGNS]; /* their state (sm_sim.design_state) */
     int n_designs;
     unsigned hooks;
+    /* reg_release: a release-flag instruction leads every flag_every + 1 of a warp's
+     * stream (0: none; set by the design's kernel hook, gen.c) */
+    int flag_every;
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     int n_micro;
 } sm__kernel;
@@ -284,6 +291,9 @@ void sm__gen_mates(sm__kernel *k, const sm_profile *p);
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
 void sm__gen_next(const sm__kernel *k, sm__warp *wp);
+/* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
+ * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
+void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);
@@ -327,8 +337,8 @@ void sm__release(sm_sim *s, uint16_t slot);
  *   kernel  kernel launch, after the bank table and the streams are set up; returns
  *           SM_OK or SM_E_INVALID (the design cannot run this kernel on this map)
  *   block   block launch, before its warps: may rewrite the block's renaming table
- *   warp    warp launch, once the warp is complete (tables, first instruction,
- *           scheduler): may rewrite its tables or park it
+ *   warp    warp launch, its tables filled and its scheduler set, before its
+ *           first instruction is drawn: may rewrite its tables or park it
  *   issue   an instruction issued: its reads requested, its write resolved in its slot
  *           (the hook may still change the slot's wbank / wslow), before the warp's
  *           next instruction is drawn
@@ -374,6 +384,9 @@ void sm__designs_stats(const sm_sim *s, sm_stats *out);
 /* banks.c, for designs that map registers: the logical bank of register r of warp w
  * with `lanes` active lanes, before the block's renaming */
 int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
+/* ... and whether an access to entry `entry` of virtual bank `bank` touching `lanes`
+ * lanes is slow (designs that place registers themselves) */
+uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 
 /* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
  * tables as the main RF gives them (saved at warp launch). */

@@ -47,6 +47,20 @@ typedef enum {
                                 R0 of every warp of the block, then R1, ...          */
 } sm_rename_order;
 
+/* reg_release (docs/model.md, "Register release and power gating"): where a newly
+ * written value is placed, and what is power-gated. */
+typedef enum {
+    SM_RR_CONSOLIDATE = 0, /* the row group with the most live registers (gate the rest) */
+    SM_RR_WEAR_LEVEL = 1,  /* the row group with the fewest allocations so far        */
+    SM_RR_FAST_FIRST = 2   /* fast storage first, consolidating within it              */
+} sm_rr_policy;
+
+typedef enum {
+    SM_RR_GATE_NONE = 0,     /* everything powered (renaming only)                      */
+    SM_RR_GATE_REGISTER = 1, /* each register vector powered while allocated            */
+    SM_RR_GATE_ROW = 2       /* each row group powered while it holds an allocated one  */
+} sm_rr_gating;
+
 /* Register bank ports (docs/model.md, "Checked against GPGPU-Sim"). */
 typedef enum {
     SM_PORTS_SEPARATE = 0, /* one read port and one write port per bank           */
@@ -119,6 +133,11 @@ typedef struct sm_profile {
                              * register by its PTX virtual name: a wide span.    */
     double zero_lanes;      /* share of result lanes whose value is zero (zero  *
                              * gating: docs/model.md, "Energy")                   */
+    int long_lived_regs;    /* registers [0, n) live the whole kernel: never      *
+                             * released (reg_release; loop counters, pointers)   */
+    int release_delay;      /* a release takes effect this many instructions of  *
+                             * the warp after its last read (loop exits and      *
+                             * reconvergence points, reg_release)                */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;
@@ -137,6 +156,15 @@ typedef struct sm_technique {
     int rfc_regs;               /* register-file cache: registers per warp's   *
                                  * partition, the interval bound k (ltrf)     16 */
     bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
+    /* reg_release's options (docs/model.md, "Register release and power gating") */
+    bool rr_release;            /* release at the last read (false: allocate at the *
+                                 * first write, keep to the warp's end) true        */
+    sm_rr_policy rr_policy;     /* placement of a new value             consolidate */
+    sm_rr_gating rr_gating;     /* power gating                         row         */
+    int rr_row_groups;          /* row groups per bank (1 KB: 8 of 64 rows)  8      */
+    int rr_table_bytes;         /* renaming table, 2 bytes an entry          1024   */
+    int rr_flag_every;          /* a flag instruction per this many (0: free) 18    */
+    int rr_horizon;             /* instructions the liveness looks ahead     64     */
 } sm_technique;
 
 void sm_config_default(sm_config *c);

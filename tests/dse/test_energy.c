@@ -35,7 +35,8 @@ static void test_energy_from_statistics(void **state)
     dse_energy_default(&e);
     assert_true(e.access_pj == 4.68 && e.leakage_mw == 2.8 && e.clock_mhz == 1401.0);
     double freq = 0.8, dyn, leak;
-    dse_energy_of(&e, 16, 32, r.lane_accesses, r.cycles, freq, &dyn, &leak);
+    dse_energy_of(&e, 16, 32, r.lane_accesses, r.cycles, freq, r.powered, &dyn, &leak);
+    assert_true(r.powered == 1.0); /* no gating without reg_release */
     /* 4.68 pJ per access of a whole 16-lane sub-bank; 2.8 mW per powered sub-bank, 32 of
      * them, for cycles / (0.8 x 1401 MHz) seconds. */
     double lanes = (double)(st.read_lanes + st.write_lanes);

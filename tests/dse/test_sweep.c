@@ -73,13 +73,16 @@ static void test_every_preset_loads(void **state)
     strcat(text, " );");
     dse_sweep *s = load(text);
     assert_non_null(s);
-    assert_int_equal(n_presets, 16); /* the registry: a preset added changes this too */
+    assert_int_equal(n_presets, 23); /* the registry: a preset added changes this too */
     assert_int_equal(s->n_techniques, n_presets);
     assert_false(s->techniques[dse_sweep_technique_index(s, "ideal")].freq.variation);
     const dse_technique *n = &s->techniques[dse_sweep_technique_index(s, "pv_opt_nbti_opt")];
     assert_true(n->freq.nbti_reorg && n->ipc.design[SM_DESIGN_nbti_rename] && n->ipc.hybrid);
     assert_true(s->techniques[dse_sweep_technique_index(s, "zero_gating")].ipc.design[SM_DESIGN_zero_gating]);
     assert_false(n->ipc.design[SM_DESIGN_zero_gating]);
+    const dse_technique *rr = &s->techniques[dse_sweep_technique_index(s, "pv_opt_rr")];
+    assert_true(rr->ipc.design[SM_DESIGN_reg_release] && rr->ipc.hybrid &&
+                rr->ipc.rr_policy == SM_RR_FAST_FIRST);
     dse_sweep_free(s);
 }
 

@@ -1,0 +1,520 @@
+/* reg_release: register release, renaming and power gating (Jeon & Annavaram, "GPGPU
+ * register file management by hardware co-operated register reallocation", USC
+ * CENG-2014-05) as a register-file design; docs/model.md, "Register release and power
+ * gating".
+ *
+ * Liveness comes from the stream's own def-use, not from a drawn flag: each warp keeps a
+ * copy of its stream state and draws up to rr_horizon instructions ahead of the one it
+ * issues (sm__gen_ahead), so the warp's stream is untouched.  A read is its value's last
+ * use when the window holds a write of the register before any other read of it, or
+ * ends with the warp; a value whose next access lies beyond the window is kept (the
+ * compiler cannot release a value live across a loop back edge).  A value never read is
+ * freed as it is written.
+ *
+ * Allocation: a physical register (bank, row) from a free map, per warp and register.
+ * The bank and latency of a write are fixed at issue (sm__slot.wbank/wslow), so the
+ * register for instruction i+1's destination is chosen and reserved when instruction i
+ * issues, from the look-ahead, and the warp's bank[]/slow[][] tables point at it before
+ * i+1 issues (invariant 4); it counts as allocated from i+1's issue, after i+1's
+ * last-use reads have freed theirs.  A write to a register that holds a value reuses its
+ * physical register (the report allocates at the first write after a release only).
+ * Registers [0, n_static) keep the slot their first write gets (the renaming table's
+ * cap), and the profile's long-lived registers are never released: both are freed with
+ * the warp.
+ *
+ * Accounting: per row group (rr_row_groups rows of one bank, all its sub-bank parts)
+ * the registers allocated and holding a value, integrated piecewise over time (events
+ * of an issue count from the next cycle, when its reads happen).  Power: nothing gated,
+ * a register while allocated, or a row group while one of its registers is; a wake-up is
+ * the one cycle the report hides in the operand collector, so it costs no time here. */
+#include <string.h>
+
+#include "sm_internal.h"
+
+#define RING 512           /* look-ahead ring: rr_horizon (at most 256) + 1, power of 2 */
+#define PENDING 128        /* delayed releases per warp: 3 per instruction x (32 + 1)   */
+#define NONE 0xFFFF
+#define MAX_GROUPS 16      /* row groups per bank (SM_STATS_MAX_ROW_GROUPS)             */
+
+enum { PH_FREE, PH_RESERVED, PH_HELD, PH_LIVE }; /* a physical register's state */
+
+typedef struct group {
+    uint64_t free;          /* free rows, bit e - first row of the group */
+    int n_held, n_live;     /* registers allocated / holding a value     */
+    int64_t t;              /* cycle the integrals below run to          */
+    uint64_t held, live, on, allocs; /* vector-cycles; cycles with n_held > 0; count */
+} group;
+
+typedef struct rwarp {
+    sm__warp ahead;          /* copy of the stream state: n_issued is the next to draw */
+    sm__inst ring[RING];     /* the instructions from the one issuing next */
+    int head, n, left;       /* ring start, valid entries, still to draw   */
+    int n_pend, pend_head;
+    uint16_t pend_phys[PENDING];
+    int32_t pend_due[PENDING]; /* n_issued at which the release takes effect */
+    uint16_t map[SM__MAX_REGS];  /* register -> physical (NONE)         */
+    uint8_t dies[SM__MAX_REGS];  /* the value being written dies at its write */
+    uint8_t home[SM__MAX_REGS];  /* the bank the plain mapping gives it */
+    uint16_t cand;               /* reserved for the next destination, or NONE */
+} rwarp;
+
+typedef struct rr_state {
+    int groups, rows, n_static, long_lived, delay, horizon, n_held, peak;
+    uint64_t wakeups, releases, flags, flag_lanes, fast, slow;
+    uint8_t ph[SM_MAX_BANKS * SM_MAX_ENTRIES];
+    group g[SM_MAX_BANKS][MAX_GROUPS];
+    rwarp w[];
+} rr_state;
+
+static size_t state_size(const sm_config *cap)
+{
+    return sizeof(rr_state) + (size_t)cap->max_warps * sizeof(rwarp);
+}
+
+/* ---- row groups: piecewise integration ------------------------------------------- */
+
+static group *group_of(rr_state *z, const sm__kernel *k, int p)
+{
+    return &z->g[p / k->n_entries][(p % k->n_entries) / z->rows];
+}
+
+static void flush(group *g, int64_t at)
+{
+    assert(at >= g->t); /* events come in cycle order */
+    uint64_t dt = (uint64_t)(at - g->t);
+    g->held += (uint64_t)g->n_held * dt;
+    g->live += (uint64_t)g->n_live * dt;
+    g->on += (uint64_t)(g->n_held > 0) * dt;
+    g->t = at;
+}
+
+/* Physical register p changes state at cycle `at`. */
+static void set_state(rr_state *z, const sm__kernel *k, int p, int to, int64_t at)
+{
+    group *g = group_of(z, k, p);
+    int from = z->ph[p];
+    flush(g, at);
+    g->n_held += (to >= PH_HELD) - (from >= PH_HELD);
+    g->n_live += (to == PH_LIVE) - (from == PH_LIVE);
+    z->n_held += (to >= PH_HELD) - (from >= PH_HELD);
+    z->peak = z->n_held > z->peak ? z->n_held : z->peak;
+    if (to == PH_FREE)
+        g->free |= 1ULL << (p % k->n_entries % z->rows);
+    z->ph[p] = (uint8_t)to;
+}
+
+/* ---- placement -------------------------------------------------------------------- */
+
+/* The row of group (b, gi) a value of a warp with `lanes` lanes takes: the first free
+ * one, or with fast_first the first free fast one; *slow gets its latency - 1. */
+static int pick_row(const rr_state *z, const sm__kernel *k, int b, int gi, int lanes,
+                    bool want_fast, int *slow)
+{
+    int first = -1;
+    for (uint64_t f = z->g[b][gi].free; f; f &= f - 1) {
+        int e = gi * z->rows + __builtin_ctzll(f);
+        int sl = sm__banks_slow(k, b, e, lanes);
+        if (first < 0 || (want_fast && !sl)) {
+            first = e;
+            *slow = sl;
+            if (!want_fast || !sl)
+                break;
+        }
+    }
+    return first;
+}
+
+/* Lexicographic key of group (b, gi) under the policy; smaller is better.  The bank
+ * comes first: consolidate and wear_level keep a value in the bank the plain mapping
+ * gives its register (moving it would change the bank conflicts, not only the power),
+ * and look elsewhere only when that bank is full; fast_first takes the nearest bank with
+ * fast storage for the warp's lanes.  Within the bank: the group with the most
+ * registers allocated (consolidate, fast_first) or the fewest allocations so far
+ * (wear_level), then the lowest group. */
+static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b, int gi,
+                       int home, int slow)
+{
+    const group *g = &z->g[b][gi];
+    uint64_t dist = (uint64_t)((b - home + k->n_banks) % k->n_banks);
+    uint64_t fill = (uint64_t)(SM_MAX_ENTRIES - g->n_held);
+    uint64_t allocs = g->allocs < 0xffffffffULL ? g->allocs : 0xffffffffULL;
+    switch (policy) {
+    case SM_RR_WEAR_LEVEL:
+        return dist << 48 | allocs << 8 | (uint64_t)gi;
+    case SM_RR_FAST_FIRST:
+        return (uint64_t)slow << 60 | dist << 48 | fill << 8 | (uint64_t)gi;
+    default:
+        return dist << 48 | fill << 8 | (uint64_t)gi;
+    }
+}
+
+/* Chooses a free physical register for register r of warp w and reserves it; NONE if
+ * the register file is full. */
+static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
+{
+    const sm__kernel *k = &s->k;
+    int policy = k->t->rr_policy, lanes = s->warps[w].tlanes[0], best = -1;
+    uint64_t best_key = UINT64_MAX;
+    for (int b = 0; b < k->n_banks; b++)
+        for (int gi = 0; gi < z->groups; gi++) {
+            int slow = 0, e;
+            if (!z->g[b][gi].free ||
+                (e = pick_row(z, k, b, gi, lanes, policy == SM_RR_FAST_FIRST, &slow)) < 0)
+                continue;
+            uint64_t key = key_of(z, k, policy, b, gi, z->w[w].home[r], slow);
+            if (key < best_key) {
+                best_key = key;
+                best = b * k->n_entries + e;
+            }
+        }
+    if (best < 0)
+        return NONE;
+    group *g = group_of(z, k, best);
+    g->free &= ~(1ULL << (best % k->n_entries % z->rows));
+    z->ph[best] = PH_RESERVED;
+    return (uint16_t)best;
+}
+
+/* The first free row of bank b (a value whose bank is already fixed), or NONE. */
+static uint16_t choose_in_bank(rr_state *z, const sm__kernel *k, int b)
+{
+    for (int gi = 0; gi < z->groups; gi++)
+        if (z->g[b][gi].free) {
+            int p = b * k->n_entries + gi * z->rows + __builtin_ctzll(z->g[b][gi].free);
+            z->g[b][gi].free &= z->g[b][gi].free - 1;
+            z->ph[p] = PH_RESERVED;
+            return (uint16_t)p;
+        }
+    return NONE;
+}
+
+/* Points warp w's tables for register r at physical register p: accesses issued from
+ * now on go to its bank with its latency.  live_vec follows so retirement balances. */
+static void point(sm_sim *s, int w, int r, int p)
+{
+    sm__warp *wp = &s->warps[w];
+    int b = p / s->k.n_entries, e = p % s->k.n_entries;
+    if (wp->bank[r] != b) {
+        sm__occupancy_flush(s);
+        s->live_vec[wp->bank[r]]--;
+        s->live_vec[b]++;
+        wp->bank[r] = (uint8_t)b;
+    }
+    wp->slow[0][r] = sm__banks_slow(&s->k, b, e, wp->tlanes[0]);
+    wp->slow[1][r] = sm__banks_slow(&s->k, b, e, wp->tlanes[1]);
+}
+
+/* ---- liveness from the look-ahead -------------------------------------------------- */
+
+static const sm__inst *ahead(const rwarp *rw, int i) { return &rw->ring[(rw->head + i) & (RING - 1)]; }
+
+static bool reads(const sm__inst *in, int r)
+{
+    return in->src[0] == r || in->src[1] == r || in->src[2] == r;
+}
+
+/* After position `from` of the window, is the value in r read again?  A write of r
+ * before any read ends it; so does the warp's end; past the window, it is kept. */
+static bool read_later(const rwarp *rw, int from, int r)
+{
+    for (int i = from + 1; i < rw->n; i++) {
+        const sm__inst *in = ahead(rw, i);
+        if (reads(in, r))
+            return true;
+        if (in->dst == r)
+            return false;
+    }
+    return rw->left > 0; /* the window ends before the warp: assume a later read */
+}
+
+static void draw_ahead(rwarp *rw, const sm__kernel *k, int horizon)
+{
+    while (rw->left > 0 && rw->n < horizon + 1) {
+        sm__gen_ahead(k, &rw->ahead, (sm__inst *)ahead(rw, rw->n));
+        rw->n++;
+        rw->left--;
+    }
+}
+
+/* ---- hooks ----------------------------------------------------------------------- */
+
+static int kernel(sm_sim *s, void *st, const sm_profile *p)
+{
+    rr_state *z = st;
+    sm__kernel *k = &s->k;
+    int groups = k->t->rr_row_groups < MAX_GROUPS ? k->t->rr_row_groups : MAX_GROUPS;
+    while (groups > 1 && (k->n_entries % groups || k->n_entries / groups > 64))
+        groups--; /* the largest count that divides the rows, 64 rows a group at most */
+    if (k->n_entries / groups > 64)
+        return SM_E_INVALID;
+    memset(z, 0, offsetof(rr_state, w));
+    z->groups = groups;
+    z->rows = k->n_entries / groups;
+    int warps = k->resident * k->warps_per_block, entries = k->t->rr_table_bytes / 2;
+    int renamed = warps ? entries / warps : k->regs;
+    z->n_static = k->regs > renamed ? k->regs - renamed : 0;
+    z->long_lived = p->long_lived_regs < k->regs ? p->long_lived_regs : k->regs;
+    z->delay = p->release_delay < 32 ? p->release_delay : 32;
+    z->horizon = k->t->rr_horizon < RING - 1 ? k->t->rr_horizon : RING - 1;
+    uint64_t all = z->rows == 64 ? ~0ULL : (1ULL << z->rows) - 1;
+    for (int b = 0; b < k->n_banks; b++)
+        for (int gi = 0; gi < groups; gi++)
+            z->g[b][gi].free = all;
+    k->flag_every = k->t->rr_flag_every;
+    return SM_OK;
+}
+
+/* Chooses the register the next instruction's destination will be written to, unless
+ * it holds a value (written in place) or the instruction also reads it. */
+static void prepare_next(rr_state *z, sm_sim *s, int w)
+{
+    rwarp *rw = &z->w[w];
+    rw->cand = NONE;
+    if (rw->n == 0)
+        return;
+    const sm__inst *in = ahead(rw, 0);
+    if (in->dst == SM__NO_REG || rw->map[in->dst] != NONE || reads(in, in->dst))
+        return;
+    rw->cand = choose(z, s, w, in->dst);
+    if (rw->cand != NONE)
+        point(s, w, in->dst, rw->cand);
+}
+
+static void warp(sm_sim *s, void *st, int w)
+{
+    rr_state *z = st;
+    rwarp *rw = &z->w[w];
+    sm__warp *wp = &s->warps[w];
+    if (s->k.flag_every) /* the flag instructions come on top of the kernel's own */
+        wp->n_left += (wp->n_left + s->k.flag_every - 1) / s->k.flag_every;
+    rw->ahead = *wp;
+    rw->head = rw->n = rw->n_pend = rw->pend_head = 0;
+    rw->left = wp->n_left;
+    memset(rw->map, 0xff, sizeof rw->map);
+    memset(rw->dies, 0, sizeof rw->dies);
+    memcpy(rw->home, wp->bank, sizeof rw->home);
+    draw_ahead(rw, &s->k, z->horizon);
+    prepare_next(z, s, w);
+}
+
+static bool releasable(const rr_state *z, const sm_sim *s, int r)
+{
+    return s->k.t->rr_release && r >= z->n_static && r >= z->long_lived;
+}
+
+static void free_phys(rr_state *z, const sm__kernel *k, int p, int64_t at)
+{
+    set_state(z, k, p, PH_FREE, at);
+}
+
+/* The last read of r: its register is freed after the read, or release_delay
+ * instructions later. */
+static void release(rr_state *z, sm_sim *s, int w, int r)
+{
+    rwarp *rw = &z->w[w];
+    int p = rw->map[r];
+    rw->map[r] = NONE;
+    z->releases++;
+    if (!z->delay) {
+        free_phys(z, &s->k, p, s->now + 1);
+        return;
+    }
+    int i = (rw->pend_head + rw->n_pend++) % PENDING;
+    rw->pend_phys[i] = (uint16_t)p;
+    rw->pend_due[i] = s->warps[w].n_issued + z->delay;
+}
+
+static void drain(rr_state *z, sm_sim *s, int w, bool all)
+{
+    rwarp *rw = &z->w[w];
+    while (rw->n_pend && (all || rw->pend_due[rw->pend_head] <= s->warps[w].n_issued)) {
+        free_phys(z, &s->k, rw->pend_phys[rw->pend_head], s->now + 1);
+        rw->pend_head = (rw->pend_head + 1) % PENDING;
+        rw->n_pend--;
+    }
+}
+
+/* Takes a register for r in the bank its tables already name (a live-in read, or the
+ * full register file at the previous issue). */
+static void count_alloc(rr_state *z, sm_sim *s, int w, int p)
+{
+    const sm__kernel *k = &s->k;
+    group *g = group_of(z, k, p);
+    g->allocs++;
+    z->wakeups += k->t->rr_gating == SM_RR_GATE_REGISTER ||
+                  (k->t->rr_gating == SM_RR_GATE_ROW && g->n_held == 0);
+    bool slow = sm__banks_slow(k, p / k->n_entries, p % k->n_entries, s->warps[w].tlanes[0]);
+    z->slow += slow;
+    z->fast += !slow;
+}
+
+static void take_in_bank(rr_state *z, sm_sim *s, int w, int r)
+{
+    rwarp *rw = &z->w[w];
+    uint16_t p = choose_in_bank(z, &s->k, s->warps[w].bank[r]);
+    if (p == NONE)
+        p = choose(z, s, w, r); /* bank full: the timing was fixed for the old bank */
+    assert(p != NONE); /* at most regs + 1 registers per warp; the kernel fits */
+    rw->map[r] = p;
+    count_alloc(z, s, w, p);
+    set_state(z, &s->k, p, PH_HELD, s->now + 1);
+    point(s, w, r, p);
+}
+
+/* The issued instruction's sources (a live-in gets its register now; a last use frees
+ * it) and destination (the reserved register, or its own in place). */
+static void sources(rr_state *z, sm_sim *s, int w, const sm__inst *in)
+{
+    rwarp *rw = &z->w[w];
+    for (int i = 0; i < in->n_src; i++) {
+        int r = in->src[i];
+        if (rw->map[r] == NONE)
+            take_in_bank(z, s, w, r);
+        if (r != in->dst && releasable(z, s, r) && !read_later(rw, 0, r))
+            release(z, s, w, r);
+    }
+}
+
+static void destination(rr_state *z, sm_sim *s, int w, int r)
+{
+    rwarp *rw = &z->w[w];
+    if (rw->map[r] == NONE) {
+        if (rw->cand == NONE) {
+            take_in_bank(z, s, w, r);
+        } else {
+            rw->map[r] = rw->cand;
+            count_alloc(z, s, w, rw->cand);
+            set_state(z, &s->k, rw->cand, PH_HELD, s->now + 1);
+            rw->cand = NONE;
+        }
+    }
+    rw->dies[r] = releasable(z, s, r) && !read_later(rw, 0, r);
+}
+
+/* The warp's last instruction: values still held die with it, at once or as their
+ * writes finish (write hook). */
+static void warp_end(rr_state *z, sm_sim *s, int w)
+{
+    rwarp *rw = &z->w[w];
+    const sm__warp *wp = &s->warps[w];
+    drain(z, s, w, true);
+    for (int r = 0; r < s->k.regs; r++) {
+        if (rw->map[r] == NONE)
+            continue;
+        if (wp->pend[r]) {
+            rw->dies[r] = 1;
+        } else {
+            free_phys(z, &s->k, rw->map[r], s->now + 1);
+            rw->map[r] = NONE;
+        }
+    }
+}
+
+static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
+{
+    (void)slot;
+    rr_state *z = st;
+    rwarp *rw = &z->w[w];
+    assert(rw->n > 0 && ahead(rw, 0)->op == in->op && ahead(rw, 0)->dst == in->dst);
+    if (in->op == SM__OP_FLAG) {
+        z->flags++;
+        z->flag_lanes += s->warps[w].tlanes[0];
+    } else {
+        drain(z, s, w, false);
+        sources(z, s, w, in);
+        if (in->dst != SM__NO_REG)
+            destination(z, s, w, in->dst);
+        if (s->warps[w].n_left == 1)
+            warp_end(z, s, w);
+    }
+    rw->head = (rw->head + 1) & (RING - 1);
+    rw->n--;
+    draw_ahead(rw, &s->k, z->horizon);
+    prepare_next(z, s, w);
+}
+
+/* A value written: it is held from now, or freed at once if nothing reads it. */
+static void write(sm_sim *s, void *st, uint16_t slot)
+{
+    rr_state *z = st;
+    const sm__slot *sl = &s->slots[slot];
+    rwarp *rw = &z->w[sl->warp];
+    int p = rw->map[sl->dst];
+    set_state(z, &s->k, p, PH_LIVE, s->now);
+    if (rw->dies[sl->dst]) {
+        free_phys(z, &s->k, p, s->now);
+        rw->map[sl->dst] = NONE;
+        rw->dies[sl->dst] = 0;
+    }
+}
+
+/* ---- statistics -------------------------------------------------------------------- */
+
+static uint64_t powered(const sm__kernel *k, const rr_state *z, uint64_t held, uint64_t on,
+                        uint64_t cycles)
+{
+    switch (k->t->rr_gating) {
+    case SM_RR_GATE_REGISTER:
+        return held;
+    case SM_RR_GATE_ROW:
+        return on * (uint64_t)z->rows;
+    default:
+        return cycles * (uint64_t)z->rows;
+    }
+}
+
+/* Group (b, gi) up to the run's end into the per-group, per-bank and total counts. */
+static void group_stats(const sm_sim *s, const rr_state *z, int b, int gi, sm_stats *out)
+{
+    const group *g = &z->g[b][gi];
+    uint64_t dt = (uint64_t)(s->now - g->t), cycles = (uint64_t)s->now;
+    uint64_t held = g->held + (uint64_t)g->n_held * dt, live = g->live + (uint64_t)g->n_live * dt;
+    uint64_t on = g->on + (uint64_t)(g->n_held > 0) * dt;
+    uint64_t pw = powered(&s->k, z, held, on, cycles);
+    int i = b * z->groups + gi;
+    out->group_live[i] = live;
+    out->group_powered[i] = pw;
+    out->group_allocs[i] = g->allocs;
+    out->bank_live[b] += live;
+    out->bank_powered[b] += pw;
+    out->rr_held_cycles += held;
+    out->rr_live_cycles += live;
+    out->rr_powered_cycles += pw;
+}
+
+/* Occupancy becomes "powered and holding a value" (what stresses a cell under NBTI):
+ * each sub-bank part of a bank holds its share of the bank's live vectors. */
+static void stats(const sm_sim *s, const void *st, sm_stats *out)
+{
+    const rr_state *z = st;
+    const sm__kernel *k = &s->k;
+    /* a finished kernel has freed every register: nothing leaks from the pool */
+    assert(s->blocks_done < k->n_blocks || z->n_held == 0);
+    out->rf_vectors = (uint64_t)(k->n_banks * k->n_entries);
+    out->n_row_groups = (uint64_t)(k->n_banks * z->groups);
+    for (int b = 0; b < k->n_banks; b++) {
+        out->rr_alloc_cycles += s->occ[b];
+        for (int gi = 0; gi < z->groups; gi++)
+            group_stats(s, z, b, gi, out);
+        for (int p = 0; p < k->subs; p++) {
+            out->sub_occupancy[k->sub_id[b][p]] = out->bank_live[b];
+            out->sub_powered[k->sub_id[b][p]] = out->bank_powered[b];
+        }
+    }
+    out->rr_peak_regs = (uint64_t)z->peak;
+    out->rr_wakeups = z->wakeups;
+    out->rr_releases = z->releases;
+    /* flag instructions cost issue slots but are not the kernel's work: IPC counts the
+     * kernel's instructions only (they are all-fast: no operands) */
+    out->rr_flag_insts = z->flags;
+    out->warp_insts -= z->flags;
+    out->fast_insts -= z->flags;
+    out->thread_insts -= z->flag_lanes;
+    out->rr_fast_allocs = z->fast;
+    out->rr_slow_allocs = z->slow;
+}
+
+const sm__rf_design sm__design_reg_release = {
+    .name = "reg_release", .state_size = state_size, .kernel = kernel, .warp = warp,
+    .issue = issue, .write = write, .stats = stats,
+};
