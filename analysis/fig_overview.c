@@ -80,9 +80,10 @@ static void tics_and_colours(FILE *gp, const ana_results *r, const int *tech, in
 static void box_panel(FILE *gp, const char *title, const char *ylabel, int two, int n,
                       int key)
 {
+    /* the key sits above the data: room for it on top of the autoscaled range */
     fprintf(gp, "set title \"{/:Bold %s}\"\nset ylabel \"%s\"\nset xrange [-0.7:%g]\n"
-                "set key %s\n", title, ylabel, n - 0.3,
-            key ? "top left horizontal samplen 1.5 font 'Sans,11'" : "off");
+                "set key %s\nset offsets 0, 0, graph %s, 0\n", title, ylabel, n - 0.3,
+            key ? "top left horizontal samplen 1.5 font 'Sans,11'" : "off", key ? "0.14" : "0");
     const char *w = two ? "0.34" : "0.55";
     fprintf(gp, "plot $A using 1:2:3:4:5:(%s):(colour[int(floor($1+0.5))+1]) with candlesticks "
                 "whiskerbars 0.5 fs solid 0.85 border rgb '#333333' lc rgb variable notitle, "
