@@ -177,8 +177,13 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
  * whole-struct hash saw then). */
 static bool accounting_only(const char *name)
 {
-    static const char *const names[] = { "read_lanes", "write_lanes", "sub_read_lanes",
-                                         "sub_write_lanes" };
+    /* and the memory-hazard statistics (docs/replay.md), zero with default knobs
+     * (tests/model/test_replay.c checks they are) */
+    static const char *const names[] = {
+        "read_lanes", "write_lanes", "sub_read_lanes", "sub_write_lanes", "mem_requests",
+        "mem_stall_queue", "mem_stall_divergence", "replays_mshr", "replays_queue",
+        "replays_divergence", "replays_mshr_repeat", "replay_issues", "replay_reads",
+        "replay_buffer_full", "tracker_holds", "predictions", "predictions_correct" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
             return true;

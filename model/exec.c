@@ -102,6 +102,19 @@ static bool result_taken(const sm_sim *s, int u, int p, const sm__slot *sl, int6
     return s->result_at[u][p][*at % SM__RESULT_RING] == *at;
 }
 
+/* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
+void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot); }
+uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
+int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask) { return oldest(s, u, mask); }
+
+void sm__coll_free(sm_sim *s, int u, int bit)
+{
+    s->coll_full[u] &= ~(1ULL << bit);
+    s->coll_free[u] |= 1ULL << bit;
+    s->units_full &= s->k.unified ? 0u : ~(1u << u);
+    s->coll_busy--;
+}
+
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
 /* The first cycle one of unit u's full collectors still waiting for operands gets
  * them (INT64_MAX: none waits). */
@@ -119,6 +132,10 @@ static int64_t next_arrival(const sm_sim *s, int u)
 
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
+    if (u == SM__UNIT_MEM && __builtin_expect(s->k.mem_model, 0)) {
+        sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
+        return;
+    }
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
     if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
@@ -159,6 +176,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         s->coll_free[u] |= 1ULL << bit;
         s->units_full &= ~(1u << u);
         s->coll_busy--;
+        if (__builtin_expect(s->k.unified, 0))
+            s->units_full = 0; /* one pool: a free collector serves every unit */
         i++;
         start(s, co->slot);
     }
@@ -173,6 +192,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
 bool sm__mem_blocked(const sm_sim *s, int *n)
 {
     int u = SM__UNIT_MEM;
+    if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
+        return false;
     uint64_t ready = arrived(s, u, n);
     if (!ready || ready != s->coll_full[u] || s->pipe_free[u][0] > s->now)
         return false;
@@ -217,7 +238,7 @@ void sm__complete(sm_sim *s)
         sm__slot *sl = &s->slots[h];
         next = sl->next;
         if (sl->done_at == s->now) {
-            sm__mem_done(s, sl->lat);
+            sm__mem_done(s, h);
             sl->done_at = sm__write(s, h);
             wheel_push(s, h, SM__WHEEL_RELEASE);
         } else {

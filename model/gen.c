@@ -183,6 +183,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->lanes = (uint8_t)sm__gen_lanes(k, ordinal, warp_in_block);
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
+    wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
     if (k->zero_gating) /* a new warp's registers hold no known zeros */
         memset(wp->zmask, 0, sizeof wp->zmask);
 }
@@ -232,10 +233,13 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
 }
 
 /* A hand-written instruction (tests), with its unused source slots set as synth()
- * leaves them. */
+ * leaves them.  With micro_rows, warp g of the share (block ordinal x warps per block
+ * + warp in block) runs row g: insts_per_warp instructions from g x insts_per_warp,
+ * so a test can give each warp its own program. */
 static void micro(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 {
-    *in = k->micro[wp->n_issued % k->n_micro];
+    int at = k->micro_rows ? wp->micro_row * k->insts_per_warp + wp->n_issued : wp->n_issued;
+    *in = k->micro[at % k->n_micro];
     for (int i = in->n_src; i < SM__MAX_SRC; i++)
         in->src[i] = SM__NO_REG;
 }
@@ -243,10 +247,13 @@ static void micro(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
-    if (k->micro)
+    if (k->micro) {
         micro(k, wp, in);
-    else
+    } else {
         synth(k, wp, in);
+        if (__builtin_expect(k->mem_model, 0)) /* a kernel constant: predictable */
+            sm__hz_draw(k, wp, in);
+    }
     in->unit = sm__ops[in->op].unit;
     /* unused slots and a store's SM__NO_REG destination are never slow */
     const uint8_t *slow = wp->slow[in->div];

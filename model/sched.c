@@ -65,6 +65,8 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
      * cost the loop its registers (+6-7 % host instructions per warp instruction). */
     if (__builtin_expect(s->k.zero_gating, 0))
         sm__zero_access(s, w, in);
+    if (__builtin_expect(s->k.mem_model, 0)) /* memory hazards: replay.c */
+        sm__hz_issued(s, slot, in);
     if (--wp->n_left) {
         int unit = in->unit;
         sm__gen_next(&s->k, wp);
@@ -94,6 +96,9 @@ void sm__issue(sm_sim *s)
         sm__sched *q = &s->sched[i];
         uint64_t cand = sm__sched_cand(s, q);
         q->why = (uint8_t)((cand != q->ready) << SM__STALL_COLLECTOR);
+        /* replays first, and the MSHR tracker holds loads predicted to miss (replay.c) */
+        if (__builtin_expect(s->k.replay, 0) && sm__hz_before_issue(s, q, &cand))
+            continue;
         /* the base policy called directly: the common case, inlined (and with no
          * candidate its loop ends at once: no separate test) */
         int w = -1;

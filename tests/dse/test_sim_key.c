@@ -123,8 +123,8 @@ static void test_tables_cover_every_field(void **state)
                   "(name %zu)\n", t, c, p, sizeof(((sm_profile *)0)->name));
     assert_int_equal(t, 8); /* padding after the two bools, nbti_rename, zero_gating */
     assert_int_equal(c, 3); /* padding after the result_slots bool                  */
-    assert_int_equal(p, sizeof(((sm_profile *)0)->name) + 2 * 4); /* name; padding
-                          after miss_latency and partial_lanes                    */
+    assert_int_equal(p, sizeof(((sm_profile *)0)->name) + 3 * 4); /* name; padding
+                          after miss_latency, partial_lanes and load_sites        */
 }
 
 int main(void)
