@@ -238,7 +238,7 @@ void sm__complete(sm_sim *s)
         sm__slot *sl = &s->slots[h];
         next = sl->next;
         if (sl->done_at == s->now) {
-            sm__mem_done(s, h);
+            sm__mem_done(s, sl->lat);
             sl->done_at = sm__write(s, h);
             wheel_push(s, h, SM__WHEEL_RELEASE);
         } else {

@@ -10,7 +10,8 @@
  *  - request queue full: its request misses and the queue to L2 accepted a miss less
  *    than miss_interval cycles ago (a bandwidth of 1 / miss_interval misses a cycle);
  *  - divergence: it needs several requests (profile mem_requests); every missing
- *    request holds an MSHR until the load completes.
+ *    request holds an MSHR for the miss latency (the lanes it serves are done then;
+ *    held until the whole load completed, partly sent loads deadlock on MSHRs).
  * Under `stall` the load holds the stage (in order: younger memory instructions
  * wait, and its collector stays taken); under `replay` it is squashed at the
  * checkpoint into its warp's replay buffer (replay.c) and the stage moves on.  Only
@@ -63,9 +64,22 @@ static void site_table(sm__kernel *k, const sm_profile *p)
     }
 }
 
+/* Frees the MSHRs of early requests whose data has returned; called where MSHRs are
+ * looked at (the memory stage, the issue stage's tracker) before they are. */
+void sm__hz_release_due(sm_sim *s)
+{
+    sm__hz *hz = &s->hz;
+    while (hz->rel_n && hz->rel[hz->rel_head] <= s->now) {
+        hz->rel_head = (hz->rel_head + 1) % SM__MSHR_RING;
+        hz->rel_n--;
+        s->misses--;
+    }
+}
+
 static bool knobs_ok(const sm_config *c, const sm_profile *p)
 {
     return c->oc_unified >= 1 && c->oc_unified <= 64 && c->miss_interval >= 0 &&
+           c->max_misses <= SM__MSHR_RING &&
            p->mem_requests >= 1 && p->mem_requests <= 32 && p->load_sites >= 0 &&
            p->load_sites <= SM__LOAD_SITES && p->site_bias >= 0 && p->site_bias <= 1;
 }
@@ -92,6 +106,7 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
     hz->next_miss = 0;
     hz->reserved = 0;
     hz->seq = 0;
+    hz->rel_head = hz->rel_n = 0;
     memset(hz->pc_ctr, 1, sizeof hz->pc_ctr); /* weakly "hit": most loads hit */
     memset(hz->count, 0, sizeof hz->count);
     memset(hz->head, 0, sizeof hz->head);
@@ -133,7 +148,7 @@ static int hazard_of(const sm_sim *s, const sm__hz_slot *h)
 
 /* One request leaves for L1 (and L2 on a miss).  A credit becomes the MSHR (or comes
  * back on a hit); the last request's MSHR is taken by sm__mem_lat() as without
- * hazards, earlier ones are held as extra MSHRs until the load completes. */
+ * hazards and frees with the load, earlier ones free a miss latency later. */
 static void send_request(sm_sim *s, sm__hz_slot *h)
 {
     s->st->mem_requests++;
@@ -142,8 +157,10 @@ static void send_request(sm_sim *s, sm__hz_slot *h)
     if (h->in.miss) {
         s->hz.next_miss = s->now + s->c->miss_interval;
         if (h->reqs_left > 1) {
+            sm__hz *hz = &s->hz;
+            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] =
+                s->now + s->k.lat[SM__LAT_MISS];
             s->misses++;
-            h->extra_mshrs++;
         }
     }
     h->reqs_left--;
@@ -228,6 +245,7 @@ void sm__hz_dispatch(sm_sim *s)
 {
     const int u = SM__UNIT_MEM;
     int n, left = 0;
+    sm__hz_release_due(s);
     uint64_t ready = sm__coll_arrived(s, u, &n);
     for (int p = 0; p < s->n_pipes[u] && ready; p++) {
         if (s->pipe_free[u][p] > s->now)
@@ -240,12 +258,4 @@ void sm__hz_dispatch(sm_sim *s)
         left += r == STAGE_LEFT;
     }
     s->st->dispatch_stalls += (uint64_t)(n - left);
-}
-
-/* A load completes: the MSHRs of its earlier requests free with it. */
-void sm__mem_done_hz(sm_sim *s, uint16_t slot)
-{
-    sm__hz_slot *h = &s->hz.slot[slot];
-    s->misses -= h->extra_mshrs;
-    h->extra_mshrs = 0;
 }

@@ -20,9 +20,7 @@ int sm__mem_lat(sm_sim *s, const sm__slot *sl)
     return shared ? SM__LAT_SHARED : miss ? SM__LAT_MISS : SM__LAT_L1_HIT;
 }
 
-void sm__mem_done(sm_sim *s, uint16_t slot)
+void sm__mem_done(sm_sim *s, int lat)
 {
-    s->misses -= s->slots[slot].lat == SM__LAT_MISS;
-    if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
-        sm__mem_done_hz(s, slot);
+    s->misses -= lat == SM__LAT_MISS;
 }

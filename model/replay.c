@@ -53,7 +53,7 @@ static void predict_at_issue(sm_sim *s, sm__hz_slot *h)
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
 {
     sm__hz_slot *h = &s->hz.slot[slot];
-    h->extra_mshrs = h->replays = h->mshr_replays = h->known_miss = h->credit = 0;
+    h->replays = h->mshr_replays = h->known_miss = h->credit = 0;
     if (in->op != SM__OP_LD_GLOBAL)
         return;
     h->in = *in;
@@ -121,6 +121,7 @@ static uint64_t tracker_held(const sm_sim *s, const sm__sched *q, uint64_t cand)
  * removes the loads it holds from the candidates. */
 bool sm__hz_before_issue(sm_sim *s, sm__sched *q, uint64_t *cand)
 {
+    sm__hz_release_due(s);
     if (s->hz.n_replay && replay_issue(s, q))
         return true;
     if (s->c->mshr_tracker == SM_TRACKER_NONE)

@@ -31,6 +31,7 @@
 #define SM__WHEEL_RELEASE 1    /* wheel list of written registers to release            */
 #define SM__REPLAY_ENTRIES 8   /* per-warp replay buffer (Turner)                       */
 #define SM__LOAD_SITES 256     /* per-PC predictor counters (load-site IDs are uint8_t) */
+#define SM__MSHR_RING 4096     /* MSHRs of a divergent load's early requests (max_misses) */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -216,7 +217,6 @@ typedef struct sm__hz_slot {
     uint8_t mshr_replays;/* of them for lack of an MSHR */
     uint8_t pred_miss;   /* the last prediction */
     uint8_t credit;      /* holds a credit (tracker credit) not yet turned into an MSHR */
-    uint8_t extra_mshrs; /* MSHRs of earlier requests, released with the load */
     uint8_t known_miss;  /* squashed for an MSHR or the request queue: it misses */
     uint8_t checked;     /* the prediction of its last issue has been checked */
 } sm__hz_slot;
@@ -227,6 +227,10 @@ typedef struct sm__hz {
     int reserved;        /* credits taken and not yet turned into MSHRs */
     int n_replay;        /* entries in all replay buffers */
     uint64_t seq;        /* squash order: replays go oldest first */
+    /* the MSHRs of requests before a load's last free when their own data returns:
+     * FIFO of those cycles (one miss latency per kernel keeps them in order) */
+    int64_t rel[SM__MSHR_RING];
+    int rel_head, rel_n;
     uint8_t pc_ctr[SM__LOAD_SITES];
     uint8_t head[SM__MAX_WARPS], count[SM__MAX_WARPS];
     uint16_t buf[SM__MAX_WARPS][SM__REPLAY_ENTRIES];  /* slots, oldest at head */
@@ -347,10 +351,10 @@ bool sm__mem_blocked(const sm_sim *s, int *n);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
-void sm__mem_done(sm_sim *s, uint16_t slot);
-void sm__mem_done_hz(sm_sim *s, uint16_t slot) __attribute__((cold));
+void sm__mem_done(sm_sim *s, int lat);
 /* mem_hazard.c: the memory stage under the hazard model (k.mem_model) */
 int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
+void sm__hz_release_due(sm_sim *s);
 void sm__hz_dispatch(sm_sim *s) __attribute__((cold));
 void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in) __attribute__((cold));
 int sm__coll_total(const sm_config *c);

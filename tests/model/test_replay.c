@@ -122,7 +122,10 @@ static void memory_bound(sm_profile *p)
 
 static void run(fixture *f, sm_stats *out)
 {
-    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, out), SM_OK);
+    int rc = sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, out);
+    if (rc)
+        print_message("%s\n", sm_sim_diagnostic(f->sim));
+    assert_int_equal(rc, SM_OK);
 }
 
 /* With defaults the hazard statistics stay zero (model_bench leaves them out of its
@@ -148,12 +151,128 @@ static void test_stall_path_is_the_default_model(void **state)
     }
 }
 
+static void replay_knobs(fixture *f, sm_mshr_tracker tr, sm_hit_predictor pr)
+{
+    f->c.collectors = SM_COLLECTORS_UNIFIED;
+    f->c.mem_hazard = SM_HAZARD_REPLAY;
+    f->c.mshr_tracker = tr;
+    f->c.hit_predictor = pr;
+}
+
+/* Few MSHRs, so that loads meet MSHR hazards all the time.  With hit-unless-replayed,
+ * a load squashed for an MSHR is predicted to miss on its replay and the credit
+ * tracker reserves an MSHR for it before it re-issues: it cannot be squashed for an
+ * MSHR again.  The naive tracker only looks at MSHRs free at issue, and without a
+ * tracker a replay re-issues at once: both replay some loads again. */
+static void test_hit_unless_replayed_replays_once_for_mshr(void **state)
+{
+    fixture *f = *state;
+    memory_bound(&f->p);
+    f->c.max_misses = 4;
+    replay_knobs(f, SM_TRACKER_CREDIT, SM_PREDICT_HIT_UNLESS_REPLAYED);
+    run(f, &f->st);
+    print_message("credit: %llu MSHR replays, %llu repeated\n",
+                  (unsigned long long)f->st.replays_mshr,
+                  (unsigned long long)f->st.replays_mshr_repeat);
+    assert_true(f->st.replays_mshr > 1000);
+    assert_int_equal(f->st.replays_mshr_repeat, 0);
+    static const sm_mshr_tracker others[] = { SM_TRACKER_NAIVE, SM_TRACKER_NONE };
+    for (int i = 0; i < 2; i++) {
+        f->c.mshr_tracker = others[i];
+        run(f, &f->st);
+        print_message("tracker %d: %llu MSHR replays, %llu repeated\n", (int)others[i],
+                      (unsigned long long)f->st.replays_mshr,
+                      (unsigned long long)f->st.replays_mshr_repeat);
+        assert_true(f->st.replays_mshr_repeat > 0);
+    }
+}
+
+/* The instruction streams are the same whatever the knobs, so the reads a replay run
+ * makes beyond the stalling run's are exactly its replays' re-reads, in the bank and
+ * sub-bank counts too (full warps: both halves of a bank); every scheduler-cycle issues
+ * an instruction, issues a replay or is charged to one stall cause. */
+static void test_replay_reads_are_register_reads(void **state)
+{
+    fixture *f = *state;
+    memory_bound(&f->p);
+    f->c.max_misses = 8;
+    f->c.collectors = SM_COLLECTORS_UNIFIED;
+    sm_stats stall;
+    run(f, &stall);
+    replay_knobs(f, SM_TRACKER_NONE, SM_PREDICT_HIT_UNLESS_REPLAYED);
+    run(f, &f->st);
+    const sm_stats *st = &f->st;
+    assert_true(st->replay_reads > 0);
+    assert_int_equal(st->reads, stall.reads + st->replay_reads);
+    uint64_t sub = 0, sub_stall = 0;
+    for (uint64_t i = 0; i < st->n_sub_banks; i++)
+        sub += st->sub_reads[i], sub_stall += stall.sub_reads[i];
+    assert_int_equal(sub, sub_stall + 2 * st->replay_reads);
+    uint64_t stalls = st->stall_idle + st->stall_memory + st->stall_dependency +
+                      st->stall_collector + st->stall_inflight;
+    assert_int_equal(stalls + st->warp_insts + st->replay_issues,
+                     (uint64_t)f->c.n_schedulers * st->cycles);
+}
+
+/* The oracle is always right; per-PC counters learn sites that always hit or always
+ * miss (site_bias 1) nearly perfectly, far better than always-miss at a 20 % hit rate. */
+static void test_predictor_accuracy(void **state)
+{
+    fixture *f = *state;
+    memory_bound(&f->p);
+    f->p.load_sites = 16;
+    f->p.site_bias = 1.0;
+    replay_knobs(f, SM_TRACKER_CREDIT, SM_PREDICT_ORACLE);
+    run(f, &f->st);
+    assert_true(f->st.predictions > 0);
+    assert_int_equal(f->st.predictions_correct, f->st.predictions);
+    f->c.hit_predictor = SM_PREDICT_PC;
+    run(f, &f->st);
+    double pc = sm_stats_predictor_accuracy(&f->st);
+    f->c.hit_predictor = SM_PREDICT_ALWAYS_MISS;
+    run(f, &f->st);
+    double miss = sm_stats_predictor_accuracy(&f->st);
+    print_message("accuracy: pc %.4f, always-miss %.4f\n", pc, miss);
+    assert_true(pc > 0.98);
+    assert_true(miss > 0.7 && miss < 0.9);
+}
+
+/* Every global load of mem_requests = 2 sends two requests: stalling, the second holds
+ * the stage a cycle; replaying, the load is squashed after the first and replayed. */
+static void test_divergence_and_request_queue(void **state)
+{
+    fixture *f = *state;
+    memory_bound(&f->p);
+    f->p.mem_requests = 2.0;
+    run(f, &f->st);
+    uint64_t loads = f->st.mem_requests / 2;
+    assert_int_equal(f->st.mem_requests % 2, 0);
+    assert_int_equal(f->st.mem_stall_divergence, loads);
+    replay_knobs(f, SM_TRACKER_CREDIT, SM_PREDICT_HIT_UNLESS_REPLAYED);
+    run(f, &f->st);
+    assert_int_equal(f->st.mem_requests, 2 * loads);
+    assert_int_equal(f->st.replays_divergence, loads);
+    f->p.mem_requests = 1.0;
+    f->c.miss_interval = 20; /* 0.05 misses a cycle: below the kernel's miss rate */
+    run(f, &f->st);
+    assert_true(f->st.replays_queue > 0);
+    f->c.mem_hazard = SM_HAZARD_STALL;
+    f->c.mshr_tracker = SM_TRACKER_NONE;
+    run(f, &f->st);
+    assert_true(f->st.mem_stall_queue > 0);
+    assert_true(sm_stats_replay_bound(&f->st) > 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_hand_checked_one_mshr),
         T(test_stall_path_is_the_default_model),
+        T(test_hit_unless_replayed_replays_once_for_mshr),
+        T(test_replay_reads_are_register_reads),
+        T(test_predictor_accuracy),
+        T(test_divergence_and_request_queue),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
