@@ -27,8 +27,6 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     s->units_full |= (unsigned)(free == 0) << u;
     s->coll_full[u] |= 1ULL << bit;
     s->coll_busy++;
-    if (__builtin_expect(s->k.unified, 0)) /* a kernel constant: predictable */
-        sm__pool_take(s);
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     int lanes = wp->tlanes[in->div];

@@ -111,7 +111,7 @@ void sm__coll_free(sm_sim *s, int u, int bit)
 {
     s->coll_full[u] &= ~(1ULL << bit);
     s->coll_free[u] |= 1ULL << bit;
-    s->units_full &= s->k.unified ? 0u : ~(1u << u);
+    s->units_full &= s->k.coll_keep[u];
     s->coll_busy--;
 }
 
@@ -132,10 +132,7 @@ static int64_t next_arrival(const sm_sim *s, int u)
 
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
-    if (u == SM__UNIT_MEM && __builtin_expect(s->k.mem_model, 0)) {
-        sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
-        return;
-    }
+
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
     if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
@@ -174,10 +171,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
-        s->units_full &= ~(1u << u);
+        s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
         s->coll_busy--;
-        if (__builtin_expect(s->k.unified, 0))
-            s->units_full = 0; /* one pool: a free collector serves every unit */
         i++;
         start(s, co->slot);
     }
@@ -207,8 +202,12 @@ void sm__dispatch(sm_sim *s)
         dispatch_unit(s, SM__UNIT_SP);
     if (s->coll_full[SM__UNIT_SFU])
         dispatch_unit(s, SM__UNIT_SFU);
-    if (s->coll_full[SM__UNIT_MEM])
-        dispatch_unit(s, SM__UNIT_MEM);
+    if (s->coll_full[SM__UNIT_MEM]) {
+        if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
+            sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
+        else
+            dispatch_unit(s, SM__UNIT_MEM);
+    }
 }
 
 /* Registers due for release this cycle are released (writeback.c); results due

@@ -247,13 +247,10 @@ static void micro(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
-    if (k->micro) {
+    if (k->micro)
         micro(k, wp, in);
-    } else {
+    else
         synth(k, wp, in);
-        if (__builtin_expect(k->mem_model, 0)) /* a kernel constant: predictable */
-            sm__hz_draw(k, wp, in);
-    }
     in->unit = sm__ops[in->op].unit;
     /* unused slots and a store's SM__NO_REG destination are never slow */
     const uint8_t *slow = wp->slow[in->div];

@@ -93,9 +93,12 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
     if (!knobs_ok(c, p))
         return -1;
     k->unified = c->collectors == SM_COLLECTORS_UNIFIED;
+    for (int u = 0; u < SM__N_UNITS; u++)
+        k->coll_keep[u] = k->unified ? 0u : ~(1u << u);
     k->replay = c->mem_hazard == SM_HAZARD_REPLAY || c->mshr_tracker != SM_TRACKER_NONE;
     k->mem_model = k->unified || k->replay || c->miss_interval > 0 || p->mem_requests > 1 ||
                    p->load_sites > 0 || p->site_bias > 0;
+    k->issue_hooks = k->zero_gating || k->mem_model; /* kernel_setup set zero_gating */
     if (!k->mem_model)
         return 0;
     k->req_base = (int)floor(p->mem_requests);
@@ -121,8 +124,9 @@ static uint64_t mix64(uint64_t z)
 }
 
 /* Site, requests and (with site_bias) the hit of a synthetic load, from a hash of the
- * warp's stream state rather than further draws: the stream stays the one every
- * other knob setting sees. */
+ * warp's stream state as it was right after drawing the load (the load is the warp's
+ * next instruction or is being issued) rather than further draws: the stream stays
+ * the one every other knob setting sees, and gen.c is untouched. */
 void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 {
     uint64_t c = mix64(wp->rng ^ 0x5EC0DE5EC0DEULL);

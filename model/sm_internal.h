@@ -200,6 +200,9 @@ typedef struct sm__kernel {
      * loads through the hazard model; off with the default knobs, so the default
      * paths pay one predictable branch each */
     bool mem_model;
+    bool issue_hooks;    /* zero_gating || mem_model: issue_warp's one cold test */
+    unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
+                                      * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
     bool replay;         /* mem_hazard replay, or a tracker that gates issue */
     uint32_t req_thresh; /* mem_requests: P(one more request) * 2^32 */
@@ -232,6 +235,11 @@ typedef struct sm__hz {
     int64_t rel[SM__MSHR_RING];
     int rel_head, rel_n;
     uint8_t pc_ctr[SM__LOAD_SITES];
+    /* per scheduler, this cycle: ready warps hidden from the issue loop (a replay took
+     * the slot: all of them; else the loads the tracker holds), and the stall the loop
+     * charged for a slot a replay took (-1: none) */
+    uint64_t hidden[SM__MAX_SCHED];
+    int8_t charged[SM__MAX_SCHED];
     uint8_t head[SM__MAX_WARPS], count[SM__MAX_WARPS];
     uint16_t buf[SM__MAX_WARPS][SM__REPLAY_ENTRIES];  /* slots, oldest at head */
     uint64_t buf_seq[SM__MAX_WARPS][SM__REPLAY_ENTRIES];
@@ -353,16 +361,21 @@ bool sm__mem_accept(sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
 /* mem_hazard.c: the memory stage under the hazard model (k.mem_model) */
-int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
+int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p) __attribute__((noinline));
 void sm__hz_release_due(sm_sim *s);
-void sm__hz_dispatch(sm_sim *s) __attribute__((cold));
-void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in) __attribute__((cold));
+/* The entry points from the hot units are out of line (noinline): inlined, their
+ * bodies grew sm_sim_run past the link-time inliner's limits, which then kept
+ * sm__collect out of line (+3.5 % host instructions per warp instruction). */
+void sm__hz_dispatch(sm_sim *s) __attribute__((cold, noinline));
+void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in);
 int sm__coll_total(const sm_config *c);
 void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS]);
 void sm__pool_take(sm_sim *s) __attribute__((cold));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
-bool sm__hz_before_issue(sm_sim *s, sm__sched *q, uint64_t *cand) __attribute__((cold));
-void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in) __attribute__((cold));
+void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
+void sm__hz_post_issue(sm_sim *s) __attribute__((cold, noinline));
+void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
+    __attribute__((cold, noinline));
 void sm__replay_push(sm_sim *s, int w, uint16_t slot);
 bool sm__tracker_allows(const sm_sim *s, const sm__hz_slot *h);
 /* predict.c: hit/miss predictors */
