@@ -262,12 +262,14 @@ static bool quiet(const sm_sim *s, int *mem_n)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
     if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
-        s->coll_full[SM__UNIT_SFU] | (uint64_t)s->hz.n_replay)
+        s->coll_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (sm__sched_cand(s, &s->sched[i]))
             return false;
     *mem_n = -1;
+    if (s->hz.n_replay) /* replays wait in their buffers (replay.c) */
+        return false;
     return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
 }
 
