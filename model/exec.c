@@ -132,7 +132,6 @@ static int64_t next_arrival(const sm_sim *s, int u)
 
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
-
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
     if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &

@@ -89,7 +89,9 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
 {
     sm__kernel *k = &s->k;
     sm__hz *hz = &s->hz;
-    hz->n_replay = 0; /* read by the idle skip of every run (sim.c) */
+    hz->n_replay = hz->n_hidden = 0; /* read by the idle skip of every run (sim.c) */
+    memset(hz->hidden, 0, sizeof hz->hidden);
+    memset(hz->charged, -1, sizeof hz->charged);
     if (!knobs_ok(c, p))
         return -1;
     k->unified = c->collectors == SM_COLLECTORS_UNIFIED;

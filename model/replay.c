@@ -193,6 +193,23 @@ static int empty_stall(const sm__sched *q)
                                        : SM__STALL_IDLE;
 }
 
+/* What the last issue stage hid comes back (the loop and the stages since never touch
+ * hidden warps: they are not candidates, cannot retire with instructions left, and a
+ * wake only sets ready bits), and a slot a replay took is no stall.  Deferred to the
+ * next issue stage instead of a test after the loop; quiet() meanwhile sees n_hidden. */
+static void unhide(sm_sim *s)
+{
+    sm__hz *hz = &s->hz;
+    for (int i = 0; i < s->c->n_schedulers; i++) {
+        s->sched[i].ready |= hz->hidden[i];
+        hz->hidden[i] = 0;
+        if (hz->charged[i] >= 0)
+            s->stall_n[hz->charged[i]]--;
+        hz->charged[i] = -1;
+    }
+    hz->n_hidden = 0;
+}
+
 /* Before the issue loop (sched.c): each scheduler first re-issues its oldest replay
  * that may go, which takes its issue slot, so its ready warps are hidden from the
  * loop; otherwise the loads the tracker holds are hidden.  Hiding instead of a test
@@ -200,14 +217,13 @@ static int empty_stall(const sm__sched *q)
 void sm__hz_pre_issue(sm_sim *s)
 {
     sm__hz *hz = &s->hz;
+    unhide(s);
     sm__hz_release_due(s);
     /* the schedulers decide one after the other, so one that may issue a predicted
      * miss keeps a credit for it from the later ones (a credit is never overdrawn) */
     int promised = 0;
     for (int i = 0; i < s->c->n_schedulers; i++) {
         sm__sched *q = &s->sched[i];
-        hz->charged[i] = -1;
-        hz->hidden[i] = 0;
         if (hz->n_replay && replay_issue(s, q)) {
             hz->hidden[i] = q->ready;
             q->ready = 0;
@@ -220,17 +236,6 @@ void sm__hz_pre_issue(sm_sim *s)
             hz->hidden[i] = held;
             q->ready &= ~held;
         }
-    }
-}
-
-/* After the loop: the hidden warps come back (the loop never touched them), and a
- * slot a replay took is no stall. */
-void sm__hz_post_issue(sm_sim *s)
-{
-    sm__hz *hz = &s->hz;
-    for (int i = 0; i < s->c->n_schedulers; i++) {
-        s->sched[i].ready |= hz->hidden[i];
-        if (hz->charged[i] >= 0)
-            s->stall_n[hz->charged[i]]--;
+        hz->n_hidden += hz->hidden[i] != 0 || hz->charged[i] >= 0;
     }
 }

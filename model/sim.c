@@ -268,7 +268,7 @@ static bool quiet(const sm_sim *s, int *mem_n)
         if (sm__sched_cand(s, &s->sched[i]))
             return false;
     *mem_n = -1;
-    if (s->hz.n_replay) /* replays wait in their buffers (replay.c) */
+    if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
         return false;
     return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
 }

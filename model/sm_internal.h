@@ -235,11 +235,13 @@ typedef struct sm__hz {
     int64_t rel[SM__MSHR_RING];
     int rel_head, rel_n;
     uint8_t pc_ctr[SM__LOAD_SITES];
-    /* per scheduler, this cycle: ready warps hidden from the issue loop (a replay took
-     * the slot: all of them; else the loads the tracker holds), and the stall the loop
-     * charged for a slot a replay took (-1: none) */
+    /* per scheduler, the last issue stage: ready warps hidden from the issue loop (a
+     * replay took the slot: all of them; else the loads the tracker holds), and the
+     * stall the loop charged for a slot a replay took (-1: none); undone by the next
+     * issue stage (replay.c).  n_hidden > 0 keeps the SM from idle-skipping (sim.c). */
     uint64_t hidden[SM__MAX_SCHED];
     int8_t charged[SM__MAX_SCHED];
+    int n_hidden;
     uint8_t head[SM__MAX_WARPS], count[SM__MAX_WARPS];
     uint16_t buf[SM__MAX_WARPS][SM__REPLAY_ENTRIES];  /* slots, oldest at head */
     uint64_t buf_seq[SM__MAX_WARPS][SM__REPLAY_ENTRIES];
@@ -373,7 +375,6 @@ void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS]);
 void sm__pool_take(sm_sim *s) __attribute__((cold));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
-void sm__hz_post_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
     __attribute__((cold, noinline));
 void sm__replay_push(sm_sim *s, int w, uint16_t slot);
