@@ -184,14 +184,14 @@ static const hz_point hz_points[] = {
  * bound, *rf_reads the register reads (replays' included) per warp instruction. */
 static double hz_chip(sm_sim *sim, const dse_sweep *s, sm_config c, const sm_profile *w,
                       const dse_technique *t, const sm_rf_map *m, const hz_point *pt,
-                      double *bound, double *rf_reads)
+                      double *bound, double *rf_reads, double *accuracy)
 {
     c.collectors = pt->coll, c.mem_hazard = pt->hz, c.mshr_tracker = pt->tr;
     c.hit_predictor = pt->pr;
     static sm_stats st;
     int n = s->var.floorplan.n_sms;
     double sum = 0, b = 0;
-    uint64_t reads = 0, insts = 0;
+    uint64_t reads = 0, insts = 0, pred = 0, right = 0;
     for (int i = 0; i < n; i++) {
         if (sm_sim_run(sim, &c, w, &t->ipc, m, i, n, &st)) {
             fprintf(stderr, "model_bench: %s %s failed on SM %d: %s\n", w->name, pt->name, i,
@@ -201,7 +201,9 @@ static double hz_chip(sm_sim *sim, const dse_sweep *s, sm_config c, const sm_pro
         sum += sm_stats_ipc(&st);
         b += sm_stats_replay_bound(&st);
         reads += st.reads, insts += st.warp_insts;
+        pred += st.predictions, right += st.predictions_correct;
     }
+    *accuracy = pred ? (double)right / (double)pred : 0;
     *bound = b / n;
     *rf_reads = insts ? (double)reads / (double)insts : 0;
     return sum / n;
@@ -237,16 +239,16 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
     for (int k = 0; k < N_HZ_POINTS; k++)
         if (k != 1)
             printf(" %8s", hz_points[k].name);
-    printf(" %6s %6s %6s\n", "bound", "rd/i", "rd/i_r");
+    printf(" %6s %6s %6s %7s %6s\n", "bound", "rd/i", "rd/i_r", "acc_hur", "acc_pc");
     int rc = 0;
     for (int wi = 0; wi < s->n_workloads && !rc; wi++) {
         sm_profile w = s->workloads[wi];
         w.load_sites = sites >= 0 ? sites : w.load_sites;
         w.site_bias = bias >= 0 ? bias : w.site_bias;
         w.mem_requests = requests >= 1 ? requests : w.mem_requests;
-        double ipc[N_HZ_POINTS], bound[N_HZ_POINTS], rd[N_HZ_POINTS];
+        double ipc[N_HZ_POINTS], bound[N_HZ_POINTS], rd[N_HZ_POINTS], acc[N_HZ_POINTS];
         for (int k = 0; k < N_HZ_POINTS && !rc; k++) {
-            ipc[k] = hz_chip(sim, s, c, &w, &tech, &m, &hz_points[k], &bound[k], &rd[k]);
+            ipc[k] = hz_chip(sim, s, c, &w, &tech, &m, &hz_points[k], &bound[k], &rd[k], &acc[k]);
             rc = ipc[k] < 0;
         }
         if (rc)
@@ -255,7 +257,8 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
         for (int k = 0; k < N_HZ_POINTS; k++)
             if (k != 1)
                 printf(" %8.4f", ipc[k] / ipc[1]);
-        printf(" %6.3f %6.3f %6.3f\n", bound[1], rd[1], rd[9]);
+        /* 1: stall, 9: cr/hur, 11: cr/pc (hz_points) */
+        printf(" %6.3f %6.3f %6.3f %7.3f %6.3f\n", bound[1], rd[1], rd[9], acc[9], acc[11]);
     }
     sm_sim_free(sim);
     return rc;
