@@ -5,7 +5,7 @@
  * scheduler picks a new instruction, it re-issues the oldest replay among its warps
  * whose unit has a free collector and that the MSHR tracker lets through; the replay
  * takes that scheduler's issue slot and an LD/ST collector, and re-reads its address
- * operands through the bank read ports (sm__collect), so replays cost bank bandwidth
+ * operands through the bank read ports (replay_collect), so replays cost bank bandwidth
  * and count in the per-access statistics (reads, sub_reads: NBTI duty and energy).
  *
  * Trackers act on loads predicted to miss (predict.c), first issues and replays alike:
