@@ -190,6 +190,120 @@ static int latency_table(const dse_sweep *s, sm_sim *sim)
     return 0;
 }
 
+/* Memory hazards and replay (docs/replay.md): per profile, chip IPC of Turner's design
+ * points relative to stalling with a unified collector pool, and the bound that the
+ * stalling run predicts for replay.  Options after --replay-table: slow=N sub-banks
+ * slow (stand-in map), tech=NAME (default ideal, rf_bro with slow), sites=N, bias=B,
+ * requests=R (profile overrides), interval=K (sm.miss_interval), oc=N (oc_unified). */
+typedef struct hz_point {
+    const char *name;
+    sm_collectors coll;
+    sm_mem_hazard hz;
+    sm_mshr_tracker tr;
+    sm_hit_predictor pr;
+} hz_point;
+
+static const hz_point hz_points[] = {
+    { "per_unit", SM_COLLECTORS_PER_UNIT, SM_HAZARD_STALL, SM_TRACKER_NONE, 0 },
+    { "stall", SM_COLLECTORS_UNIFIED, SM_HAZARD_STALL, SM_TRACKER_NONE, 0 },
+    { "st/cr/am", SM_COLLECTORS_UNIFIED, SM_HAZARD_STALL, SM_TRACKER_CREDIT, SM_PREDICT_ALWAYS_MISS },
+    { "st/cr/or", SM_COLLECTORS_UNIFIED, SM_HAZARD_STALL, SM_TRACKER_CREDIT, SM_PREDICT_ORACLE },
+    { "replay", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_NONE, 0 },
+    { "na/hur", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_NAIVE, SM_PREDICT_HIT_UNLESS_REPLAYED },
+    { "na/am", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_NAIVE, SM_PREDICT_ALWAYS_MISS },
+    { "na/pc", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_NAIVE, SM_PREDICT_PC },
+    { "na/or", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_NAIVE, SM_PREDICT_ORACLE },
+    { "cr/hur", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_CREDIT, SM_PREDICT_HIT_UNLESS_REPLAYED },
+    { "cr/am", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_CREDIT, SM_PREDICT_ALWAYS_MISS },
+    { "cr/pc", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_CREDIT, SM_PREDICT_PC },
+    { "cr/or", SM_COLLECTORS_UNIFIED, SM_HAZARD_REPLAY, SM_TRACKER_CREDIT, SM_PREDICT_ORACLE },
+};
+#define N_HZ_POINTS ((int)(sizeof hz_points / sizeof hz_points[0]))
+
+/* Chip IPC of one design point; *bound gets the mean over SMs of the stalling run's
+ * bound, *rf_reads the register reads (replays' included) per warp instruction. */
+static double hz_chip(sm_sim *sim, const dse_sweep *s, sm_config c, const sm_profile *w,
+                      const dse_technique *t, const sm_rf_map *m, const hz_point *pt,
+                      double *bound, double *rf_reads, double *accuracy)
+{
+    c.collectors = pt->coll, c.mem_hazard = pt->hz, c.mshr_tracker = pt->tr;
+    c.hit_predictor = pt->pr;
+    static sm_stats st;
+    int n = s->var.floorplan.n_sms;
+    double sum = 0, b = 0;
+    uint64_t reads = 0, insts = 0, pred = 0, right = 0;
+    for (int i = 0; i < n; i++) {
+        if (sm_sim_run(sim, &c, w, &t->ipc, m, i, n, &st)) {
+            fprintf(stderr, "model_bench: %s %s failed on SM %d: %s\n", w->name, pt->name, i,
+                    sm_sim_diagnostic(sim));
+            return -1;
+        }
+        sum += sm_stats_ipc(&st);
+        b += sm_stats_replay_bound(&st);
+        reads += st.reads, insts += st.warp_insts;
+        pred += st.predictions, right += st.predictions_correct;
+    }
+    *accuracy = pred ? (double)right / (double)pred : 0;
+    *bound = b / n;
+    *rf_reads = insts ? (double)reads / (double)insts : 0;
+    return sum / n;
+}
+
+static int replay_table(const dse_sweep *s, int argc, char **argv)
+{
+    int slow = 0, sites = -1;
+    double bias = -1, requests = 0;
+    char tname[DSE_NAME_MAX] = "";
+    sm_config c = s->sm;
+    for (int i = 0; i < argc; i++) {
+        sscanf(argv[i], "slow=%d", &slow);
+        sscanf(argv[i], "sites=%d", &sites);
+        sscanf(argv[i], "bias=%lf", &bias);
+        sscanf(argv[i], "requests=%lf", &requests);
+        sscanf(argv[i], "interval=%d", &c.miss_interval);
+        sscanf(argv[i], "oc=%d", &c.oc_unified);
+        sscanf(argv[i], "tech=%31s", tname);
+    }
+    sm_config big = c;
+    big.collectors = SM_COLLECTORS_UNIFIED;
+    sm_sim *sim = sm_sim_alloc(&big);
+    dse_technique tech;
+    if (!dse_technique_preset(tname[0] ? tname : slow ? "rf_bro" : "ideal", &tech)) {
+        sm_sim_free(sim);
+        return 2;
+    }
+    static sm_rf_map m;
+    standin_map(s, &tech, slow, &m);
+    printf("chip IPC / unified stall (%d of 32 sub-banks slow, %s); bound: stall's\n%-15s %6s",
+           slow, tech.name, "profile", "stall");
+    for (int k = 0; k < N_HZ_POINTS; k++)
+        if (k != 1)
+            printf(" %8s", hz_points[k].name);
+    printf(" %6s %6s %6s %7s %6s\n", "bound", "rd/i", "rd/i_r", "acc_hur", "acc_pc");
+    int rc = 0;
+    for (int wi = 0; wi < s->n_workloads && !rc; wi++) {
+        sm_profile w = s->workloads[wi];
+        w.load_sites = sites >= 0 ? sites : w.load_sites;
+        w.site_bias = bias >= 0 ? bias : w.site_bias;
+        w.mem_requests = requests >= 1 ? requests : w.mem_requests;
+        double ipc[N_HZ_POINTS], bound[N_HZ_POINTS], rd[N_HZ_POINTS], acc[N_HZ_POINTS];
+        for (int k = 0; k < N_HZ_POINTS && !rc; k++) {
+            ipc[k] = hz_chip(sim, s, c, &w, &tech, &m, &hz_points[k], &bound[k], &rd[k], &acc[k]);
+            rc = ipc[k] < 0;
+        }
+        if (rc)
+            break;
+        printf("%-15s %6.3f", w.name, ipc[1]);
+        for (int k = 0; k < N_HZ_POINTS; k++)
+            if (k != 1)
+                printf(" %8.4f", ipc[k] / ipc[1]);
+        /* 1: stall, 9: cr/hur, 11: cr/pc (hz_points) */
+        printf(" %6.3f %6.3f %6.3f %7.3f %6.3f\n", bound[1], rd[1], rd[9], acc[9], acc[11]);
+    }
+    sm_sim_free(sim);
+    return rc;
+}
+
 /* One chip of each profile (or of the named one) once, printing the warp instructions
  * simulated: for instruction counting under callgrind, whose total divided by this
  * count is host instructions per warp instruction (docs/performance.md). */
@@ -225,8 +339,8 @@ static bool accounting_only(const char *name)
     return false;
 }
 
-/* Statistics of designs added after the digests were recorded (ltrf, rfc_demand,
- * reg_release): hashed only when not all zero, so runs without the design hash as they
+/* Statistics of designs and knobs added after the digests were recorded (ltrf,
+ * rfc_demand, reg_release, memory hazards): hashed only when not all zero, so runs without the design hash as they
  * did before them. */
 static bool added_later(const char *name)
 {
@@ -236,6 +350,12 @@ static bool added_later(const char *name)
         "rr_powered_cycles", "rr_peak_regs", "rr_wakeups", "rr_releases", "rr_flag_insts",
         "rr_fast_allocs", "rr_slow_allocs", "bank_live", "bank_powered", "sub_powered",
         "group_live", "group_powered", "group_allocs",
+        /* memory hazards (docs/replay.md): zero with the default knobs
+         * (tests/model/test_replay.c checks they are) */
+        "mem_requests", "mem_stall_queue", "mem_stall_divergence", "replays_mshr",
+        "replays_queue", "replays_divergence", "replays_mshr_repeat", "replay_issues",
+        "replay_reads", "replay_buffer_full", "tracker_holds", "predictions",
+        "predictions_correct",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
@@ -373,14 +493,16 @@ static int rr_report(const dse_sweep *s, sm_sim *sim)
 }
 
 static const char usage[] =
-    "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --digest | --digest-full\n"
-    "                    | --once [PROFILE]]\n"
+    "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
+    "                    | --replay-table [OPT...] | --digest | --digest-full | --once [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
     "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
+    "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N]\n"
+    "                 memory hazards: IPC of Turner's design points per profile\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n";
 
 int main(int argc, char **argv)
@@ -406,6 +528,8 @@ int main(int argc, char **argv)
             rc |= ipc_table(s, sim, (int)(total * 0.3 + 0.5), only, argc - 2);
         } else if (argc > 1 && !strcmp(argv[1], "--latency-table")) {
             rc = latency_table(s, sim);
+        } else if (argc > 1 && !strcmp(argv[1], "--replay-table")) {
+            rc = replay_table(s, argc - 2, argv + 2);
         } else if (argc > 1 && !strcmp(argv[1], "--digest")) {
             rc = digest(s, sim, false);
         } else if (argc > 1 && !strcmp(argv[1], "--digest-full")) {

@@ -27,6 +27,11 @@ static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
 static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first", NULL };
 static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
+static const char *const coll_names[] = { "per_unit", "unified", NULL };
+static const char *const hazard_names[] = { "stall", "replay", NULL };
+static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
+static const char *const predictor_names[] = { "hit_unless_replayed", "always_miss", "pc",
+                                               "oracle", NULL };
 
 /* Key constructors: S is the owning struct type. */
 #define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
@@ -118,6 +123,16 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, lat_shared, 1, 10000, "shared-memory latency, cycles"),
     K_INT(sm_config, lat_miss, 1, 100000, "L1 miss latency (L2 + DRAM), cycles"),
     K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
+    K_ENUM(sm_config, collectors, coll_names,
+           "operand collectors: per unit kind (oc_sp/oc_sfu/oc_mem) or one unified pool"),
+    K_INT(sm_config, oc_unified, 1, 64, "generic operand collectors with collectors = \"unified\""),
+    K_ENUM(sm_config, mem_hazard, hazard_names,
+           "a global load meeting a memory hazard stalls the memory stage or is replayed"),
+    K_ENUM(sm_config, mshr_tracker, tracker_names,
+           "issue-stage MSHR tracker for loads predicted to miss"),
+    K_ENUM(sm_config, hit_predictor, predictor_names, "hit/miss predictor of global loads"),
+    K_INT(sm_config, miss_interval, 0, 10000,
+          "cycles between miss requests to L2 (request queue bandwidth; 0: unlimited)"),
     K_I64(sm_config, max_cycles, 1000, 1e15, "watchdog: cycle limit of one SM run"),
 };
 
@@ -222,6 +237,10 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, long_lived_regs, 0, 255, "registers live the whole kernel (reg_release)"),
     K_INT(sm_profile, release_delay, 0, 32,
           "instructions a release waits after the last read (reg_release)"),
+    K_DBL(sm_profile, mem_requests, 1, 32, "mean memory requests per global load (divergence)"),
+    K_INT(sm_profile, load_sites, 0, 256, "load-site IDs (static loads) for per-PC prediction"),
+    K_DBL(sm_profile, site_bias, 0, 1,
+          "0: every load site hits at l1_hit_rate; 1: a site always hits or always misses"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
 };

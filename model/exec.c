@@ -103,6 +103,19 @@ static bool result_taken(const sm_sim *s, int u, int p, const sm__slot *sl, int6
     return s->result_at[u][p][*at % SM__RESULT_RING] == *at;
 }
 
+/* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
+void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot); }
+uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
+int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask) { return oldest(s, u, mask); }
+
+void sm__coll_free(sm_sim *s, int u, int bit)
+{
+    s->coll_full[u] &= ~(1ULL << bit);
+    s->coll_free[u] |= 1ULL << bit;
+    s->units_full &= s->k.coll_keep[u];
+    s->coll_busy--;
+}
+
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
 /* The first cycle one of unit u's full collectors still waiting for operands gets
  * them (INT64_MAX: none waits). */
@@ -174,7 +187,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
-        s->units_full &= ~(1u << u);
+        s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
         s->coll_busy--;
         i++;
         start(s, co->slot);
@@ -190,6 +203,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
 bool sm__mem_blocked(const sm_sim *s, int *n)
 {
     int u = SM__UNIT_MEM;
+    if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
+        return false;
     uint64_t ready = arrived(s, u, n);
     if (!ready || ready != s->coll_full[u] || s->pipe_free[u][0] > s->now)
         return false;
@@ -203,8 +218,12 @@ void sm__dispatch(sm_sim *s)
         dispatch_unit(s, SM__UNIT_SP);
     if (s->coll_full[SM__UNIT_SFU])
         dispatch_unit(s, SM__UNIT_SFU);
-    if (s->coll_full[SM__UNIT_MEM])
-        dispatch_unit(s, SM__UNIT_MEM);
+    if (s->coll_full[SM__UNIT_MEM]) {
+        if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
+            sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
+        else
+            dispatch_unit(s, SM__UNIT_MEM);
+    }
 }
 
 /* Registers due for release this cycle are released (writeback.c); results due

@@ -183,6 +183,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->lanes = (uint8_t)sm__gen_lanes(k, ordinal, warp_in_block);
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
+    wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
 }
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs
@@ -230,10 +231,14 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
 }
 
 /* A hand-written instruction (tests), with its unused source slots set as synth()
- * leaves them. */
-static void micro(const sm__kernel *k, int index, sm__inst *in)
+ * leaves them.  `index` is the warp's position in its own instructions (release
+ * flags left out, gen.c draw_inst).  With micro_rows, warp g of the share (block
+ * ordinal x warps per block + warp in block) runs row g: insts_per_warp instructions
+ * from g x insts_per_warp, so a test can give each warp its own program. */
+static void micro(const sm__kernel *k, const sm__warp *wp, int index, sm__inst *in)
 {
-    *in = k->micro[index % k->n_micro];
+    int at = k->micro_rows ? wp->micro_row * k->insts_per_warp + index : index;
+    *in = k->micro[at % k->n_micro];
     for (int i = in->n_src; i < SM__MAX_SRC; i++)
         in->src[i] = SM__NO_REG;
 }
@@ -260,7 +265,7 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         index -= index / period + 1;
     }
     if (k->micro)
-        micro(k, index, in);
+        micro(k, wp, index, in);
     else
         synth(k, wp, in);
 }

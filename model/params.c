@@ -15,6 +15,11 @@ void sm_config_default(sm_config *c)
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
         .lat_l1_hit = 35, .lat_shared = 26, .lat_miss = 450, .max_misses = 32,
         .max_cycles = 50000000,
+        /* Turner's design space, off: per-unit collectors, stalling, no tracker;
+         * his unified pool had 8 slots */
+        .collectors = SM_COLLECTORS_PER_UNIT, .oc_unified = 8, .mem_hazard = SM_HAZARD_STALL,
+        .mshr_tracker = SM_TRACKER_NONE, .hit_predictor = SM_PREDICT_HIT_UNLESS_REPLAYED,
+        .miss_interval = 0,
     };
 }
 
@@ -31,6 +36,7 @@ void sm_profile_default(sm_profile *p)
         .same_bank_share = 0.0, .same_bank_srcs = 3,
         .long_lived_regs = 2, /* a base pointer and an index, live across the kernel */
         .release_delay = 0,
+        .mem_requests = 1.0, .load_sites = 0, .site_bias = 0.0,
         .weight = 1.0, .seed = 1,
     };
 }

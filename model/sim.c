@@ -39,7 +39,7 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     if (!s)
         return NULL;
     s->cap = *c;
-    s->n_coll = c->oc_sp + c->oc_sfu + c->oc_mem;
+    s->n_coll = sm__coll_total(c);
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
     s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
@@ -70,7 +70,8 @@ void sm__sim_set_exact(sm_sim *s, bool exact) { s->exact = exact; }
 static bool fits_capacity(const sm_config *cap, const sm_config *c)
 {
     return config_ok(c) && c->max_warps <= cap->max_warps && c->oc_sp <= cap->oc_sp &&
-           c->oc_sfu <= cap->oc_sfu && c->oc_mem <= cap->oc_mem;
+           c->oc_sfu <= cap->oc_sfu && c->oc_mem <= cap->oc_mem &&
+           sm__coll_total(c) <= sm__coll_total(cap);
 }
 
 static bool map_ok(const sm_rf_map *m)
@@ -122,9 +123,11 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     sm__kernel *k = &s->k;
     const sm__inst *micro = k->micro;
     int n_micro = k->n_micro;
+    bool micro_rows = k->micro_rows;
     memset(k, 0, sizeof *k);
     k->micro = micro;
     k->n_micro = n_micro;
+    k->micro_rows = micro_rows;
     int share = sm_sim_share(c, w, sm_index, n_sms);
     if (share < 0 || !map_ok(map))
         return SM_E_INVALID;
@@ -142,12 +145,17 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     memcpy(k->lat, lat, sizeof lat);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
+    if (sm__hz_setup(s, c, w))
+        return SM_E_INVALID;
     sm__gen_setup(k, w);
     int rc = sm__banks_setup(s, map, t, w);
     if (rc)
         return rc;
     sm__gen_mates(k, w); /* needs the bank count */
-    return sm__designs_kernel(s, t, w);
+    rc = sm__designs_kernel(s, t, w);
+    /* issue_warp's one test for the cold work: designs' issue hooks, memory hazards */
+    k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
+    return rc;
 }
 
 static void reset_sched(sm_sim *s)
@@ -174,7 +182,8 @@ static void reset_state(sm_sim *s)
     for (int i = 0; i < n_slots; i++)
         s->slots[i].next = (uint16_t)(i + 1 < n_slots ? i + 1 : SM__NIL);
     s->free_slot = 0;
-    const int oc[SM__N_UNITS] = { c->oc_sp, c->oc_sfu, c->oc_mem };
+    int oc[SM__N_UNITS];
+    sm__coll_sizes(c, oc);
     const int pipes[SM__N_UNITS] = { c->n_sp, c->n_sfu, c->n_ldst };
     for (int u = 0, base = 0; u < SM__N_UNITS; base += oc[u], u++) {
         s->coll_base[u] = base;
@@ -265,6 +274,8 @@ static bool quiet(const sm_sim *s, int *mem_n)
         if (sm__sched_cand(s, &s->sched[i]))
             return false;
     *mem_n = -1;
+    if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
+        return false;
     return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
 }
 

@@ -68,7 +68,21 @@
     X(rr_releases, "registers", "registers freed at a read carrying the last-use flag")     \
     X(rr_flag_insts, "warp instructions", "release-flag instructions issued")              \
     X(rr_fast_allocs, "registers", "allocations in storage fast for the writing warp")     \
-    X(rr_slow_allocs, "registers", "allocations in storage slow for the writing warp")
+    X(rr_slow_allocs, "registers", "allocations in storage slow for the writing warp") \
+    /* memory hazards and replay (docs/replay.md): all zero with the default knobs */      \
+    X(mem_requests, "requests", "memory requests of global loads (several if divergent)") \
+    X(mem_stall_queue, "cycles", "memory stage held: miss request queue full (miss_interval)") \
+    X(mem_stall_divergence, "cycles", "memory stage held by a divergent load's extra requests") \
+    X(replays_mshr, "replays", "global loads squashed for lack of an MSHR")                 \
+    X(replays_queue, "replays", "global loads squashed: miss request queue full")           \
+    X(replays_divergence, "replays", "divergent loads squashed after one request")          \
+    X(replays_mshr_repeat, "replays", "MSHR replays of a load already replayed for an MSHR") \
+    X(replay_issues, "scheduler x cycles", "replays re-issued from a warp's replay buffer")  \
+    X(replay_reads, "accesses", "register reads of replays' address operands (in reads)")  \
+    X(replay_buffer_full, "cycles", "hazard met with the warp's replay buffer full: stalled") \
+    X(tracker_holds, "scheduler x cycles", "a load predicted to miss held by the MSHR tracker") \
+    X(predictions, "loads", "hit/miss predictions checked at the memory stage")             \
+    X(predictions_correct, "loads", "hit/miss predictions that were right")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the
@@ -130,6 +144,15 @@ double sm_stats_ipc(const sm_stats *st);
 
 /* Average resident blocks over the run (block_cycles / cycles); 0 for an empty run. */
 double sm_stats_avg_live_blocks(const sm_stats *st);
+
+/* Share of correct hit/miss predictions (docs/replay.md); 0 without predictions. */
+double sm_stats_predictor_accuracy(const sm_stats *st);
+
+/* Upper bound on the speed-up replay can give over the stalling run `stall`: every
+ * cycle the memory stage was held by a hazard (mshr_stalls + mem_stall_queue +
+ * mem_stall_divergence) removed, cycles / (cycles - held) (docs/replay.md); 1 for an
+ * empty run. */
+double sm_stats_replay_bound(const sm_stats *stall);
 
 /* ---- errors ------------------------------------------------------------------------ */
 

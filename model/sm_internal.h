@@ -30,6 +30,9 @@
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
 #define SM__WHEEL_DONE 0       /* wheel list of results leaving their pipeline          */
 #define SM__WHEEL_RELEASE 1    /* wheel list of written registers to release            */
+#define SM__REPLAY_ENTRIES 8   /* per-warp replay buffer (Turner)                       */
+#define SM__LOAD_SITES 256     /* per-PC predictor counters (load-site IDs are uint8_t) */
+#define SM__MSHR_RING 4096     /* MSHRs of a divergent load's early requests (max_misses) */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -68,6 +71,9 @@ typedef struct sm__inst {
     uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
     uint8_t miss;              /* global load: misses L1                            */
     uint8_t fast;              /* every operand in fast storage (FWAS)              */
+    /* set only under the hazard model (k.mem_model; docs/replay.md) */
+    uint8_t site;              /* global load: load-site ID (static instruction)    */
+    uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
 } sm__inst;
 
 /* Operation traits, indexed by sm__op (exec.c). */
@@ -104,6 +110,7 @@ typedef struct sm__collector {
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
+    uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs */
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
     uint64_t age;        /* launch order, for GTO's "oldest" */
     int32_t n_left;      /* instructions not yet issued */
@@ -202,7 +209,58 @@ typedef struct sm__kernel {
     int flag_every;
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     int n_micro;
+    bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
+    /* memory hazards and replay (mem_hazard.c, replay.c): mem_model routes global
+     * loads through the hazard model; off with the default knobs, so the default
+     * paths pay one predictable branch each */
+    bool mem_model;
+    bool issue_hooks;    /* a design's issue hook or mem_model: issue_warp's one test */
+    unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
+                                      * frees: all but u's, none with a unified pool */
+    bool unified;        /* one pool of oc_unified collectors */
+    bool replay;         /* mem_hazard replay, or a tracker that gates issue */
+    uint32_t req_thresh; /* mem_requests: P(one more request) * 2^32 */
+    int req_base;        /* mem_requests: requests at least */
+    int n_sites;         /* load_sites */
+    bool site_bias;      /* site_bias > 0: a load's miss follows its site's hit rate */
+    uint16_t site_hit[SM__LOAD_SITES]; /* site_bias: per-site hit threshold (of 4096) */
 } sm__kernel;
+
+/* Per in-flight slot state of the hazard model, beside the hot slot pool. */
+typedef struct sm__hz_slot {
+    sm__inst in;         /* the load as issued: a replay re-reads its sources */
+    uint8_t reqs_left;   /* requests not yet sent */
+    uint8_t replays;     /* times squashed */
+    uint8_t mshr_replays;/* of them for lack of an MSHR */
+    uint8_t pred_miss;   /* the last prediction */
+    uint8_t credit;      /* holds a credit (tracker credit) not yet turned into an MSHR */
+    uint8_t known_miss;  /* squashed for an MSHR or the request queue: it misses */
+    uint8_t checked;     /* the prediction of its last issue has been checked */
+} sm__hz_slot;
+
+/* The hazard model's state (mem_hazard.c, replay.c, predict.c). */
+typedef struct sm__hz {
+    int64_t next_miss;   /* first cycle the request queue takes another miss */
+    int reserved;        /* credits taken and not yet turned into MSHRs */
+    int n_replay;        /* entries in all replay buffers */
+    uint64_t seq;        /* squash order: replays go oldest first */
+    /* the MSHRs of requests before a load's last free when their own data returns:
+     * FIFO of those cycles (one miss latency per kernel keeps them in order) */
+    int64_t rel[SM__MSHR_RING];
+    int rel_head, rel_n;
+    uint8_t pc_ctr[SM__LOAD_SITES];
+    /* per scheduler, the last issue stage: ready warps hidden from the issue loop (a
+     * replay took the slot: all of them; else the loads the tracker holds), and the
+     * stall the loop charged for a slot a replay took (-1: none); undone by the next
+     * issue stage (replay.c).  n_hidden > 0 keeps the SM from idle-skipping (sim.c). */
+    uint64_t hidden[SM__MAX_SCHED];
+    int8_t charged[SM__MAX_SCHED];
+    int n_hidden;
+    uint8_t head[SM__MAX_WARPS], count[SM__MAX_WARPS];
+    uint16_t buf[SM__MAX_WARPS][SM__REPLAY_ENTRIES];  /* slots, oldest at head */
+    uint64_t buf_seq[SM__MAX_WARPS][SM__REPLAY_ENTRIES];
+    sm__hz_slot slot[SM__MAX_WARPS * SM__WARP_INFLIGHT];
+} sm__hz;
 
 struct sm_sim {
     sm_config cap;       /* configuration the pools were sized for */
@@ -279,6 +337,7 @@ struct sm_sim {
     int64_t occ_t;
 
     char diag[512];
+    sm__hz hz;           /* memory hazards and replay; cold, so last */
 };
 
 /* banks.c: the working bank table, register mapping, renaming */
@@ -324,6 +383,31 @@ bool sm__mem_blocked(const sm_sim *s, int *n);
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
 void sm__mem_done(sm_sim *s, int lat);
+/* mem_hazard.c: the memory stage under the hazard model (k.mem_model) */
+int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p) __attribute__((noinline));
+void sm__hz_release_due(sm_sim *s);
+/* The entry points from the hot units are out of line (noinline): inlined, their
+ * bodies grew sm_sim_run past the link-time inliner's limits, which then kept
+ * sm__collect out of line (+3.5 % host instructions per warp instruction). */
+void sm__hz_dispatch(sm_sim *s) __attribute__((cold, noinline));
+void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in);
+int sm__coll_total(const sm_config *c);
+void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS]);
+void sm__pool_take(sm_sim *s) __attribute__((cold));
+/* replay.c: replay buffers, issue-stage MSHR tracking */
+void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
+void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
+    __attribute__((cold, noinline));
+void sm__replay_push(sm_sim *s, int w, uint16_t slot);
+bool sm__tracker_allows(const sm_sim *s, const sm__hz_slot *h);
+/* predict.c: hit/miss predictors */
+bool sm__predict_miss(const sm_sim *s, const sm__hz_slot *h);
+void sm__predict_learn(sm_sim *s, const sm__hz_slot *h, bool miss);
+/* exec.c, for the hazard model */
+void sm__exec_start(sm_sim *s, uint16_t slot);
+uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n);
+int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask);
+void sm__coll_free(sm_sim *s, int u, int bit);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
 

@@ -68,6 +68,33 @@ typedef enum {
                             * (GPGPU-Sim's operand collector)                      */
 } sm_bank_ports;
 
+/* Operand collectors (docs/replay.md). */
+typedef enum {
+    SM_COLLECTORS_PER_UNIT = 0, /* oc_sp / oc_sfu / oc_mem, one pool per unit kind     */
+    SM_COLLECTORS_UNIFIED = 1   /* one pool of oc_unified generic collectors (Turner) */
+} sm_collectors;
+
+/* What a global load that meets a memory hazard does (docs/replay.md). */
+typedef enum {
+    SM_HAZARD_STALL = 0,  /* holds the memory stage until the hazard clears        */
+    SM_HAZARD_REPLAY = 1  /* squashed into its warp's replay buffer, replayed later */
+} sm_mem_hazard;
+
+/* MSHR tracking in the issue stage for loads predicted to miss (Turner). */
+typedef enum {
+    SM_TRACKER_NONE = 0,   /* no gating                                            */
+    SM_TRACKER_NAIVE = 1,  /* issue a predicted miss only if an MSHR is free now   */
+    SM_TRACKER_CREDIT = 2  /* a predicted miss takes a credit (credits = MSHRs)    */
+} sm_mshr_tracker;
+
+/* Hit/miss predictor of global loads at issue (Turner). */
+typedef enum {
+    SM_PREDICT_HIT_UNLESS_REPLAYED = 0, /* hit, miss once the load has been replayed */
+    SM_PREDICT_ALWAYS_MISS = 1,
+    SM_PREDICT_PC = 2,                  /* 2-bit saturating counter per load site   */
+    SM_PREDICT_ORACLE = 3               /* knows the stream's misses                */
+} sm_hit_predictor;
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -99,6 +126,15 @@ typedef struct sm_config {
     int lat_shared;         /* shared memory                         26    */
     int lat_miss;           /* L1 miss to L2/DRAM, unloaded          450   */
     int max_misses;         /* outstanding misses per SM (MSHRs)     32    */
+    /* memory hazards and replay (docs/replay.md; defaults reproduce the model
+     * without them bit for bit) */
+    sm_collectors collectors; /* operand collectors              per_unit */
+    int oc_unified;         /* generic collectors when unified       8     */
+    sm_mem_hazard mem_hazard; /* stall or replay                     stall */
+    sm_mshr_tracker mshr_tracker; /* issue-stage MSHR tracker        none  */
+    sm_hit_predictor hit_predictor; /* hit/miss predictor  hit_unless_replayed */
+    int miss_interval;      /* cycles between miss requests to L2    0     *
+                             * (request queue bandwidth; 0: unlimited)     */
     int64_t max_cycles;     /* watchdog: give up after this many     50M   */
 } sm_config;
 
@@ -138,6 +174,12 @@ typedef struct sm_profile {
     int release_delay;      /* a release takes effect this many instructions of  *
                              * the warp after its last read (loop exits and      *
                              * reconvergence points, reg_release)                */
+    double mem_requests;    /* mean memory requests per global load (memory    *
+                             * divergence; 1: coalesced, docs/replay.md)       */
+    int load_sites;         /* load-site IDs (static loads) the stream draws    *
+                             * from, for per-PC prediction; 0: all site 0      */
+    double site_bias;       /* 0: every site hits at l1_hit_rate; 1: a site    *
+                             * always hits or always misses (same mean)        */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;

@@ -1,4 +1,5 @@
 /* Statistics metadata generated from the X-macro lists in sm.h, and derived metrics. */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -36,6 +37,21 @@ double sm_stats_ipc(const sm_stats *st)
 double sm_stats_avg_live_blocks(const sm_stats *st)
 {
     return st->cycles ? (double)st->block_cycles / (double)st->cycles : 0.0;
+}
+
+double sm_stats_predictor_accuracy(const sm_stats *st)
+{
+    return st->predictions ? (double)st->predictions_correct / (double)st->predictions : 0.0;
+}
+
+double sm_stats_replay_bound(const sm_stats *stall)
+{
+    uint64_t held = stall->mshr_stalls + stall->mem_stall_queue + stall->mem_stall_divergence;
+    if (!stall->cycles)
+        return 1.0;
+    if (held >= stall->cycles) /* cannot happen: a held cycle follows an issue */
+        return INFINITY;
+    return (double)stall->cycles / (double)(stall->cycles - held);
 }
 
 const char *sm_strerror(int code)

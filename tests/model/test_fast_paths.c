@@ -2,8 +2,9 @@
  * the held MSHR outcome (exec.c) rest on invariants (docs/model.md, "Invariants of the
  * fast paths") that a new unit or register-file design could break without any other
  * test noticing.  Every preset on every shipped profile, on a 70 % stand-in map as
- * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs on rf_bro: the
- * statistics must be bit-identical both ways. */
+ * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
+ * replay (unified collectors, credit tracker) on rf_bro: the statistics must be
+ * bit-identical both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,6 +70,16 @@ static void test_every_preset_and_profile(void **state)
     assert_true(dse_technique_preset("rf_bro", &bro));
     for (int w = 0; w < s->n_workloads; w++, runs++)
         cycles += both_ways(sim, s, &gpgpusim, &bro, &s->workloads[w], "rf_bro, shared ports");
+    sm_config replay = s->sm; /* Turner's replay with a unified collector pool */
+    replay.collectors = SM_COLLECTORS_UNIFIED;
+    replay.mem_hazard = SM_HAZARD_REPLAY;
+    replay.mshr_tracker = SM_TRACKER_CREDIT;
+    replay.hit_predictor = SM_PREDICT_HIT_UNLESS_REPLAYED;
+    sm_sim *rsim = sm_sim_alloc(&replay); /* its collector pool is sized differently */
+    assert_non_null(rsim);
+    for (int w = 0; w < s->n_workloads; w++, runs++)
+        cycles += both_ways(rsim, s, &replay, &bro, &s->workloads[w], "rf_bro, replay");
+    sm_sim_free(rsim);
     print_message("%d runs, %llu cycles each way\n", runs, (unsigned long long)cycles);
     sm_sim_free(sim);
     dse_sweep_free(s);

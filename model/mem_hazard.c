@@ -1,0 +1,266 @@
+/* Memory hazards as causes, and a memory stage that stalls or squashes on them
+ * (docs/replay.md, after Turner, "On Replay and Hazards in Graphics Processing Units",
+ * UBC MASc thesis, 2012).
+ *
+ * With the default knobs none of this runs (k.mem_model is false) and the LD/ST unit
+ * is exec.c's.  Otherwise a global load goes through this stage one memory request at
+ * a time (one per cycle and LD/ST pipeline), and meets three hazards:
+ *  - MSHR full: its request misses and no MSHR is free (with the credit tracker,
+ *    free = not in use and not reserved by a credit, unless the load holds one);
+ *  - request queue full: its request misses and the queue to L2 accepted a miss less
+ *    than miss_interval cycles ago (a bandwidth of 1 / miss_interval misses a cycle);
+ *  - divergence: it needs several requests (profile mem_requests); every missing
+ *    request holds an MSHR for the miss latency (the lanes it serves are done then;
+ *    held until the whole load completed, partly sent loads deadlock on MSHRs).
+ * Under `stall` the load holds the stage (in order: younger memory instructions
+ * wait, and its collector stays taken); under `replay` it is squashed at the
+ * checkpoint into its warp's replay buffer (replay.c) and the stage moves on.  Only
+ * global loads meet hazards: stores write through without allocating, shared memory
+ * has none modelled. */
+#include <math.h>
+#include <string.h>
+
+#include "sm_internal.h"
+
+enum { HZ_NONE, HZ_MSHR, HZ_QUEUE, HZ_DIVERGE };
+enum { STAGE_LEFT, STAGE_BUSY, STAGE_STALLED };
+
+int sm__coll_total(const sm_config *c)
+{
+    return c->collectors == SM_COLLECTORS_UNIFIED ? SM__N_UNITS * c->oc_unified
+                                                  : c->oc_sp + c->oc_sfu + c->oc_mem;
+}
+
+/* Unified: every unit may hold the whole pool, so each gets oc_unified collectors and
+ * sm__pool_take() bounds their sum; the per-unit masks stay as they are. */
+void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS])
+{
+    bool uni = c->collectors == SM_COLLECTORS_UNIFIED;
+    oc[SM__UNIT_SP] = uni ? c->oc_unified : c->oc_sp;
+    oc[SM__UNIT_SFU] = uni ? c->oc_unified : c->oc_sfu;
+    oc[SM__UNIT_MEM] = uni ? c->oc_unified : c->oc_mem;
+}
+
+void sm__pool_take(sm_sim *s)
+{
+    if (s->coll_busy >= s->c->oc_unified)
+        s->units_full = (1u << SM__N_UNITS) - 1;
+}
+
+static uint32_t prob32(double p)
+{
+    return p <= 0 ? 0 : p >= 1 ? UINT32_MAX : (uint32_t)(p * 4294967296.0);
+}
+
+/* site_bias b: the first round(h x sites) sites hit with (1 - b) h + b, the others
+ * with (1 - b) h, so the mean over sites stays the profile's hit rate h. */
+static void site_table(sm__kernel *k, const sm_profile *p)
+{
+    int n = k->n_sites > 0 ? k->n_sites : 1;
+    int n_hit = (int)lround(p->l1_hit_rate * n);
+    for (int i = 0; i < n; i++) {
+        double h = (1 - p->site_bias) * p->l1_hit_rate + p->site_bias * (i < n_hit);
+        k->site_hit[i] = (uint16_t)lround(h * 4096);
+    }
+}
+
+/* Frees the MSHRs of early requests whose data has returned; called where MSHRs are
+ * looked at (the memory stage, the issue stage's tracker) before they are. */
+void sm__hz_release_due(sm_sim *s)
+{
+    sm__hz *hz = &s->hz;
+    while (hz->rel_n && hz->rel[hz->rel_head] <= s->now) {
+        hz->rel_head = (hz->rel_head + 1) % SM__MSHR_RING;
+        hz->rel_n--;
+        s->misses--;
+    }
+}
+
+static bool knobs_ok(const sm_config *c, const sm_profile *p)
+{
+    return c->oc_unified >= 1 && c->oc_unified <= 64 && c->miss_interval >= 0 &&
+           c->max_misses <= SM__MSHR_RING &&
+           p->mem_requests >= 1 && p->mem_requests <= 32 && p->load_sites >= 0 &&
+           p->load_sites <= SM__LOAD_SITES && p->site_bias >= 0 && p->site_bias <= 1;
+}
+
+/* At kernel launch: the flags that switch the hazard model on, and its state. */
+int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
+{
+    sm__kernel *k = &s->k;
+    sm__hz *hz = &s->hz;
+    hz->n_replay = hz->n_hidden = 0; /* read by the idle skip of every run (sim.c) */
+    memset(hz->hidden, 0, sizeof hz->hidden);
+    memset(hz->charged, -1, sizeof hz->charged);
+    if (!knobs_ok(c, p))
+        return -1;
+    k->unified = c->collectors == SM_COLLECTORS_UNIFIED;
+    for (int u = 0; u < SM__N_UNITS; u++)
+        k->coll_keep[u] = k->unified ? 0u : ~(1u << u);
+    k->replay = c->mem_hazard == SM_HAZARD_REPLAY || c->mshr_tracker != SM_TRACKER_NONE;
+    k->mem_model = k->unified || k->replay || c->miss_interval > 0 || p->mem_requests > 1 ||
+                   p->load_sites > 0 || p->site_bias > 0;
+    if (!k->mem_model)
+        return 0;
+    k->req_base = (int)floor(p->mem_requests);
+    k->req_thresh = prob32(p->mem_requests - k->req_base);
+    k->n_sites = p->load_sites;
+    k->site_bias = p->site_bias > 0;
+    site_table(k, p);
+    hz->next_miss = 0;
+    hz->reserved = 0;
+    hz->seq = 0;
+    hz->rel_head = hz->rel_n = 0;
+    memset(hz->pc_ctr, 1, sizeof hz->pc_ctr); /* weakly "hit": most loads hit */
+    memset(hz->count, 0, sizeof hz->count);
+    memset(hz->head, 0, sizeof hz->head);
+    return 0;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Site, requests and (with site_bias) the hit of a synthetic load, from a hash of the
+ * warp's stream state as it was right after drawing the load (the load is the warp's
+ * next instruction or is being issued) rather than further draws: the stream stays
+ * the one every other knob setting sees, and gen.c is untouched. */
+void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
+{
+    uint64_t c = mix64(wp->rng ^ 0x5EC0DE5EC0DEULL);
+    int site = k->n_sites ? (int)((c & 0xFFFFF) % (uint64_t)k->n_sites) : 0;
+    in->site = (uint8_t)site;
+    in->reqs = (uint8_t)(k->req_base + ((uint32_t)(c >> 32) < k->req_thresh));
+    if (k->site_bias && in->op == SM__OP_LD_GLOBAL)
+        in->miss = ((c >> 20) & 4095) >= k->site_hit[site];
+}
+
+/* The hazard the next request of load h meets now. */
+static int hazard_of(const sm_sim *s, const sm__hz_slot *h)
+{
+    if (!h->in.miss)
+        return HZ_NONE;
+    int free = s->c->max_misses - s->misses - s->hz.reserved + h->credit;
+    if (free <= 0)
+        return HZ_MSHR;
+    if (s->c->miss_interval && s->now < s->hz.next_miss)
+        return HZ_QUEUE;
+    return HZ_NONE;
+}
+
+/* One request leaves for L1 (and L2 on a miss).  A credit becomes the MSHR (or comes
+ * back on a hit); the last request's MSHR is taken by sm__mem_lat() as without
+ * hazards and frees with the load, earlier ones free a miss latency later. */
+static void send_request(sm_sim *s, sm__hz_slot *h)
+{
+    s->st->mem_requests++;
+    s->hz.reserved -= h->credit;
+    h->credit = 0;
+    if (h->in.miss) {
+        s->hz.next_miss = s->now + s->c->miss_interval;
+        if (h->reqs_left > 1) {
+            sm__hz *hz = &s->hz;
+            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] =
+                s->now + s->k.lat[SM__LAT_MISS];
+            s->misses++;
+        }
+    }
+    h->reqs_left--;
+}
+
+static void check_prediction(sm_sim *s, sm__hz_slot *h)
+{
+    if (!s->k.replay || h->checked)
+        return;
+    h->checked = 1;
+    s->st->predictions++;
+    s->st->predictions_correct += h->pred_miss == h->in.miss;
+    sm__predict_learn(s, h, h->in.miss);
+}
+
+static bool buffer_room(const sm_sim *s, int w)
+{
+    return s->c->mem_hazard == SM_HAZARD_REPLAY && s->hz.count[w] < SM__REPLAY_ENTRIES;
+}
+
+static void squash(sm_sim *s, int bit, uint16_t slot, int cause)
+{
+    sm__hz_slot *h = &s->hz.slot[slot];
+    sm_stats *st = s->st;
+    sm__coll_free(s, SM__UNIT_MEM, bit);
+    st->replays_mshr += cause == HZ_MSHR;
+    st->replays_queue += cause == HZ_QUEUE;
+    st->replays_divergence += cause == HZ_DIVERGE;
+    if (cause == HZ_MSHR)
+        st->replays_mshr_repeat += h->mshr_replays++ > 0;
+    h->known_miss |= cause != HZ_DIVERGE; /* MSHR and queue hazards only meet misses */
+    h->replays++;
+    sm__replay_push(s, s->slots[slot].warp, slot);
+}
+
+static void held(sm_sim *s, int cause)
+{
+    s->st->mshr_stalls += cause == HZ_MSHR;
+    s->st->mem_stall_queue += cause == HZ_QUEUE;
+    s->st->replay_buffer_full += s->c->mem_hazard == SM_HAZARD_REPLAY;
+}
+
+/* The collector at `bit` (holding `slot`) in pipeline p's memory stage. */
+static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
+{
+    const int u = SM__UNIT_MEM;
+    const sm__slot *sl = &s->slots[slot];
+    sm__hz_slot *h = &s->hz.slot[slot];
+    bool load = sl->op == SM__OP_LD_GLOBAL;
+    if (load) {
+        check_prediction(s, h);
+        int cause = hazard_of(s, h);
+        if (cause != HZ_NONE && buffer_room(s, sl->warp)) {
+            s->pipe_free[u][p] = s->now + 1; /* squashed at the stage's checkpoint */
+            squash(s, bit, slot, cause);
+            return STAGE_LEFT;
+        }
+        if (cause != HZ_NONE) {
+            held(s, cause);
+            return STAGE_STALLED;
+        }
+        send_request(s, h);
+    }
+    s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+    if (load && h->reqs_left > 0) { /* divergent: more requests to send */
+        if (buffer_room(s, sl->warp)) {
+            squash(s, bit, slot, HZ_DIVERGE);
+            return STAGE_LEFT;
+        }
+        s->st->mem_stall_divergence++;
+        return STAGE_BUSY;
+    }
+    sm__coll_free(s, u, bit);
+    sm__exec_start(s, slot);
+    return STAGE_LEFT;
+}
+
+/* exec.c's dispatch of the LD/ST unit, with hazards: each free pipeline takes the
+ * oldest collector whose operands have arrived; a stalled load stops the unit (in
+ * order).  Without hazards the outcome and statistics are exec.c's (tested). */
+void sm__hz_dispatch(sm_sim *s)
+{
+    const int u = SM__UNIT_MEM;
+    int n, left = 0;
+    sm__hz_release_due(s);
+    uint64_t ready = sm__coll_arrived(s, u, &n);
+    for (int p = 0; p < s->n_pipes[u] && ready; p++) {
+        if (s->pipe_free[u][p] > s->now)
+            continue;
+        int bit = sm__coll_oldest(s, u, ready);
+        ready &= ~(1ULL << bit);
+        int r = mem_stage(s, p, bit, s->coll[s->coll_base[u] + bit].slot);
+        if (r == STAGE_STALLED)
+            break;
+        left += r == STAGE_LEFT;
+    }
+    s->st->dispatch_stalls += (uint64_t)(n - left);
+}
