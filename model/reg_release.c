@@ -189,17 +189,19 @@ static uint16_t choose_in_bank(rr_state *z, const sm__kernel *k, int b)
 }
 
 /* Points warp w's tables for register r at physical register p: accesses issued from
- * now on go to its bank with its latency.  live_vec follows so retirement balances. */
+ * now on go to its bank with its latency.  Its home bank and live_vec follow, so
+ * retirement (which counts home banks) balances. */
 static void point(sm_sim *s, int w, int r, int p)
 {
     sm__warp *wp = &s->warps[w];
     int b = p / s->k.n_entries, e = p % s->k.n_entries;
-    if (wp->bank[r] != b) {
+    if (wp->home[r] != b) { /* the vector now lives in bank b (sm__warp.home) */
         sm__occupancy_flush(s);
-        s->live_vec[wp->bank[r]]--;
+        s->live_vec[wp->home[r]]--;
         s->live_vec[b]++;
-        wp->bank[r] = (uint8_t)b;
+        wp->home[r] = (uint8_t)b;
     }
+    wp->bank[r] = (uint8_t)b;
     wp->slow[0][r] = sm__banks_slow(&s->k, b, e, wp->tlanes[0]);
     wp->slow[1][r] = sm__banks_slow(&s->k, b, e, wp->tlanes[1]);
 }

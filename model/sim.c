@@ -355,6 +355,10 @@ static void spread_accesses(const sm_sim *s, sm_stats *st, int b, int n)
 static int finish(sm_sim *s, int rc)
 {
     sm_stats *st = s->st;
+#ifndef NDEBUG
+    for (int b = 0; rc == SM_OK && b < SM_MAX_BANKS; b++)
+        assert(s->live_vec[b] == 0); /* launches and retirements balance (home banks) */
+#endif
     sm__occupancy_flush(s);
     sm__blocks_flush(s, s->now);
     st->cycles = (uint64_t)s->now;
