@@ -24,7 +24,8 @@ static const char *const sched_names[] = {
 };
 static const char *const hybrid_names[] = { "auto", "fixed", NULL };
 static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
-static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first", NULL };
+static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first",
+                                                "fast_spread", NULL };
 static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
 static const char *const coll_names[] = { "per_unit", "unified", NULL };

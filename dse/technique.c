@@ -40,6 +40,7 @@ static void rr_first_touch(dse_technique *t)
 static void rr_register_gating(dse_technique *t) { t->ipc.rr_gating = SM_RR_GATE_REGISTER; }
 static void rr_wear_level(dse_technique *t) { t->ipc.rr_policy = SM_RR_WEAR_LEVEL; }
 static void rr_fast_first(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_FIRST; }
+static void rr_fast_spread(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_SPREAD; }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -95,6 +96,8 @@ static void nbti_both(dse_technique *t)
       rr_wear_level, "reg_release", NULL)                                                   \
     X(rr_fast_first, "reg_release placing values in fast storage first (composes with PV)", \
       rr_fast_first, "reg_release", NULL)                                                   \
+    X(rr_fast_spread, "reg_release in fast storage first, spread over the fast banks",     \
+      rr_fast_spread, "reg_release", NULL)                                                  \
     X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first")   \
     X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release")
 

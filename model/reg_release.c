@@ -124,13 +124,26 @@ static int pick_row(const rr_state *z, const sm__kernel *k, int b, int gi, int l
     return first;
 }
 
+/* Allocations made so far in bank b, over its row groups (capped for the key). */
+static uint64_t bank_allocs(const rr_state *z, const sm__kernel *k, int b)
+{
+    (void)k;
+    uint64_t n = 0;
+    for (int gi = 0; gi < z->groups; gi++)
+        n += z->g[b][gi].allocs;
+    return n < 0xffffffffffULL ? n : 0xffffffffffULL;
+}
+
 /* Lexicographic key of group (b, gi) under the policy; smaller is better.  The bank
  * comes first: consolidate and wear_level keep a value in the bank the plain mapping
  * gives its register (moving it would change the bank conflicts, not only the power),
  * and look elsewhere only when that bank is full; fast_first takes the nearest bank with
  * fast storage for the warp's lanes.  Within the bank: the group with the most
  * registers allocated (consolidate, fast_first) or the fewest allocations so far
- * (wear_level), then the lowest group. */
+ * (wear_level), then the lowest group.  fast_spread ignores the home bank: among banks
+ * with fast storage, the one with the fewest allocations so far, so the writes (and
+ * the NBTI stress they bring) spread over every fast sub-bank, at the price of more
+ * bank conflicts than a value kept in its own bank. */
 static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b, int gi,
                        int home, int slow)
 {
@@ -143,6 +156,8 @@ static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b
         return dist << 48 | allocs << 8 | (uint64_t)gi;
     case SM_RR_FAST_FIRST:
         return (uint64_t)slow << 60 | dist << 48 | fill << 8 | (uint64_t)gi;
+    case SM_RR_FAST_SPREAD: /* no distance: any fast bank, the least used first */
+        return (uint64_t)slow << 60 | bank_allocs(z, k, b) << 8 | (uint64_t)gi;
     default:
         return dist << 48 | fill << 8 | (uint64_t)gi;
     }
@@ -159,7 +174,9 @@ static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
         for (int gi = 0; gi < z->groups; gi++) {
             int slow = 0, e;
             if (!z->g[b][gi].free ||
-                (e = pick_row(z, k, b, gi, lanes, policy == SM_RR_FAST_FIRST, &slow)) < 0)
+                (e = pick_row(z, k, b, gi, lanes,
+                              policy == SM_RR_FAST_FIRST || policy == SM_RR_FAST_SPREAD,
+                              &slow)) < 0)
                 continue;
             uint64_t key = key_of(z, k, policy, b, gi, z->w[w].home[r], slow);
             if (key < best_key) {

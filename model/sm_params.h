@@ -52,7 +52,9 @@ typedef enum {
 typedef enum {
     SM_RR_CONSOLIDATE = 0, /* the row group with the most live registers (gate the rest) */
     SM_RR_WEAR_LEVEL = 1,  /* the row group with the fewest allocations so far        */
-    SM_RR_FAST_FIRST = 2   /* fast storage first, consolidating within it              */
+    SM_RR_FAST_FIRST = 2,  /* fast storage first, consolidating within it              */
+    SM_RR_FAST_SPREAD = 3  /* fast storage first, spread over all fast banks by their  *
+                            * allocations so far (balances their NBTI stress)          */
 } sm_rr_policy;
 
 typedef enum {

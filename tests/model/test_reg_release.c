@@ -200,14 +200,16 @@ static double leakage(const dse_sweep *s, const sm_stats *st, const sm_rf_map *m
 /* Peak physical registers within the allocation; release lowers the live registers
  * below first-touch's; leakage with gating (recomputed from the powered vector-cycles)
  * at most without; a kernel whose registers all live throughout saves nothing against
- * first-touch gating; fast_first reaches slow storage less often than consolidate. */
+ * first-touch gating; fast_first and fast_spread reach slow storage less often than
+ * consolidate. */
 static void check_profile(sm_sim *sim, const dse_sweep *s, const sm_profile *p, const sm_rf_map *m)
 {
-    static sm_stats rr, ft, off, ff, all_live, none;
+    static sm_stats rr, ft, off, ff, fs, all_live, none;
     run_preset(sim, s, "reg_release", p, m, &rr);
     run_preset(sim, s, "rr_first_touch", p, m, &ft);
     run_preset(sim, s, "rf_bro", p, m, &off);
     run_preset(sim, s, "rr_fast_first", p, m, &ff);
+    run_preset(sim, s, "rr_fast_spread", p, m, &fs);
     int wpb = (p->block_threads + 31) / 32;
     uint64_t allocated = rr.resident_blocks * (uint64_t)wpb * (uint64_t)p->regs_per_thread;
     assert_true(rr.rr_peak_regs <= allocated);
@@ -227,6 +229,7 @@ static void check_profile(sm_sim *sim, const dse_sweep *s, const sm_profile *p, 
     /* every shipped profile leaves fast registers free: fast_first must use them */
     assert_true(rr.rr_peak_regs < allocated);
     assert_true(ff.slow_reads + ff.slow_writes < rr.slow_reads + rr.slow_writes);
+    assert_true(fs.slow_reads + fs.slow_writes < rr.slow_reads + rr.slow_writes);
     sm_profile live = *p;
     live.long_lived_regs = p->regs_per_thread;
     dse_technique_preset("rr_reg_gating", &t);
