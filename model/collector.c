@@ -20,13 +20,7 @@
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
     int u = in->unit, n_src = in->n_src;
-    uint64_t free = s->coll_free[u];
-    int bit = __builtin_ctzll(free);
-    free &= free - 1;
-    s->coll_free[u] = free;
-    s->units_full |= (unsigned)(free == 0) << u;
-    s->coll_full[u] |= 1ULL << bit;
-    s->coll_busy++;
+    int bit = sm__coll_take(s, u);
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     int lanes = wp->tlanes[in->div];
@@ -43,11 +37,5 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     }
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
-    /* field by field: a compound literal also stores the padding */
-    sm__collector *co = &s->coll[s->coll_base[u] + bit];
-    co->ready_at = ready_at;
-    co->seq = s->seq++;
-    co->slot = slot;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
+    sm__coll_fill(s, u, bit, slot, ready_at);
 }

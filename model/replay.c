@@ -99,21 +99,15 @@ static int oldest_replay(const sm_sim *s, const sm__sched *q)
 }
 
 /* A replay takes an LD/ST collector and re-reads its address operands: sm__collect()'s
- * collector allocation, repeated here because a second caller made the link-time
- * inliner keep sm__collect out of line in the issue stage (+3.5 % host instructions per
- * warp instruction, hotspot).  The reads go through the shared bank ports
+ * steps (sm__coll_take, sm__port_read, sm__coll_fill, all inline), not a call to it,
+ * because a second caller made the link-time inliner keep sm__collect out of line in
+ * the issue stage (+3.5 % host instructions per warp instruction, hotspot).  The reads go through the shared bank ports
  * (sm__port_read, inline), as every client's do, in the issue stage, in the place of an
  * issue, so every port still sees its requests in arrival order. */
 static void replay_collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
     const int u = SM__UNIT_MEM;
-    uint64_t free = s->coll_free[u];
-    int bit = __builtin_ctzll(free);
-    free &= free - 1;
-    s->coll_free[u] = free;
-    s->units_full |= (unsigned)(free == 0) << u;
-    s->coll_full[u] |= 1ULL << bit;
-    s->coll_busy++;
+    int bit = sm__coll_take(s, u);
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     int lanes = wp->tlanes[in->div];
@@ -127,12 +121,7 @@ static void replay_collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
         s->st->bank_read_conflicts += (uint64_t)(grant - first);
         s->st->slow_reads += (uint64_t)sl;
     }
-    sm__collector *co = &s->coll[s->coll_base[u] + bit];
-    co->ready_at = ready_at;
-    co->seq = s->seq++;
-    co->slot = slot;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
+    sm__coll_fill(s, u, bit, slot, ready_at);
 }
 
 static bool replay_issue(sm_sim *s, sm__sched *q)

@@ -521,6 +521,32 @@ static inline void sm__port_order(sm_sim *s)
 #endif
 }
 
+/* Takes the first free operand collector of unit u (one must be free: issue filters
+ * on units_full); returns its index within the unit. */
+static inline int sm__coll_take(sm_sim *s, int u)
+{
+    uint64_t free = s->coll_free[u];
+    int bit = __builtin_ctzll(free);
+    free &= free - 1;
+    s->coll_free[u] = free;
+    s->units_full |= (unsigned)(free == 0) << u;
+    s->coll_full[u] |= 1ULL << bit;
+    s->coll_busy++;
+    return bit;
+}
+
+/* Fills collector `bit` of unit u for the instruction in `slot`, whose operands have all
+ * arrived at ready_at.  Field by field: a compound literal also stores the padding. */
+static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64_t ready_at)
+{
+    sm__collector *co = &s->coll[s->coll_base[u] + bit];
+    co->ready_at = ready_at;
+    co->seq = s->seq++;
+    co->slot = slot;
+    co->unit = (uint8_t)u;
+    co->bit = (uint8_t)bit;
+}
+
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
  * grant cycle: the operand arrives and the port frees at grant + 1 + slow. */
 static inline int64_t sm__port_read(sm_sim *s, int b, int slow, int lanes)

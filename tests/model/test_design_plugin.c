@@ -11,34 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sm_internal.h"
-
-typedef struct fixture {
-    sm_config c;
-    sm_profile p;
-    sm_technique t;
-    sm_rf_map map;
-    sm_sim *sim;
-} fixture;
-
-static int setup(void **state)
-{
-    static fixture f;
-    sm_config_default(&f.c);
-    sm_profile_default(&f.p);
-    sm_technique_default(&f.t);
-    sm_rf_map_all_fast(&f.map, 16, 64, 2);
-    f.sim = sm_sim_alloc(&f.c);
-    assert_non_null(f.sim);
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    sm_sim_free(((fixture *)*state)->sim);
-    return 0;
-}
+#include "sm_fixture.h"
 
 /* The registry line alone made the design a technique option. */
 static void test_registered_by_one_line(void **state)
@@ -122,9 +95,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registered_by_one_line),
-        cmocka_unit_test_setup_teardown(test_chain_one_reread_per_write, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_port_traffic_competes, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_idle_skip_respects_design, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chain_one_reread_per_write, sm_fixture_setup, sm_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_port_traffic_competes, sm_fixture_setup, sm_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_idle_skip_respects_design, sm_fixture_setup, sm_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,39 +12,17 @@
 
 #include "dse_sim_cache.h"
 #include "dse_sweep.h"
-#include "sm_internal.h"
-#include "var.h"
-
-typedef struct fixture {
-    sm_config c;
-    sm_profile p;
-    sm_technique t;
-    sm_rf_map map;
-    sm_sim *sim;
-    sm_stats st;
-} fixture;
+#include "sm_fixture.h"
 
 static int setup(void **state)
 {
-    static fixture f;
-    memset(&f, 0, sizeof f);
-    sm_config_default(&f.c);
-    sm_profile_default(&f.p);
-    sm_technique_default(&f.t);
-    f.t.design[SM_DESIGN_reg_release] = true;
-    f.t.rr_flag_every = 0; /* the hand timing below has no flag instructions */
-    sm_rf_map_all_fast(&f.map, 16, 64, 2);
-    f.sim = sm_sim_alloc(&f.c);
-    assert_non_null(f.sim);
-    *state = &f;
-    return 0;
+    int rc = sm_fixture_setup(state);
+    fixture *f = *state;
+    f->t.design[SM_DESIGN_reg_release] = true;
+    f->t.rr_flag_every = 0; /* the hand timing below has no flag instructions */
+    return rc;
 }
-
-static int teardown(void **state)
-{
-    sm_sim_free(((fixture *)*state)->sim);
-    return 0;
-}
+#include "var.h"
 
 static sm__inst alu(uint8_t dst, int n_src, uint8_t a, uint8_t b)
 {
@@ -271,5 +249,5 @@ int main(void)
         cmocka_unit_test(test_gated_row_ages_zero),
         cmocka_unit_test(test_every_profile),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, sm_fixture_teardown);
 }

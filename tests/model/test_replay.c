@@ -9,40 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sm_internal.h"
-
-typedef struct fixture {
-    sm_config c;
-    sm_profile p;
-    sm_technique t;
-    sm_rf_map map;
-    sm_sim *sim;
-    sm_stats st;
-} fixture;
-
-static int setup(void **state)
-{
-    static fixture f;
-    memset(&f, 0, sizeof f);
-    sm_config_default(&f.c);
-    sm_profile_default(&f.p);
-    sm_technique_default(&f.t);
-    sm_rf_map_all_fast(&f.map, 16, 64, 2);
-    sm_config big = f.c;
-    big.collectors = SM_COLLECTORS_UNIFIED; /* room for either collector layout */
-    f.sim = sm_sim_alloc(&big);
-    assert_non_null(f.sim);
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    f->sim->k.micro_rows = false;
-    sm_sim_free(f->sim);
-    return 0;
-}
+#include "sm_fixture.h"
 
 /* Warps A, B, C, one per block (so block_cycles sums their lifetimes), one scheduler,
  * one MSHR; each runs one load r1 <- [r0] (r0 of warp w in bank w: no conflicts).  A
@@ -266,7 +233,7 @@ static void test_divergence_and_request_queue(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, sm_fixture_setup, sm_fixture_teardown)
         T(test_hand_checked_one_mshr),
         T(test_stall_path_is_the_default_model),
         T(test_hit_unless_replayed_replays_once_for_mshr),

@@ -9,34 +9,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sm_internal.h"
-
-typedef struct fixture {
-    sm_config c;
-    sm_profile p;
-    sm_technique t;
-    sm_rf_map map;
-    sm_sim *sim;
-} fixture;
+#include "sm_fixture.h"
 
 static int setup(void **state)
 {
-    static fixture f;
-    sm_config_default(&f.c);
-    sm_profile_default(&f.p);
-    sm_technique_default(&f.t);
-    f.t.scheduler = SM_SCHED_TWO_LEVEL; /* as the presets */
-    sm_rf_map_all_fast(&f.map, 16, 64, 2);
-    f.sim = sm_sim_alloc(&f.c);
-    assert_non_null(f.sim);
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    sm_sim_free(((fixture *)*state)->sim);
-    return 0;
+    int rc = sm_fixture_setup(state);
+    fixture *f = *state;
+    f->t.scheduler = SM_SCHED_TWO_LEVEL; /* as the presets */
+    return rc;
 }
 
 static sm__inst op3(uint8_t dst, int n_src, uint8_t a, uint8_t b)
@@ -132,9 +112,9 @@ static void test_demand_by_hand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_ltrf_one_interval_by_hand, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_ltrf_intervals_by_hand, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_demand_by_hand, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ltrf_one_interval_by_hand, setup, sm_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_ltrf_intervals_by_hand, setup, sm_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_demand_by_hand, setup, sm_fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,37 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sm_internal.h"
-
-typedef struct fixture {
-    sm_config c;
-    sm_profile p;
-    sm_technique t;
-    sm_rf_map map;
-    sm_sim *sim;
-    sm_stats st;
-} fixture;
-
-static int setup(void **state)
-{
-    static fixture f;
-    memset(&f, 0, sizeof f);
-    sm_config_default(&f.c);
-    sm_profile_default(&f.p);
-    sm_technique_default(&f.t);
-    sm_rf_map_all_fast(&f.map, 16, 64, 2);
-    f.sim = sm_sim_alloc(&f.c);
-    assert_non_null(f.sim);
-    *state = &f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    sm_sim_free(f->sim);
-    return 0;
-}
+#include "sm_fixture.h"
 
 /* One block of one warp running `n` copies of `in`. */
 static sm_stats *run_one_warp(fixture *f, const sm__inst *in, int n_prog, int n, int regs)
@@ -678,7 +648,7 @@ static void test_same_bank_sources(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, sm_fixture_setup, sm_fixture_teardown)
         T(test_dependent_chain_latency),
         T(test_lane_accounting),
         T(test_zero_gating),
