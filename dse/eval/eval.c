@@ -362,7 +362,7 @@ void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
     *simulated += e->direct_runs;
 }
 
-/* Keep in step with eval_time_zero, ensure_ideal and eval_aging.c's measure_duty:
+/* Keep in step with eval_time_zero, ensure_ideal and dse/aging/aging.c's measure_duty:
  * tests/check_run_select.sh compares this with a real run's count. */
 static long unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
 {
