@@ -8,7 +8,7 @@
  * `rfdse run` writes them: dse/ generates the fields of dse_unit, the batch layout and
  * the HDF5 dataset table from this list.  `rfdse analyze` reads them: analysis/ generates
  * its metric table from it.  Adding a metric is one line here plus computing it (in
- * dse/eval.c or dse/eval_aging.c); docs/architecture.md lists the steps.  Header only,
+ * dse/eval/eval.c or dse/aging/aging.c); docs/architecture.md lists the steps.  Header only,
  * no dependencies, so analysis/ stays independent of dse/. */
 #ifndef RFDSE_ANA_METRICS_H
 #define RFDSE_ANA_METRICS_H

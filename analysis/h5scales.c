@@ -1,7 +1,7 @@
 /* Dimension scales for /analysis: each view group holds its own coordinates
  * (technique, year or benchmark, bin, edge) as HDF5 dimension scales attached to every
  * statistic, so `xr.open_dataset(f, engine="h5netcdf", group="analysis/ipc")` gives
- * named, labelled dimensions (the same convention as /results, dse/results_scales.c). */
+ * named, labelled dimensions (the same convention as /results, dse/results/results_scales.c). */
 #include <hdf5_hl.h>
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,7 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The stand-in map of `rfdse sm` (dse/cmd_sm.c) with `slow` of the sub-banks slow. */
+/* The stand-in map of `rfdse sm` (dse/cli/cmd_sm.c) with `slow` of the sub-banks slow. */
 static void standin_map(const dse_sweep *s, const dse_technique *t, int slow, sm_rf_map *m)
 {
     const var_floorplan *fp = &s->var.floorplan;

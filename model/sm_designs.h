@@ -5,7 +5,7 @@
  * defines `const sm__rf_design sm__design_NAME` (sm_internal.h).  Its line here
  *   X(NAME, needs_bro, doc)
  * makes it a technique option: sm_technique.design[SM_DESIGN_NAME], the sweep-file key
- * `NAME = true` with `doc` as its description (dse/sweep_schema.c), and, with needs_bro,
+ * `NAME = true` with `doc` as its description (dse/sweep/sweep_schema.c), and, with needs_bro,
  * the loader's rule that it needs rf_bro's virtual banks.  Designs of a run run their
  * hooks in this order.
  */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # check_docs_tables.sh RFDSE DOCS_DIR: docs/sweep-format.md's preset table is the preset
-# registry (dse/technique.c) as `rfdse list techniques` prints it: the same names, in
+# registry (dse/sweep/technique.c) as `rfdse list techniques` prints it: the same names, in
 # the same order, with the same one-line descriptions; and every register-file design
 # of the model's registry is a technique key that `rfdse list knobs` describes.
 set -u

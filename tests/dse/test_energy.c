@@ -1,4 +1,4 @@
-/* The register-file energy model (dse/energy.c, docs/model.md "Energy"): the energy of an
+/* The register-file energy model (dse/sweep/energy.c, docs/model.md "Energy"): the energy of an
  * SM run, recomputed here from its statistics and the published per-access energy and
  * leakage, equals what the driver computes from the run's result. */
 #include <math.h>

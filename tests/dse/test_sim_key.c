@@ -1,4 +1,4 @@
-/* The run-cache key by construction (dse/sim_key.c): every sweep key that reaches an SM
+/* The run-cache key by construction (dse/smrun/sim_key.c): every sweep key that reaches an SM
  * run changes the key, and the key tables cover every byte of the structs an SM run
  * reads (but their padding), so no input can be left out of the key unnoticed. */
 #include <setjmp.h>
@@ -110,7 +110,7 @@ static size_t uncovered(const dse__key *keys, size_t n_keys, size_t lo, size_t s
 /* A field added to these structs without a sweep key would not be in the run-cache key:
  * the uncovered bytes are exactly today's padding (and the profile's name, which labels
  * and never times).  If this fails after a struct changed, add the field to the key
- * tables (dse/sweep_schema.c), or, if it truly is no input of a run, update the count. */
+ * tables (dse/sweep/sweep_schema.c), or, if it truly is no input of a run, update the count. */
 static void test_tables_cover_every_field(void **state)
 {
     (void)state;

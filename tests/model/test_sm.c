@@ -409,7 +409,7 @@ static void varied_inputs(fixture *f)
 }
 
 /* sm.h contract: sm_index and n_sms matter only through the share, so the sweep
- * driver may reuse one run for every SM with the same share (dse/sim_cache.c). */
+ * driver may reuse one run for every SM with the same share (dse/smrun/sim_cache.c). */
 static void test_equal_share_runs_are_identical(void **state)
 {
     fixture *f = *state;

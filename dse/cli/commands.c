@@ -1,11 +1,9 @@
-/* The subcommand table and helpers shared by the subcommands. */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdlib.h>
+/* The subcommand table (dse_cli.h).  Compiled into the rfdse executable, not into
+ * rfdse_dse_cli: it names every subcommand, `rfdse submit` (slurm/) included, and
+ * slurm/ uses rfdse_dse_cli's helpers, so the table sits above both. */
 #include <string.h>
 
 #include "dse_cli.h"
-#include "dse_quote.h"
 
 /* Only commands that exist are listed: adding one is adding a row and a cmd_*.c file. */
 static const dse_command commands[] = {
@@ -27,34 +25,4 @@ const dse_command *dse_cli_command(const char *name)
         if (!strcmp(name, c->name))
             return c;
     return NULL;
-}
-
-int dse_cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "rfdse %s: ", cmd);
-    va_start(ap, fmt);
-    dse__vfput_escaped(stderr, fmt, ap); /* it quotes the command line */
-    va_end(ap);
-    fprintf(stderr, " (see rfdse %s --help)\n", cmd);
-    return DSE_EXIT_USAGE;
-}
-
-int dse_cli_wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-            return 1;
-    return 0;
-}
-
-int dse_cli_parse_ll(const char *s, long long lo, long long hi, long long *v)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (errno || end == s || *end || x < lo || x > hi)
-        return -1;
-    *v = x;
-    return 0;
 }

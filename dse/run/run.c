@@ -290,7 +290,7 @@ static void say_outcome(const run_state *st, long saved, long left, int first_fa
 
 /* The part of the sweep the file stores, and the part evaluated: the same, except that
  * an aging sweep evaluates every workload, because the frequency over the years is the
- * one under the whole workload mix's stress (eval_aging.c): leaving workloads out would
+ * one under the whole workload mix's stress (dse/aging/aging.c): leaving workloads out would
  * change the selected ones' frequency and performance.  The others are dropped before
  * the write (dse_unit_project), so a part is bit-identical to the same part of a
  * whole run. */

@@ -1,8 +1,9 @@
-/* eval_internal.h - internal: the chip evaluator's state, shared by eval.c (time zero:
- * maps, IPC, duties) and eval_aging.c (the NBTI loop over the aging schedule). */
+/* eval_internal.h - internal to dse/eval/: the chip evaluator's state (time zero: maps,
+ * IPC, duties; the aging loop's workspace, dse/aging/). */
 #ifndef RFDSE_DSE_EVAL_INTERNAL_H
 #define RFDSE_DSE_EVAL_INTERNAL_H
 
+#include "dse_aging.h"
 #include "dse_eval.h"
 #include "dse_sim_cache.h"
 #include "sm.h"
@@ -21,11 +22,7 @@ struct dse_eval {
     double *ideal_duty;    /* [n_w][n_sms][n_subs]: duties on the all-fast map     */
     double *duty;          /* [n_w][n_sms][n_subs]: the current technique's, t = 0 */
     double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0        */
-    double *sub0;          /* [n_sms][n_subs]: sub-bank delays, t = 0              */
-    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
-    double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
-    double *loop_duty;     /* [n_sms][n_subs]                                      */
-    double *aged;          /* [n_subs]                                             */
+    dse_aging *aging;      /* the aging loop's workspace                           */
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;
@@ -47,17 +44,6 @@ typedef struct dse__runs {
  * frequencies, for the leakage time (NULL: 1.0).  0, or -1 with err set. */
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
                    const double *sm_freq, dse__runs *out, char *err, size_t n);
-
-/* The aging loop of technique ti on the current chip (t = 0 maps in e->maps, duties in
- * e->duty, e->counted0 and e->sub0 filled): fills u->frequency[1..], frequency_min[1..]
- * and the raw guardbands; `base_raw` [n_w] are the baseline's raw guardbands used to
- * normalise.  0, or -1 with err set. */
-int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
-                    size_t n);
-
-/* The baseline's raw guardband per workload on the current chip; also fills e->sub0
- * (the chip's time-zero sub-bank delays) for the technique loops. */
-void dse__eval_baseline_guardband(dse_eval *e, double *raw);
 
 /* The duty of one run under the sweep's duty model, by physical sub-bank. */
 const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r);

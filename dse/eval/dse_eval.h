@@ -33,7 +33,7 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
 /* The SM runs a sweep asks for (simulated + reused, as the run reports them) when
  * `ranks` ranks share its chips: each rank that gets a chip runs the ideal chip once,
  * then every (chip, technique) its time-zero runs, and nbti_reorg techniques one run
- * per interval of the schedule for the mix and for each workload (eval_aging.c).  Exact
+ * per interval of the schedule for the mix and for each workload (dse/aging/).  Exact
  * for one rank; with more, ranks that get no chip make it an upper bound. */
 long dse_eval_planned_runs(const dse_sweep *s, int ranks);
 

@@ -16,22 +16,87 @@
  *   (where nbti_opt's block-level renaming, in the model, moves the use).
  * Guardband = 1 - f(end) / f(0): the frequency given up by the end of the schedule to
  * keep the technique's fast set in timing; normalised to the baseline's on the same chip
- * and workload. */
+ * and workload.
+ *
+ * One unit with an explicit input and output (dse_aging.h): the chip's time-zero results
+ * in, the frequency per year and the guardbands out.  The SM runs of the reorg loop go
+ * through the runner the caller hands in; nothing here calls the chip evaluation. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dse_aging.h"
 #include "dse_rf_map.h"
-#include "eval_internal.h"
 #include "var_nbti.h"
 
-static double seconds_at(const dse_eval *e, int y) { return e->s->var.aging.years[y] * VAR_YEAR_S; }
+struct dse_aging {
+    const dse_sweep *s;
+    int n_sms, n_subs, n_w;
+    double *sub0;          /* [n_sms][n_subs]: the chip's sub-bank delays, t = 0   */
+    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
+    double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
+    double *loop_duty;     /* [n_sms][n_subs]                                      */
+    double *aged;          /* [n_subs]                                             */
+    /* the call in progress: its input (dse_aging_in) */
+    const dse_aging_in *in;
+    const var_chip *chip;
+    sm_rf_map *maps;
+    const double *duty, *counted0;
+};
 
-static size_t per_chip(const dse_eval *e) { return (size_t)e->n_sms * (size_t)e->n_subs; }
+void dse_aging_free(dse_aging *e)
+{
+    if (!e)
+        return;
+    free(e->sub0);
+    free(e->stress);
+    free(e->rec);
+    free(e->shift);
+    free(e->loop_duty);
+    free(e->aged);
+    free(e);
+}
+
+dse_aging *dse_aging_alloc(const dse_sweep *s)
+{
+    dse_aging *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->s = s;
+    e->n_sms = s->var.floorplan.n_sms;
+    e->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    e->n_w = s->n_workloads;
+    size_t subs = (size_t)e->n_subs, per_chip = (size_t)e->n_sms * subs;
+    e->sub0 = malloc(sizeof(double) * per_chip);
+    e->stress = malloc(sizeof(double) * per_chip);
+    e->rec = malloc(sizeof(double) * per_chip);
+    e->shift = malloc(sizeof(double) * per_chip);
+    e->loop_duty = malloc(sizeof(double) * per_chip);
+    e->aged = malloc(sizeof(double) * subs);
+    if (!e->sub0 || !e->stress || !e->rec || !e->shift || !e->loop_duty || !e->aged) {
+        dse_aging_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* e->sub0 = the chip's time-zero sub-bank delays. */
+static void load_chip(dse_aging *e, const var_chip *chip)
+{
+    e->chip = chip;
+    for (int sm = 0; sm < e->n_sms; sm++)
+        memcpy(e->sub0 + (size_t)sm * (size_t)e->n_subs, var_chip_sub_bank_delays(e->chip, sm),
+               sizeof(double) * (size_t)e->n_subs);
+}
+
+static double seconds_at(const dse_aging *e, int y) { return e->s->var.aging.years[y] * VAR_YEAR_S; }
+
+static size_t per_chip(const dse_aging *e) { return (size_t)e->n_sms * (size_t)e->n_subs; }
 
 /* out[sm][sub] = the duty of workload w alone, or (w < 0) the weighted mix. */
-static void duty_from(const dse_eval *e, const double *all, int w, double *out)
+static void duty_from(const dse_aging *e, const double *all, int w, double *out)
 {
     size_t n = per_chip(e);
     if (w >= 0) {
@@ -49,7 +114,7 @@ static void duty_from(const dse_eval *e, const double *all, int w, double *out)
 
 /* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] after t seconds
  * under constant duties. */
-static void fixed_set_freq(const dse_eval *e, const double *counted, const double *duty,
+static void fixed_set_freq(const dse_aging *e, const double *counted, const double *duty,
                            double t, double *mean, double *min)
 {
     double sum = 0, lo = INFINITY;
@@ -72,26 +137,25 @@ static void fixed_set_freq(const dse_eval *e, const double *counted, const doubl
         *min = lo;
 }
 
-void dse__eval_baseline_guardband(dse_eval *e, double *raw)
+void dse_aging_baseline_guardband(dse_aging *e, const var_chip *chip, const double *ideal_duty,
+                                  double *raw)
 {
     int last = e->s->var.aging.n_years - 1;
-    for (int sm = 0; sm < e->n_sms; sm++)
-        memcpy(e->sub0 + (size_t)sm * (size_t)e->n_subs, var_chip_sub_bank_delays(e->chip, sm),
-               sizeof(double) * (size_t)e->n_subs);
+    load_chip(e, chip);
     double f0, f1;
-    fixed_set_freq(e, e->sub0, e->ideal_duty, 0.0, &f0, NULL);
+    fixed_set_freq(e, e->sub0, ideal_duty, 0.0, &f0, NULL);
     for (int w = 0; w < e->n_w; w++) {
-        duty_from(e, e->ideal_duty, w, e->loop_duty);
+        duty_from(e, ideal_duty, w, e->loop_duty);
         fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, last), &f1, NULL);
         raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
     }
 }
 
-static bool pv_law(const dse_eval *e) { return e->s->var.aging.initial_shift == VAR_SHIFT_PV; }
+static bool pv_law(const dse_aging *e) { return e->s->var.aging.initial_shift == VAR_SHIFT_PV; }
 
 /* Sub-bank k's (= sm * n_subs + i) current delay in the reorg loop: the accumulated
  * law's continued shift, or under "pv" the law on the stress and recovery totals. */
-static double aged_sub_bank(const dse_eval *e, size_t k, double leff)
+static double aged_sub_bank(const dse_aging *e, size_t k, double leff)
 {
     if (pv_law(e))
         return var_register_delay_aged(&e->s->var, e->sub0[k], leff, e->stress[k], e->rec[k]);
@@ -100,7 +164,7 @@ static double aged_sub_bank(const dse_eval *e, size_t k, double leff)
 
 /* One interval of dt seconds at the current duties: the continued shifts, or ("pv") the
  * totals since time zero. */
-static void advance(dse_eval *e, double dt)
+static void advance(dse_aging *e, double dt)
 {
     const var_aging *a = &e->s->var.aging;
     for (size_t i = 0; i < per_chip(e); i++) {
@@ -114,7 +178,7 @@ static void advance(dse_eval *e, double dt)
 }
 
 /* Re-pairs every SM's sub-banks by their current delays; frequency out. */
-static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double *min,
+static int reorganise(dse_aging *e, const dse_technique *t, double *mean, double *min,
                       double *sm0_delay, char *err, size_t n)
 {
     double sum = 0, lo = INFINITY;
@@ -142,7 +206,7 @@ static int reorganise(dse_eval *e, const dse_technique *t, double *mean, double 
 }
 
 /* SM 0's classes by physical sub-bank from its current map. */
-static void trace_classes(const dse_eval *e, uint8_t *row)
+static void trace_classes(const dse_aging *e, uint8_t *row)
 {
     const sm_rf_map *m = &e->maps[0];
     memset(row, 0, (size_t)e->n_subs);
@@ -151,16 +215,15 @@ static void trace_classes(const dse_eval *e, uint8_t *row)
             row[m->sub_id[b][p]] = m->sub_slow[b][p];
 }
 
-static double *trace_util_row(const dse_eval *e, dse_unit *u, int w, int y)
+static double *trace_util_row(const dse_aging *e, dse_aging_out *u, int w, int y)
 {
     return u->trace_util + ((size_t)w * (size_t)e->s->var.aging.n_years + (size_t)y) * (size_t)e->n_subs;
 }
 
 /* The next interval's duties on the current maps: workload w, or the mix (w < 0). */
-static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, size_t n)
+static int measure_duty(dse_aging *e, const dse_technique *t, int w, char *err, size_t n)
 {
     double total = 0;
-    dse__runs runs;
     memset(e->loop_duty, 0, sizeof(double) * per_chip(e));
     for (int k = 0; k < e->n_w; k++)
         total += (w < 0 || k == w) ? e->s->workloads[k].weight : 0.0;
@@ -168,8 +231,8 @@ static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, s
         double wt = w < 0 ? e->s->workloads[k].weight : (k == w);
         if ((w >= 0 && k != w) || wt <= 0 || total <= 0)
             continue;
-        if (dse__eval_runs(e, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, NULL, &runs,
-                           err, n))
+        if (e->in->run(e->in->run_arg, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, err,
+                       n))
             return -1;
     }
     return 0;
@@ -177,8 +240,8 @@ static int measure_duty(dse_eval *e, const dse_technique *t, int w, char *err, s
 
 /* The nbti_reorg loop over the schedule for workload w or the mix (w < 0): frequency
  * per year into freq/fmin (may be NULL), the end-of-life frequency into *f_end. */
-static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, double *f_end,
-                      dse_unit *trace, char *err, size_t n)
+static int reorg_loop(dse_aging *e, int ti, int w, double *freq, double *fmin, double *f_end,
+                      dse_aging_out *trace, char *err, size_t n)
 {
     const dse_technique *t = &e->s->techniques[ti];
     int years = e->s->var.aging.n_years;
@@ -210,7 +273,7 @@ static int reorg_loop(dse_eval *e, int ti, int w, double *freq, double *fmin, do
 
 /* A fixed map: SM 0's classes never change, its duties are the time-zero ones, and its
  * sub-bank delays age under the mix's constant duties. */
-static void trace_fixed(dse_eval *e, dse_unit *u)
+static void trace_fixed(dse_aging *e, dse_aging_out *u)
 {
     int years = e->s->var.aging.n_years;
     const double *leff = var_chip_sub_bank_leff(e->chip, 0);
@@ -229,8 +292,10 @@ static void trace_fixed(dse_eval *e, dse_unit *u)
     }
 }
 
-static void fixed_loop(dse_eval *e, dse_unit *u)
+static void fixed_loop(dse_aging *e, dse_aging_out *u)
 {
+    u->frequency[0] = e->in->frequency0;
+    u->frequency_min[0] = e->in->frequency_min0;
     duty_from(e, e->duty, -1, e->loop_duty);
     for (int y = 1; y < e->s->var.aging.n_years; y++)
         fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, y), &u->frequency[y],
@@ -239,7 +304,7 @@ static void fixed_loop(dse_eval *e, dse_unit *u)
         trace_fixed(e, u);
 }
 
-static void no_variation(const dse_eval *e, dse_unit *u)
+static void no_variation(const dse_aging *e, dse_aging_out *u)
 {
     int years = e->s->var.aging.n_years;
     for (int y = 0; y < years; y++)
@@ -259,9 +324,15 @@ static void no_variation(const dse_eval *e, dse_unit *u)
     }
 }
 
-int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
-                    size_t n)
+int dse_aging_run(dse_aging *e, const dse_aging_in *in, dse_aging_out *u, char *err, size_t n)
 {
+    int ti = in->technique;
+    const double *base_raw = in->base_raw;
+    e->in = in;
+    e->maps = in->maps;
+    e->duty = in->duty;
+    e->counted0 = in->counted0;
+    load_chip(e, in->chip);
     const dse_technique *t = &e->s->techniques[ti];
     int last = e->s->var.aging.n_years - 1;
     if (!t->freq.variation) {
@@ -269,7 +340,7 @@ int dse__eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, ch
         return 0;
     }
     double f_end;
-    dse_unit *trace = u->trace >= 0 ? u : NULL;
+    dse_aging_out *trace = u->trace >= 0 ? u : NULL;
     if (t->freq.nbti_reorg) {
         if (reorg_loop(e, ti, -1, u->frequency, u->frequency_min, &f_end, trace, err, n))
             return -1;

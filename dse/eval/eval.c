@@ -1,10 +1,12 @@
 /* One chip, every requested technique and workload (see dse_eval.h): time-zero maps,
- * IPC and stress duties here; the aging loop in eval_aging.c. */
+ * IPC and stress duties here; then the aging loop (dse/aging/), which this calls with the
+ * time-zero results and which never calls back here by name. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse_aging.h"
 #include "dse_rf_map.h"
 #include "eval_internal.h"
 
@@ -22,12 +24,7 @@ void dse_eval_free(dse_eval *e)
     free(e->ideal_duty);
     free(e->duty);
     free(e->counted0);
-    free(e->sub0);
-    free(e->stress);
-    free(e->rec);
-    free(e->shift);
-    free(e->loop_duty);
-    free(e->aged);
+    dse_aging_free(e->aging);
     free(e->run);
     free(e->stats);
     free(e);
@@ -44,17 +41,11 @@ static int alloc_arrays(dse_eval *e)
     e->ideal_duty = malloc(sizeof(double) * all_w);
     e->duty = malloc(sizeof(double) * all_w);
     e->counted0 = malloc(sizeof(double) * per_chip);
-    e->sub0 = malloc(sizeof(double) * per_chip);
-    e->stress = malloc(sizeof(double) * per_chip);
-    e->rec = malloc(sizeof(double) * per_chip);
-    e->shift = malloc(sizeof(double) * per_chip);
-    e->loop_duty = malloc(sizeof(double) * per_chip);
-    e->aged = malloc(sizeof(double) * subs);
+    e->aging = dse_aging_alloc(e->s);
     e->run = malloc(sizeof *e->run);
     e->stats = malloc(sizeof *e->stats);
     return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_energy && e->ideal_duty && e->duty && e->counted0 &&
-                   e->sub0 && e->stress && e->rec && e->shift && e->loop_duty && e->aged && e->run &&
-                   e->stats
+                   e->aging && e->run && e->stats
                ? 0 : -1;
 }
 
@@ -274,6 +265,33 @@ static void lifetime_performance(const dse_sweep *s, dse_unit *u)
         u->performance[w] = u->ipc[w] * f_end;
 }
 
+/* The aging loop's SM runs (dse_aging_run_fn): the same runs as time zero's, on the maps
+ * the loop re-paired in e->maps. */
+static int aging_runs(void *arg, int w, const sm_technique *t, double weight, double *duty_acc,
+                      char *err, size_t n)
+{
+    dse__runs runs;
+    return dse__eval_runs(arg, w, t, weight, duty_acc, NULL, &runs, err, n);
+}
+
+/* The aging loop of technique ti from its time-zero results (e->duty, e->counted0,
+ * u->frequency[0]) into u's per-year frequency and guardbands. */
+static int eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
+                      size_t n)
+{
+    dse_aging_in in = {
+        .chip = e->chip, .technique = ti, .duty = e->duty, .counted0 = e->counted0,
+        .frequency0 = u->frequency[0], .frequency_min0 = u->frequency_min[0],
+        .base_raw = base_raw, .maps = e->maps, .run = aging_runs, .run_arg = e,
+    };
+    dse_aging_out out = {
+        .frequency = u->frequency, .frequency_min = u->frequency_min,
+        .guardband_raw = u->guardband_raw, .guardband = u->guardband, .trace = u->trace,
+        .trace_delay = u->trace_delay, .trace_slow = u->trace_slow, .trace_util = u->trace_util,
+    };
+    return dse_aging_run(e->aging, &in, &out, err, n);
+}
+
 static void chip_info(dse_eval *e, int chip, dse_chip_info *info)
 {
     info->chip = chip;
@@ -306,7 +324,7 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
     if (ensure_ideal(e, err, n))
         return -1;
     double base_raw[DSE_MAX_WORKLOADS];
-    dse__eval_baseline_guardband(e, base_raw);
+    dse_aging_baseline_guardband(e->aging, e->chip, e->ideal_duty, base_raw);
     int k = 0;
     for (int t = 0; t < s->n_techniques; t++) {
         if (!want[t])
@@ -315,7 +333,7 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
         units[k].technique = t;
         units[k].trace = trace_index(s, chip);
         if (eval_time_zero(e, t, &units[k], err, n) ||
-            dse__eval_aging(e, t, &units[k], base_raw, err, n))
+            eval_aging(e, t, &units[k], base_raw, err, n))
             return -1;
         lifetime_performance(s, &units[k]);
         k++;
@@ -344,7 +362,7 @@ void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
     *simulated += e->direct_runs;
 }
 
-/* Keep in step with eval_time_zero, ensure_ideal and eval_aging.c's measure_duty:
+/* Keep in step with eval_time_zero, ensure_ideal and dse/aging/aging.c's measure_duty:
  * tests/check_run_select.sh compares this with a real run's count. */
 static long unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
 {

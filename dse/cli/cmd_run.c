@@ -59,7 +59,7 @@ static const char help[] =
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
 static volatile sig_atomic_t stop_requested;
 
-/* Keeps the signal: SIGUSR1 and SIGINT/SIGTERM stop differently (dse/run.c). */
+/* Keeps the signal: SIGUSR1 and SIGINT/SIGTERM stop differently (dse/run/run.c). */
 static void on_signal(int sig)
 {
     stop_requested = sig;

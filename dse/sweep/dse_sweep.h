@@ -115,7 +115,7 @@ int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile
  * NULL-terminated. */
 bool dse_technique_preset(const char *name, dse_technique *t);
 const char *const *dse_technique_preset_names(void);
-/* One line on what preset `name` is, or NULL for an unknown name (dse/technique.c). */
+/* One line on what preset `name` is, or NULL for an unknown name (dse/sweep/technique.c). */
 const char *dse_technique_preset_doc(const char *name);
 
 /* A part of a sweep's techniques and workloads (rfdse run --techniques/--workloads):

@@ -22,7 +22,7 @@ void dse_batch_free(dse_batch *b);
 
 /* Copies unit `from` (arrays sized by `fd`) into `to` (sized by `td`), keeping of the
  * benchmark axis only from's benchmark w_map[i] as to's benchmark i: a run that stores
- * fewer workloads than it evaluates (dse/run.c). */
+ * fewer workloads than it evaluates (dse/run/run.c). */
 void dse_unit_project(const dse_unit *from, const dse_dims *fd, const int *w_map, dse_unit *to,
                       const dse_dims *td);
 
