@@ -19,7 +19,12 @@ chips = { count = 3; seed = 5L; };
 techniques = ( "ideal", "baseline", "vl_rf", "rf_bro", "pv_opt",
   { name = "nbti_lw"; base = "nbti_opt"; nbti_rename_order = "last_warp"; },
   { name = "pvnbti_aw"; base = "pv_opt_nbti_opt"; nbti_rename_order = "all_warps"; } );
-workloads = ( "nn", { name = "hot"; base = "hotspot"; insts_per_warp = 300; weight = 3.0; } );
+# nn and hotspot inline as shipped until issue 15 (the pin is of results on these
+# profiles; the shipped ones are now measured, docs/workloads.md); "hot" is hotspot with
+# 300 instructions per warp and weight 3, as `base = "hotspot"` gave then.
+workloads = (
+  { name = "nn"; grid_blocks = 168; block_threads = 169; regs_per_thread = 14; insts_per_warp = 300; frac_sfu = 0.03; frac_mem = 0.15; frac_shared = 0.00; frac_fp = 0.90; frac_mad = 0.30; frac_div = 0.00; src_operands = 1.80; reg_skew = 0.60; dep_distance = 3.0; l1_hit_rate = 0.50; partial_warps = 0.00; partial_lanes = 9; tid_divergence = 0.00; seed = 279779465L; },
+  { name = "hot"; grid_blocks = 1849; block_threads = 256; regs_per_thread = 28; insts_per_warp = 300; weight = 3.0; frac_sfu = 0.01; frac_mem = 0.08; frac_shared = 0.15; frac_fp = 0.90; frac_mad = 0.40; frac_div = 0.00; src_operands = 2.20; reg_skew = 0.25; dep_distance = 4.0; l1_hit_rate = 0.70; partial_warps = 0.00; partial_lanes = 32; tid_divergence = 0.05; seed = 1219724051L; } );
 output = { trace_chips = [1]; };
 aging = {
   years = [0.0, 1.0, 3.0, 7.0];
