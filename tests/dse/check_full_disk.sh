@@ -7,7 +7,7 @@ set -u
 rfdse=$1 sweep=$2 fault=$3
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to mount a tmpfs"; exit 77; }
 tmp=$(mktemp -d) disk=$(mktemp -d)
-mount -t tmpfs -o size=300k rfdse-test "$disk" || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
+mount -t tmpfs -o size=800k rfdse-test "$disk" || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
 trap 'umount "$disk"; rm -rf "$tmp" "$disk"' EXIT
 fail=0
 # run WANT PATTERN NAME [rfdse run options...]: under mpiexec (with the options in the
