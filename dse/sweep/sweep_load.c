@@ -326,6 +326,12 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
     const char *opt = needs_bro(t);
     if (opt && !t->freq.bro)
         return fail(ld, s, path, "%s needs bro = true (compose with base = \"rf_bro\")", opt);
+    /* each of these moves registers by rewriting the warps' bank tables: two at once
+     * would overwrite each other's placement */
+    const bool *d = t->ipc.design;
+    if (d[SM_DESIGN_ltrf] + d[SM_DESIGN_rfc_demand] + d[SM_DESIGN_reg_release] > 1)
+        return fail(ld, s, path, "ltrf, rfc_demand and reg_release each place the registers: "
+                                 "turn on at most one of them");
     return 0;
 }
 
