@@ -21,7 +21,8 @@
 static const char help[] =
     "Usage: rfdse submit SWEEP.cfg [--nodes N] [--ntasks-per-node M] [--time T]\n"
     "                    [--partition P] [--account A] [--job-name J] [--output-dir D]\n"
-    "                    [-o OUT.h5] [--chips N] [--seed S] [--sbatch-line LINE ...]\n"
+    "                    [-o OUT.h5] [--chips N] [--seed S] [--techniques A,B]\n"
+    "                    [--workloads X,Y] [--sbatch-line LINE ...]\n"
     "                    [--launcher srun|mpirun|auto]\n"
     "                    [--signal-before S] [--dry-run]\n"
     "       rfdse submit --print-template\n"
@@ -49,6 +50,8 @@ static const char help[] =
     "  -o, --output FILE        results file (default: the sweep's output.file)\n"
     "      --chips N            override chips.count in the job's `rfdse run`\n"
     "      --seed S             override chips.seed in the job's `rfdse run`\n"
+    "      --techniques A,B     the job runs only these techniques of the sweep\n"
+    "      --workloads X,Y      ... and these workloads (`rfdse run --help`)\n"
     "      --sbatch-line LINE   an extra #SBATCH line, verbatim (\"--mem=8G\"); repeatable\n"
     "      --launcher L         srun, mpirun, or auto (default): srun when Slurm and\n"
     "                           Open MPI share PMIx, else mpirun; decided in the job\n"
@@ -65,6 +68,7 @@ typedef struct submit_args {
     long nodes, ntasks, lead; /* lead < 0: not given */
     long chips;               /* 0: not given */
     long long seed;
+    const char *techniques, *workloads; /* NULL: not given */
     bool has_seed, dry_run, print_template;
     int n_lines;
     const char *lines[DSE_SUBMIT_MAX_LINES];
@@ -130,6 +134,8 @@ static int option(submit_args *a, int c, const char *arg, const char *given)
     case 'D': a->dir = arg; return check_text("--output-dir", arg);
     case 'o': a->output = arg; return check_text("--output", arg);
     case 'L': a->launcher = arg; return check_text("--launcher", arg);
+    case 'E': a->techniques = arg; return check_text("--techniques", arg);
+    case 'W': a->workloads = arg; return check_text("--workloads", arg);
     case 'l': return add_line(a, arg);
     case 'd': a->dry_run = true; return 0;
     case 'T': a->print_template = true; return 0;
@@ -154,6 +160,8 @@ static int parse(int argc, char **argv, submit_args *a)
         { "signal-before", required_argument, NULL, 'S' },
         { "chips", required_argument, NULL, 'c' },
         { "seed", required_argument, NULL, 's' },
+        { "techniques", required_argument, NULL, 'E' },
+        { "workloads", required_argument, NULL, 'W' },
         { "dry-run", no_argument, NULL, 'd' },
         { "print-template", no_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 },
@@ -233,6 +241,7 @@ static int check_job(const dse_submit_job *job)
         { "the results file (-o or output.file)", job->output }, { "--output-dir", job->dir },
         { "the job name (--job-name or the sweep's name)", job->job_name },
         { "--time", job->time }, { "--partition", job->partition }, { "--account", job->account },
+        { "--techniques/--workloads", job->select[0] ? job->select : NULL },
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (v[i].value && check_text(v[i].what, v[i].value))
@@ -280,6 +289,14 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     job->launcher = a->launcher;
     job->nodes = a->nodes, job->ntasks_per_node = a->ntasks;
     job->chips = a->chips, job->seed = a->seed, job->has_seed = a->has_seed;
+    if (a->techniques || a->workloads) { /* the run's own check, now: names of the sweep */
+        dse_selection sel;
+        char msg[1024];
+        if (dse_selection_parse(s, a->techniques, a->workloads, &sel, msg, sizeof msg))
+            return USAGE("%s", msg);
+        if (dse_selection_text(s, &sel, job->select, sizeof job->select))
+            return USAGE("--techniques/--workloads: too many names");
+    }
     job->n_lines = a->n_lines;
     memcpy(job->lines, a->lines, sizeof job->lines);
     return check_job(job) ? DSE_EXIT_USAGE : signal_lead(a, &job->signal_lead);

@@ -30,6 +30,8 @@ typedef struct dse_submit_job {
     long chips;                    /* --chips for `rfdse run`, 0: none         */
     long long seed;                /* --seed for `rfdse run` when has_seed     */
     bool has_seed;
+    char select[DSE_PATH_MAX];     /* "--techniques a,b --workloads x" for     *
+                                    * `rfdse run` (sweep names only), or ""     */
     int n_lines;                   /* extra "#SBATCH ..." lines, verbatim      */
     const char *lines[DSE_SUBMIT_MAX_LINES];
 } dse_submit_job;

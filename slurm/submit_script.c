@@ -78,15 +78,18 @@ static void directives(const dse_submit_job *job, FILE *out)
         fprintf(out, "#SBATCH %s\n", job->lines[i]); /* the user's own, verbatim */
 }
 
-/* The overrides `rfdse submit --chips/--seed` passes on to `rfdse run`: numbers only,
- * checked, so they need no quoting. */
+/* The overrides `rfdse submit --chips/--seed/--techniques/--workloads` passes on to
+ * `rfdse run`: numbers, and names of the sweep (letters, digits, '_' and '-' only, as
+ * the loader accepts them), checked, so they need no quoting. */
 static void run_options(const dse_submit_job *job, FILE *out)
 {
     const char *sep = "";
     if (job->chips > 0)
         fprintf(out, "--chips %ld", job->chips), sep = " ";
     if (job->has_seed)
-        fprintf(out, "%s--seed %lld", sep, job->seed);
+        fprintf(out, "%s--seed %lld", sep, job->seed), sep = " ";
+    if (job->select[0])
+        fprintf(out, "%s%s", sep, job->select);
 }
 
 /* The value of a template field; returns false for an unknown name. */

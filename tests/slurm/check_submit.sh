@@ -77,6 +77,16 @@ is "$(options "$(dry tiny.cfg --chips 4 --seed 11)")" "4: --chips 4 --seed 11" "
 is "$(options "$(dry tiny.cfg --seed 0)")" "2: --seed 0" "OPTIONS with --seed only"
 is "$(options "$(dry tiny.cfg)")" "0: " "OPTIONS without overrides"
 has "$(dry tiny.cfg)" '"${launch[@]}" "$RFDSE" run "$SWEEP" -o "$OUT" "${OPTIONS[@]}" "${mode[@]}" &'
+# --techniques/--workloads reach it too, checked against the sweep now and written in the
+# sweep's order (as `rfdse run` records them); an unknown name is refused, listing the
+# accepted ones, before anything is written.
+t1=$(sed -n 's/^techniques = ( "\([a-z_0-9]*\)".*/\1/p' tiny.cfg)
+w1=$(sed -n 's/^workloads = ( "\([a-z_0-9]*\)".*/\1/p' tiny.cfg)
+is "$(options "$(dry tiny.cfg --chips=2 --techniques="$t1" --workloads "$w1")")" \
+   "6: --chips 2 --techniques $t1 --workloads $w1" "OPTIONS with a selection"
+err=$("$rfdse" submit tiny.cfg --dry-run --techniques "$t1,frob" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && [[ "$err" == *"'frob' is not in the sweep, accepted: "*"$t1"* ]] ||
+  { echo "FAIL: an unknown --techniques name: status $rc, $err"; fail=1; }
 
 # 3. Quoting: spaces, both quotes, '$', '%', '#' and a backslash where Slurm allows it.
 mkdir -p "$tmp/my sweeps"

@@ -159,12 +159,12 @@ def main():
                            out)] += 1
         base = sweep_text("", "name", "plain")
         for opt in ["--job-name", "--partition", "--account", "--output-dir", "-o",
-                    "--sbatch-line"]:
+                    "--sbatch-line", "--techniques", "--workloads"]:
             for value in payloads("PW"):
                 v = ("--comment=" + value) if opt == "--sbatch-line" else value
                 out = os.path.join(tmp, v) if opt == "-o" else None
                 counts[one(f"{opt} {v!r}", [opt, v], base, tmp, marker, value, out)] += 1
-    print(f"{len(keys)} string keys and 6 options x {len(payloads('M'))} payloads: "
+    print(f"{len(keys)} string keys and 8 options x {len(payloads('M'))} payloads: "
           f"{counts['refused']} refused, {counts['accepted']} accepted and run safely")
     print(f"{len(FAILS) == 0 and 'all passed' or str(len(FAILS)) + ' failures'}")
     return 1 if FAILS else 0
