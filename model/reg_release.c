@@ -125,9 +125,8 @@ static int pick_row(const rr_state *z, const sm__kernel *k, int b, int gi, int l
 }
 
 /* Allocations made so far in bank b, over its row groups (capped for the key). */
-static uint64_t bank_allocs(const rr_state *z, const sm__kernel *k, int b)
+static uint64_t bank_allocs(const rr_state *z, int b)
 {
-    (void)k;
     uint64_t n = 0;
     for (int gi = 0; gi < z->groups; gi++)
         n += z->g[b][gi].allocs;
@@ -157,7 +156,7 @@ static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b
     case SM_RR_FAST_FIRST:
         return (uint64_t)slow << 60 | dist << 48 | fill << 8 | (uint64_t)gi;
     case SM_RR_FAST_SPREAD: /* no distance: any fast bank, the least used first */
-        return (uint64_t)slow << 60 | bank_allocs(z, k, b) << 8 | (uint64_t)gi;
+        return (uint64_t)slow << 60 | bank_allocs(z, b) << 8 | (uint64_t)gi;
     default:
         return dist << 48 | fill << 8 | (uint64_t)gi;
     }

@@ -152,6 +152,17 @@ static void print_stalls(const sm_stats *st, int n_sched)
                total > 0 ? 100.0 * (double)rows[i].v / total : 0.0);
 }
 
+/* Whether physical sub-bank `id` is slow in the map (its speed class). */
+static int sub_bank_slow(const sm_rf_map *m, uint64_t id)
+{
+    int slow = 0;
+    for (int b = 0; b < m->n_banks; b++)
+        for (int p = 0; p < m->subs_per_bank; p++)
+            if ((uint64_t)m->sub_id[b][p] == id)
+                slow = m->sub_slow[b][p];
+    return slow;
+}
+
 static void print_banks(const sm_stats *st, const sm_rf_map *m)
 {
     printf("\nVirtual banks (order of the bank organisation table; hybrid banks first)\n");
@@ -162,11 +173,7 @@ static void print_banks(const sm_stats *st, const sm_rf_map *m)
     printf("\nPhysical sub-banks (sm_rf_map.sub_id)\n");
     printf("  %4s %5s %12s %12s %16s\n", "sub", "slow", "reads", "writes", "occupancy");
     for (uint64_t i = 0; i < st->n_sub_banks; i++) {
-        int slow = 0;
-        for (int b = 0; b < m->n_banks; b++)
-            for (int p = 0; p < m->subs_per_bank; p++)
-                if ((uint64_t)m->sub_id[b][p] == i)
-                    slow = m->sub_slow[b][p];
+        int slow = sub_bank_slow(m, i);
         printf("  %4llu %5s %12llu %12llu %16llu\n", (unsigned long long)i, slow ? "yes" : "no",
                (unsigned long long)st->sub_reads[i], (unsigned long long)st->sub_writes[i],
                (unsigned long long)st->sub_occupancy[i]);
@@ -250,14 +257,8 @@ static void json_stats(FILE *out, const sm_stats *st)
 static void json_slow(FILE *out, const sm_stats *st, const sm_rf_map *m)
 {
     fputs(",\n  \"sub_bank_slow\": [", out);
-    for (uint64_t i = 0; i < st->n_sub_banks; i++) {
-        int slow = 0;
-        for (int b = 0; b < m->n_banks; b++)
-            for (int p = 0; p < m->subs_per_bank; p++)
-                if ((uint64_t)m->sub_id[b][p] == i)
-                    slow = m->sub_slow[b][p];
-        fprintf(out, "%s%d", i ? ", " : "", slow);
-    }
+    for (uint64_t i = 0; i < st->n_sub_banks; i++)
+        fprintf(out, "%s%d", i ? ", " : "", sub_bank_slow(m, i));
     fputc(']', out);
 }
 

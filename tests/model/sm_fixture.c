@@ -30,3 +30,12 @@ int sm_fixture_teardown(void **state)
     sm_sim_free(f->sim);
     return 0;
 }
+
+void sm_fixture_memory_bound(sm_profile *p)
+{
+    sm_profile_default(p);
+    p->frac_mem = 0.35;
+    p->l1_hit_rate = 0.2;
+    p->frac_shared = 0;
+    p->grid_blocks = 15 * 12;
+}

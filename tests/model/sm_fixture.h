@@ -15,6 +15,10 @@ typedef struct fixture {
     sm_stats st;
 } fixture;
 
+/* A default profile made memory-bound: 35 % global loads hitting L1 at 20 %, 180
+ * blocks (12 per SM of 15). */
+void sm_fixture_memory_bound(sm_profile *p);
+
 /* cmocka setup and teardown: *state becomes the fixture (one per test program). */
 int sm_fixture_setup(void **state);
 int sm_fixture_teardown(void **state);

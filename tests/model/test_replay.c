@@ -78,15 +78,6 @@ static const sm_stats *zero_hazard_stats(sm_stats *st)
     return st;
 }
 
-static void memory_bound(sm_profile *p)
-{
-    sm_profile_default(p);
-    p->frac_mem = 0.35;
-    p->l1_hit_rate = 0.2;
-    p->frac_shared = 0;
-    p->grid_blocks = 15 * 12;
-}
-
 static void run(fixture *f, sm_stats *out)
 {
     int rc = sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, out);
@@ -104,7 +95,7 @@ static void test_stall_path_is_the_default_model(void **state)
     fixture *f = *state;
     for (int k = 0; k < 2; k++) {
         if (k)
-            memory_bound(&f->p);
+            sm_fixture_memory_bound(&f->p);
         sm_stats base, hz;
         run(f, &base);
         sm_stats zero = base;
@@ -134,7 +125,7 @@ static void replay_knobs(fixture *f, sm_mshr_tracker tr, sm_hit_predictor pr)
 static void test_hit_unless_replayed_replays_once_for_mshr(void **state)
 {
     fixture *f = *state;
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     f->c.max_misses = 4;
     replay_knobs(f, SM_TRACKER_CREDIT, SM_PREDICT_HIT_UNLESS_REPLAYED);
     run(f, &f->st);
@@ -161,7 +152,7 @@ static void test_hit_unless_replayed_replays_once_for_mshr(void **state)
 static void test_replay_reads_are_register_reads(void **state)
 {
     fixture *f = *state;
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     f->c.max_misses = 8;
     f->c.collectors = SM_COLLECTORS_UNIFIED;
     sm_stats stall;
@@ -186,7 +177,7 @@ static void test_replay_reads_are_register_reads(void **state)
 static void test_predictor_accuracy(void **state)
 {
     fixture *f = *state;
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     f->p.load_sites = 16;
     f->p.site_bias = 1.0;
     replay_knobs(f, SM_TRACKER_CREDIT, SM_PREDICT_ORACLE);
@@ -209,7 +200,7 @@ static void test_predictor_accuracy(void **state)
 static void test_divergence_and_request_queue(void **state)
 {
     fixture *f = *state;
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     f->p.mem_requests = 2.0;
     run(f, &f->st);
     uint64_t loads = f->st.mem_requests / 2;

@@ -162,26 +162,17 @@ static void compute_bound(sm_profile *p)
     p->grid_blocks = 15 * 12;
 }
 
-static void memory_bound(sm_profile *p)
-{
-    sm_profile_default(p);
-    p->frac_mem = 0.35;
-    p->l1_hit_rate = 0.2;
-    p->frac_shared = 0;
-    p->grid_blocks = 15 * 12;
-}
-
 static void test_all_slow_hurts_register_bound_not_memory_bound(void **state)
 {
     fixture *f = *state;
     compute_bound(&f->p);
     double cf = ipc_of(f);
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     double mf = ipc_of(f);
     sm_rf_map_mark_last_slow(&f->map, 32);
     compute_bound(&f->p);
     double cs = ipc_of(f);
-    memory_bound(&f->p);
+    sm_fixture_memory_bound(&f->p);
     double ms = ipc_of(f);
     print_message("compute %.3f -> %.3f, memory %.3f -> %.3f\n", cf, cs, mf, ms);
     assert_true(cs < 0.85 * cf);
@@ -201,7 +192,7 @@ static void test_deterministic_bit_for_bit(void **state)
     assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 3, 15, &a), SM_OK);
     /* a different run in between must leave no trace */
     sm_profile other;
-    memory_bound(&other);
+    sm_fixture_memory_bound(&other);
     assert_int_equal(sm_sim_run(f->sim, &f->c, &other, &f->t, &f->map, 0, 15, &b), SM_OK);
     sm_sim *fresh = sm_sim_alloc(&f->c);
     assert_int_equal(sm_sim_run(fresh, &f->c, &f->p, &f->t, &f->map, 3, 15, &b), SM_OK);
@@ -222,7 +213,7 @@ static void test_stall_and_access_accounting(void **state)
                                             SM_SCHED_FWAS };
     for (int i = 0; i < 4; i++) {
         f->t.scheduler = pols[i];
-        memory_bound(&f->p);
+        sm_fixture_memory_bound(&f->p);
         f->p.grid_blocks = 15 * 100;
         ipc_of(f);
         const sm_stats *st = &f->st;
