@@ -346,6 +346,7 @@ static bool added_later(const char *name)
 {
     static const char *const names[] = {
         "rfc_hits", "rfc_misses", "rfc_fills", "rfc_writebacks", "rfc_intervals", "rfc_wait",
+        "rfc_bank_accesses",
         "rf_vectors", "n_row_groups", "rr_alloc_cycles", "rr_held_cycles", "rr_live_cycles",
         "rr_powered_cycles", "rr_peak_regs", "rr_wakeups", "rr_releases", "rr_flag_insts",
         "rr_fast_allocs", "rr_slow_allocs", "bank_live", "bank_powered", "sub_powered",

@@ -106,10 +106,9 @@ static void begin_interval(sm_sim *s, ltrf *z, int w, const uint8_t *in_set, int
         while (used[free_slot])
             free_slot++;
         used[free_slot] = true;
-        int64_t at = sm__rfc_fill(s, w, r, lw->main_slow);
+        int64_t at = sm__rfc_fill(s, w, r, free_slot, lw->main_slow);
         ready = at > ready ? at : ready;
         lw->slot[r] = (uint8_t)(free_slot + 1);
-        sm__rfc_to_cache(s, w, r, free_slot);
     }
     lw->left = len;
     s->st->rfc_intervals++;

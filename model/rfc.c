@@ -30,14 +30,19 @@ void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__M
     wp->slow[1][reg] = main_slow[1][reg];
 }
 
-/* A full-width read of the register from its main bank into the cache; returns the
- * cycle the value is there. */
-int64_t sm__rfc_fill(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS])
+/* A full-width read of the register from its main bank into partition slot `slot`;
+ * returns the cycle the value is there.  The fill's write into the cache bank is
+ * counted (rfc_bank_accesses, the cache's NBTI duty) but takes no port cycle: it
+ * arrives through the cache's fill path, not an operand collector's. */
+int64_t sm__rfc_fill(sm_sim *s, int w, int reg, int slot, const uint8_t main_slow[2][SM__MAX_REGS])
 {
     const sm__warp *wp = &s->warps[w];
     int slow = main_slow[0][reg];
     s->st->rfc_fills++;
-    return sm__port_read(s, wp->home[reg], slow, wp->lanes) + 1 + slow;
+    int64_t at = sm__port_read(s, wp->home[reg], slow, wp->lanes) + 1 + slow;
+    sm__rfc_to_cache(s, w, reg, slot);
+    s->wr_lanes[wp->bank[reg]][wp->lanes]++;
+    return at;
 }
 
 /* A dirty register written back to its main bank. */

@@ -101,6 +101,8 @@
       "reads x the active lanes they touch in each physical sub-bank (energy)")           \
     X(sub_write_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                  \
       "writes x the active lanes they touch in each physical sub-bank (energy)")           \
+    X(rfc_bank_accesses, SM_STATS_MAX_BANKS, "n_banks", "accesses",                        \
+      "register-file cache: reads and writes (fills included) of each cache bank")        \
     X(bank_live, SM_STATS_MAX_BANKS, "n_banks", "register vectors x cycles",               \
       "reg_release: physical registers holding a value per virtual bank, over cycles")     \
     X(bank_powered, SM_STATS_MAX_BANKS, "n_banks", "register vectors x cycles",            \

@@ -477,7 +477,8 @@ uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 int sm__rfc_check(const sm_sim *s);
 void sm__rfc_to_cache(sm_sim *s, int w, int reg, int slot);
 void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
-int64_t sm__rfc_fill(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
+int64_t sm__rfc_fill(sm_sim *s, int w, int reg, int slot,
+                     const uint8_t main_slow[2][SM__MAX_REGS]);
 void sm__rfc_writeback(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
 
 /* For designs that hold a warp back (a prefetch in flight): a parked warp leaves its

@@ -69,16 +69,12 @@ static int slowest_register(const var_chip *c, const double *reg, int sub)
     return best;
 }
 
-/* The Leff of register r's slowest cell by the conditional split (file comment). */
-static double split_leff(const var_chip *c, int sm, int r, double d0)
+/* The Leff of a slowest cell of delay d0 at field value g by the conditional split
+ * (file comment). */
+double var__split_leff_at(const var_chip *c, double g, double d0)
 {
     const var__dist *d = &c->dist;
     const var_timing *t = &c->p.timing;
-    int n;
-    const var__piece *pc = var__chip_pieces(c, sm, r, &n);
-    double g = -INFINITY;
-    for (int q = 0; q < n; q++)
-        g = fmax(g, var__chip_piece_g(c, sm, r, pc + q));
     double vth_sys = t->vth0 * (1.0 + d->vs_sys * g), leff_sys = 1.0 + d->ls_sys * g;
     double d_sys = var_cell_delay(t, vth_sys, leff_sys);
     if (!(d0 < VAR_DELAY_CAP && d_sys < VAR_DELAY_CAP && leff_sys > 0.0))
@@ -90,6 +86,17 @@ static double split_leff(const var_chip *c, int sm, int r, double d0)
     double vth = vth_sys + t->vth0 * d->vs_rand * (av * log(d0 / d_sys) / var);
     double unit = var_cell_delay(t, vth, 1.0);
     return unit < VAR_DELAY_CAP ? d0 / unit : leff_sys;
+}
+
+/* The same for register r of SM sm: g at its slowest piece. */
+static double split_leff(const var_chip *c, int sm, int r, double d0)
+{
+    int n;
+    const var__piece *pc = var__chip_pieces(c, sm, r, &n);
+    double g = -INFINITY;
+    for (int q = 0; q < n; q++)
+        g = fmax(g, var__chip_piece_g(c, sm, r, pc + q));
+    return var__split_leff_at(c, g, d0);
 }
 
 void var__chip_split_leff(var_chip *c, int sm)

@@ -88,6 +88,17 @@ const double *var_chip_field(const var_chip *c, int sm, int *rows, int *cols);
  * the allocation failed), and the embedding size used; for docs and tests. */
 double var_chip_embedding_min_eigen(const var_chip *c, int *rows, int *cols);
 
+/* ---- register-file cache (issue 18; docs/variation.md "Register-file cache") ------- *
+ * The timing of a cache of `entries` register vectors in `banks` banks (consecutive
+ * groups of ceil(entries / banks) rows) in a strip directly below SM `sm`'s RF, of the
+ * last generated chip: bank_delay[b] is the slowest register delay of cache bank b
+ * (normalised like the RF's), bank_leff[b] the Leff the aging attributes to it (that of
+ * its slowest cell by the conditional split, as var_chip_sub_bank_leff).  The cache's
+ * random draws have a stream of their own, so calling this changes nothing else; the
+ * same chip gives the same values.  Returns 0, VAR_ENOTGEN or VAR_ERANGE. */
+int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *bank_delay,
+                   double *bank_leff);
+
 /* ---- per-cell maps ----------------------------------------------------------------- *
  * Vth (V) and Leff (relative to nominal) of every bit cell of SM `sm` of the last
  * generated chip, row = bank * entries + entry, col = bit, row-major.  Consistent with
