@@ -58,6 +58,17 @@
     X(rf_energy_leakage, benchmark, units, "J",                                            \
       "register-file leakage energy of the kernel, joules", "J",                           \
       "register-file leakage energy: powered sub-banks x leakage power x run time at the " \
-      "SM's time-zero clock, summed over the SMs, for the whole kernel")
+      "SM's time-zero clock, summed over the SMs, for the whole kernel")                  \
+    X(main_latency, year, units, "cycles",                                                 \
+      "main register-file access latency at the year's clock (mean over SMs), cycles",     \
+      "cycles",                                                                            \
+      "cycles per main register-file access (fast storage) at the year's clock, mean over " \
+      "SMs: main_rf_latency without a register-file cache; with ltrf or rfc_demand, whose " \
+      "cache sets the clock, ceil(main_rf_latency x slowest main-RF delay x clock) per SM") \
+    X(ipc_lifetime, benchmark, normalised_to, "ideal",                                     \
+      "IPC at the lifetime clock, normalised to the ideal technique",                      \
+      "the ideal technique",                                                               \
+      "chip IPC at the operating point of `performance`: equal to ipc except with a "      \
+      "register-file cache, whose main-RF latencies follow the end-of-schedule clock")
 
 #endif

@@ -39,6 +39,7 @@ struct dse_aging {
     double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
     double *loop_duty;     /* [n_sms][n_subs]                                      */
     double *aged;          /* [n_subs]                                             */
+    double *rfc_mix;       /* [n_sms][SM_MAX_BANKS]: a cache's duties under the mix */
     /* the call in progress: its input (dse_aging_in) */
     const dse_aging_in *in;
     const var_chip *chip;
@@ -56,6 +57,7 @@ void dse_aging_free(dse_aging *e)
     free(e->shift);
     free(e->loop_duty);
     free(e->aged);
+    free(e->rfc_mix);
     free(e);
 }
 
@@ -75,7 +77,9 @@ dse_aging *dse_aging_alloc(const dse_sweep *s)
     e->shift = malloc(sizeof(double) * per_chip);
     e->loop_duty = malloc(sizeof(double) * per_chip);
     e->aged = malloc(sizeof(double) * subs);
-    if (!e->sub0 || !e->stress || !e->rec || !e->shift || !e->loop_duty || !e->aged) {
+    e->rfc_mix = malloc(sizeof(double) * (size_t)e->n_sms * SM_MAX_BANKS);
+    if (!e->sub0 || !e->stress || !e->rec || !e->shift || !e->loop_duty || !e->aged ||
+        !e->rfc_mix) {
         dse_aging_free(e);
         return NULL;
     }
@@ -95,10 +99,10 @@ static double seconds_at(const dse_aging *e, int y) { return e->s->var.aging.yea
 
 static size_t per_chip(const dse_aging *e) { return (size_t)e->n_sms * (size_t)e->n_subs; }
 
-/* out[sm][sub] = the duty of workload w alone, or (w < 0) the weighted mix. */
-static void duty_from(const dse_aging *e, const double *all, int w, double *out)
+/* out[i] = the duty of workload w alone, or (w < 0) the weighted mix, of duties
+ * all[w][i] of n values per workload. */
+static void mix_of(const dse_aging *e, const double *all, size_t n, int w, double *out)
 {
-    size_t n = per_chip(e);
     if (w >= 0) {
         memcpy(out, all + (size_t)w * n, sizeof(double) * n);
         return;
@@ -110,6 +114,12 @@ static void duty_from(const dse_aging *e, const double *all, int w, double *out)
     for (int k = 0; k < e->n_w && total > 0; k++)
         for (size_t i = 0; i < n; i++)
             out[i] += e->s->workloads[k].weight / total * all[(size_t)k * n + i];
+}
+
+/* out[sm][sub] = the duty of workload w alone, or (w < 0) the weighted mix. */
+static void duty_from(const dse_aging *e, const double *all, int w, double *out)
+{
+    mix_of(e, all, per_chip(e), w, out);
 }
 
 /* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] after t seconds
@@ -324,6 +334,56 @@ static void no_variation(const dse_aging *e, dse_aging_out *u)
     }
 }
 
+/* Frequency (mean and min over SMs) and main-RF latency (mean) of a cache-clocked
+ * technique after t seconds under workload w's duties (w < 0: the mix); per-SM
+ * latencies into lat (may be NULL). */
+static void rfc_at(dse_aging *e, int w, double t, double *mean, double *min, double *lat_mean,
+                   int *lat)
+{
+    const dse_rfc_in *rfc = e->in->rfc;
+    size_t per_w = (size_t)e->n_sms * (size_t)rfc->banks;
+    mix_of(e, rfc->duty, per_w, w, e->rfc_mix);
+    duty_from(e, e->duty, w, e->loop_duty);
+    double sum = 0, lo = INFINITY, lsum = 0;
+    for (int sm = 0; sm < e->n_sms; sm++) {
+        int L;
+        double f = dse_rfc_clock(&e->s->var, e->chip, sm, rfc,
+                                 e->rfc_mix + (size_t)sm * (size_t)rfc->banks,
+                                 e->loop_duty + (size_t)sm * (size_t)e->n_subs, t, &L);
+        sum += f;
+        lo = fmin(lo, f);
+        lsum += L;
+        if (lat)
+            lat[sm] = L;
+    }
+    *mean = sum / e->n_sms;
+    if (min)
+        *min = lo;
+    if (lat_mean)
+        *lat_mean = lsum / e->n_sms;
+}
+
+/* A register-file cache sets the clock: per year the frequency and main-RF latency
+ * under the mix, the latencies at the end of the schedule, and each workload's
+ * guardband from its own duties. */
+static void rfc_loop(dse_aging *e, dse_aging_out *u, const double *base_raw)
+{
+    int last = e->s->var.aging.n_years - 1;
+    for (int y = 0; y <= last; y++)
+        rfc_at(e, -1, seconds_at(e, y), &u->frequency[y], &u->frequency_min[y],
+               &u->main_latency[y], y == last ? e->in->rfc->latency_end : NULL);
+    for (int w = 0; w < e->n_w; w++) {
+        double f_end;
+        rfc_at(e, w, seconds_at(e, last), &f_end, NULL, NULL, NULL);
+        u->guardband_raw[w] = last > 0 ? 1.0 - f_end / u->frequency[0] : NAN;
+        u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
+    }
+    if (u->trace >= 0) { /* the main RF's sub-banks of SM 0 */
+        duty_from(e, e->duty, -1, e->loop_duty);
+        trace_fixed(e, u);
+    }
+}
+
 int dse_aging_run(dse_aging *e, const dse_aging_in *in, dse_aging_out *u, char *err, size_t n)
 {
     int ti = in->technique;
@@ -337,6 +397,10 @@ int dse_aging_run(dse_aging *e, const dse_aging_in *in, dse_aging_out *u, char *
     int last = e->s->var.aging.n_years - 1;
     if (!t->freq.variation) {
         no_variation(e, u);
+        return 0;
+    }
+    if (in->rfc) {
+        rfc_loop(e, u, base_raw);
         return 0;
     }
     double f_end;

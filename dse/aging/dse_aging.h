@@ -8,6 +8,7 @@
 #ifndef RFDSE_DSE_AGING_H
 #define RFDSE_DSE_AGING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,24 @@ typedef struct dse_aging dse_aging;
 typedef int (*dse_aging_run_fn)(void *arg, int w, const sm_technique *t, double weight,
                                 double *duty_acc, char *err, size_t n);
 
+/* A register-file cache that sets the clock (ltrf, rfc_demand; rfc_clock.c): its
+ * banks' time-zero timing and duties, for one chip and technique. */
+typedef struct dse_rfc_in {
+    int banks;             /* cache banks                                              */
+    int latency0;          /* main_rf_latency: the main RF's cycles at the nominal clock */
+    bool rotation;         /* rfc_rotation: every cache bank ages at the banks' mean duty */
+    const double *delay;   /* [n_sms][banks]: slowest register delay, t = 0 (var_chip_cache) */
+    const double *leff;    /* [n_sms][banks]: its Leff                                  */
+    const double *duty;    /* [n_w][n_sms][banks]: the cache banks' duties               */
+    int *latency_end;      /* out [n_sms]: main-RF latency at the end-of-schedule clock   */
+} dse_rfc_in;
+
+/* SM `sm`'s clock (normalised) with its cache's banks at duties cache_duty[banks] and
+ * the main RF's sub-banks at main_duty[n_subs] for t seconds, and in *latency the main
+ * RF's cycles per access at that clock: ceil(latency0 x slowest main delay x clock). */
+double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const dse_rfc_in *rfc,
+                     const double *cache_duty, const double *main_duty, double t, int *latency);
+
 /* The time-zero results of a chip and technique: what the loop starts from. */
 typedef struct dse_aging_in {
     const var_chip *chip;        /* generated: its time-zero sub-bank delays and Leff     */
@@ -33,6 +52,7 @@ typedef struct dse_aging_in {
     const double *base_raw;      /* [n_w]: the baseline's raw guardbands on this chip      */
     sm_rf_map *maps;             /* [n_sms]: the SMs' maps; nbti_reorg re-pairs them and
                                     runs on them (left as the last year's)                 */
+    const dse_rfc_in *rfc;       /* a cache sets the clock, or NULL                        */
     dse_aging_run_fn run;        /* the SM runs (nbti_reorg only)                          */
     void *run_arg;
 } dse_aging_in;
@@ -40,6 +60,7 @@ typedef struct dse_aging_in {
 /* What the loop fills (arrays of the caller's unit, dse_unit's fields of the same names). */
 typedef struct dse_aging_out {
     double *frequency, *frequency_min;   /* [n_years], year 0 included                 */
+    double *main_latency;                /* [n_years], mean over SMs (rfc only)         */
     double *guardband_raw, *guardband;   /* [n_workloads]                              */
     int trace;                           /* >= 0: SM 0 is traced into the three below  */
     double *trace_delay;                 /* [n_years][n_subs]                          */

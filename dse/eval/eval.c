@@ -25,6 +25,11 @@ void dse_eval_free(dse_eval *e)
     free(e->duty);
     free(e->counted0);
     dse_aging_free(e->aging);
+    free(e->main_lat);
+    free(e->lat_end);
+    free(e->rfc_delay);
+    free(e->rfc_leff);
+    free(e->rfc_duty);
     free(e->run);
     free(e->stats);
     free(e);
@@ -44,8 +49,15 @@ static int alloc_arrays(dse_eval *e)
     e->aging = dse_aging_alloc(e->s);
     e->run = malloc(sizeof *e->run);
     e->stats = malloc(sizeof *e->stats);
-    return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_energy && e->ideal_duty && e->duty && e->counted0 &&
-                   e->aging && e->run && e->stats
+    size_t banks = sms * (size_t)e->s->var.floorplan.n_banks;
+    e->main_lat = calloc(sms, sizeof(int));
+    e->lat_end = calloc(sms, sizeof(int));
+    e->rfc_delay = malloc(sizeof(double) * banks);
+    e->rfc_leff = malloc(sizeof(double) * banks);
+    e->rfc_duty = malloc(sizeof(double) * banks * (size_t)e->n_w);
+    return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_energy && e->ideal_duty && e->duty &&
+                   e->counted0 && e->aging && e->run && e->stats && e->main_lat && e->lat_end &&
+                   e->rfc_delay && e->rfc_leff && e->rfc_duty
                ? 0 : -1;
 }
 
@@ -75,10 +87,17 @@ fail:
     return NULL;
 }
 
-/* One SM run, through the cache unless reuse is off. */
+/* One SM run, through the cache unless reuse is off; at the SM's main-RF latency when
+ * a register-file cache sets its clock. */
 static int sm_run(dse_eval *e, int w, const sm_technique *t, int sm)
 {
     const dse_sweep *s = e->s;
+    sm_technique at_latency;
+    if (e->main_lat[sm] > 0) {
+        at_latency = *t;
+        at_latency.main_rf_latency = e->main_lat[sm];
+        t = &at_latency;
+    }
     if (e->reuse)
         return dse_sim_cache_run(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
                                  sm, e->n_sms, e->run);
@@ -95,8 +114,18 @@ const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r)
     return e->s->var.aging.duty == VAR_DUTY_OCCUPANCY ? r->occupancy_duty : r->access_duty;
 }
 
+/* Under the occupancy duty model a cache's banks count as always holding values: the
+ * active group's partitions are kept full by design (docs/model.md, "The cache clock"). */
+static void add_rfc_duty(const dse_eval *e, int sm, double weight, double *acc)
+{
+    int banks = e->s->var.floorplan.n_banks;
+    bool occupancy = e->s->var.aging.duty == VAR_DUTY_OCCUPANCY;
+    for (int b = 0; b < banks; b++)
+        acc[(size_t)sm * (size_t)banks + (size_t)b] += weight * (occupancy ? 1.0 : e->run->rfc_duty[b]);
+}
+
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
-                   const double *sm_freq, dse__runs *out, char *err, size_t n)
+                   double *rfc_acc, const double *sm_freq, dse__runs *out, char *err, size_t n)
 {
     const var_floorplan *f = &e->s->var.floorplan;
     int lanes_per_sub = f->bits_per_entry / 32 / f->sub_banks;
@@ -121,6 +150,8 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
             for (int i = 0; i < e->n_subs; i++)
                 duty_acc[(size_t)sm * (size_t)e->n_subs + (size_t)i] += weight * d[i];
         }
+        if (rfc_acc)
+            add_rfc_duty(e, sm, weight, rfc_acc);
         if (e->poll && e->poll(e->poll_arg)) {
             e->abandoned = true;
             snprintf(err, n, "chip abandoned at a stop request");
@@ -148,11 +179,12 @@ static int ensure_ideal(dse_eval *e, char *err, size_t n)
     sm_technique_default(&t);
     for (int sm = 0; sm < e->n_sms; sm++)
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
+    memset(e->main_lat, 0, sizeof(int) * (size_t)e->n_sms);
     memset(e->ideal_duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;
-        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w), NULL, &runs,
-                           err, n))
+        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w), NULL, NULL,
+                           &runs, err, n))
             return -1;
         e->ideal_ipc[w] = runs.ipc;
         e->ideal_energy[w] = runs.dynamic_j + runs.leakage_j;
@@ -163,6 +195,10 @@ static int ensure_ideal(dse_eval *e, char *err, size_t n)
 static int technique_maps(dse_eval *e, const dse_technique *t, double *freq, double *freq_min,
                           char *err, size_t n)
 {
+    int entries = dse_technique_cache_entries(e->s, t);
+    if (entries)
+        return dse__rfc_maps(e, t, entries, freq, freq_min, err, n);
+    memset(e->main_lat, 0, sizeof(int) * (size_t)e->n_sms);
     double sum = 0, min = INFINITY;
     for (int sm = 0; sm < e->n_sms; sm++) {
         var_rf_map vm;
@@ -238,9 +274,12 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
     u->frequency[0] = freq;
     u->frequency_min[0] = freq_min;
     memset(e->duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
+    size_t rfc_per_w = (size_t)e->n_sms * (size_t)s->var.floorplan.n_banks;
+    memset(e->rfc_duty, 0, sizeof(double) * (size_t)e->n_w * rfc_per_w);
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;
         if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w),
+                           e->rfc_duty + (size_t)w * rfc_per_w,
                            t->freq.variation ? e->sm_freq : NULL, &runs, err, n))
             return -1;
         u->ipc[w] = runs.ipc / e->ideal_ipc[w];
@@ -257,12 +296,29 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
 /* model.md section 8: with aging the headline performance is IPC x the frequency the
  * chip holds for its whole life, the end-of-schedule one (after the guardband, under the
  * workload mix's stress: /results/frequency at the last year); without aging it is the
- * time-zero value. */
-static void lifetime_performance(const dse_sweep *s, dse_unit *u)
+ * time-zero value.  The IPC is the one at that clock: the time-zero IPC, except where a
+ * register-file cache sets the clock, whose main-RF latencies follow it (ipc_lifetime:
+ * the SM runs again at the end-of-schedule latencies). */
+static int lifetime_performance(dse_eval *e, const dse_technique *t, dse_unit *u, char *err,
+                                size_t n)
 {
-    double f_end = u->frequency[s->var.aging.n_years - 1];
-    for (int w = 0; w < s->n_workloads; w++)
-        u->performance[w] = u->ipc[w] * f_end;
+    const dse_sweep *s = e->s;
+    int years = s->var.aging.n_years;
+    double f_end = u->frequency[years - 1];
+    bool rerun = dse_technique_cache_entries(s, t) && years > 1;
+    if (rerun)
+        memcpy(e->main_lat, e->lat_end, sizeof(int) * (size_t)e->n_sms);
+    for (int w = 0; w < s->n_workloads; w++) {
+        dse__runs runs;
+        u->ipc_lifetime[w] = u->ipc[w];
+        if (rerun) {
+            if (dse__eval_runs(e, w, &t->ipc, 1.0, NULL, NULL, NULL, &runs, err, n))
+                return -1;
+            u->ipc_lifetime[w] = runs.ipc / e->ideal_ipc[w];
+        }
+        u->performance[w] = u->ipc_lifetime[w] * f_end;
+    }
+    return 0;
 }
 
 /* The aging loop's SM runs (dse_aging_run_fn): the same runs as time zero's, on the maps
@@ -271,7 +327,7 @@ static int aging_runs(void *arg, int w, const sm_technique *t, double weight, do
                       char *err, size_t n)
 {
     dse__runs runs;
-    return dse__eval_runs(arg, w, t, weight, duty_acc, NULL, &runs, err, n);
+    return dse__eval_runs(arg, w, t, weight, duty_acc, NULL, NULL, &runs, err, n);
 }
 
 /* The aging loop of technique ti from its time-zero results (e->duty, e->counted0,
@@ -279,16 +335,22 @@ static int aging_runs(void *arg, int w, const sm_technique *t, double weight, do
 static int eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
                       size_t n)
 {
+    const dse_technique *t = &e->s->techniques[ti];
+    dse_rfc_in rfc = dse__rfc_in(e, t);
     dse_aging_in in = {
         .chip = e->chip, .technique = ti, .duty = e->duty, .counted0 = e->counted0,
+        .rfc = dse_technique_cache_entries(e->s, t) ? &rfc : NULL,
         .frequency0 = u->frequency[0], .frequency_min0 = u->frequency_min[0],
         .base_raw = base_raw, .maps = e->maps, .run = aging_runs, .run_arg = e,
     };
     dse_aging_out out = {
         .frequency = u->frequency, .frequency_min = u->frequency_min,
+        .main_latency = u->main_latency,
         .guardband_raw = u->guardband_raw, .guardband = u->guardband, .trace = u->trace,
         .trace_delay = u->trace_delay, .trace_slow = u->trace_slow, .trace_util = u->trace_util,
     };
+    for (int y = 0; y < e->s->var.aging.n_years; y++) /* the rfc loop overwrites it */
+        u->main_latency[y] = t->ipc.main_rf_latency;
     return dse_aging_run(e->aging, &in, &out, err, n);
 }
 
@@ -333,9 +395,9 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
         units[k].technique = t;
         units[k].trace = trace_index(s, chip);
         if (eval_time_zero(e, t, &units[k], err, n) ||
-            eval_aging(e, t, &units[k], base_raw, err, n))
+            eval_aging(e, t, &units[k], base_raw, err, n) ||
+            lifetime_performance(e, &s->techniques[t], &units[k], err, n))
             return -1;
-        lifetime_performance(s, &units[k]);
         k++;
     }
     return k;
@@ -370,6 +432,8 @@ static long unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
     for (int w = 0; w < s->n_workloads; w++)
         weighted += s->workloads[w].weight > 0;
     long runs = s->n_workloads; /* time zero */
+    if (dse_technique_cache_entries(s, t) && years > 1)
+        runs += s->n_workloads; /* at the end-of-schedule main-RF latencies */
     if (t->freq.variation && t->freq.nbti_reorg) {
         runs += (long)(years - 1) * weighted; /* the mix, one interval at a time */
         if (years > 1 || traced)              /* each workload alone (its guardband) */

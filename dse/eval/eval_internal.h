@@ -23,6 +23,12 @@ struct dse_eval {
     double *duty;          /* [n_w][n_sms][n_subs]: the current technique's, t = 0 */
     double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0        */
     dse_aging *aging;      /* the aging loop's workspace                           */
+    /* a register-file cache that sets the clock (ltrf, rfc_demand; rfc.c) */
+    int *main_lat;         /* [n_sms]: main-RF latency of the SM runs, 0: the technique's */
+    int *lat_end;          /* [n_sms]: at the end-of-schedule clock (the aging loop's)   */
+    double *rfc_delay;     /* [n_sms][n_banks]: cache banks' slowest delay, t = 0       */
+    double *rfc_leff;      /* [n_sms][n_banks]                                          */
+    double *rfc_duty;      /* [n_w][n_sms][n_banks]: the cache banks' duties, t = 0      */
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;
@@ -39,11 +45,19 @@ typedef struct dse__runs {
     double dynamic_j, leakage_j;
 } dse__runs;
 
-/* Runs workload w with technique t on every SM's map in e->maps; adds weight x duty
- * into duty_acc[sm][sub] (if not NULL).  sm_freq [n_sms]: the SMs' normalised
+/* Runs workload w with technique t on every SM's map in e->maps (and main-RF latency
+ * in e->main_lat); adds weight x duty into duty_acc[sm][sub] (if not NULL) and the
+ * cache banks' duties into rfc_acc[sm][bank] (if not NULL).  sm_freq [n_sms]: the SMs' normalised
  * frequencies, for the leakage time (NULL: 1.0).  0, or -1 with err set. */
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
-                   const double *sm_freq, dse__runs *out, char *err, size_t n);
+                   double *rfc_acc, const double *sm_freq, dse__runs *out, char *err, size_t n);
+
+/* rfc.c: the maps, frequencies and main-RF latencies of a technique whose cache of
+ * `entries` register vectors sets the clock (docs/model.md, "The cache clock"). */
+int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq,
+                  double *freq_min, char *err, size_t n);
+/* Its input to the aging loop. */
+dse_rfc_in dse__rfc_in(const dse_eval *e, const dse_technique *t);
 
 /* The duty of one run under the sweep's duty model, by physical sub-bank. */
 const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r);

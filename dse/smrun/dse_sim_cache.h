@@ -34,6 +34,9 @@ typedef struct dse_sm_result {
     double powered;        /* share of storage x time powered (1: no gating)     */
     double access_duty[DSE_MAX_SUBS];
     double occupancy_duty[DSE_MAX_SUBS];
+    /* a register-file cache's banks (ltrf, rfc_demand; 0 without one): accesses per
+     * cycle, at most 1, by cache bank (model/rfc.c) */
+    double rfc_duty[SM_MAX_BANKS];
 } dse_sm_result;
 
 /* The result of a run from its statistics and the map it ran on. */

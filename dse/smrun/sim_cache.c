@@ -11,7 +11,8 @@ typedef struct slot {
     uint64_t hash;
     uint32_t len;
     uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
-    double *duty;  /* into key's block: access, then occupancy, by position */
+    double *duty;  /* into key's block: access, then occupancy, by position,
+                      then the cache banks' duties                          */
     double ipc, cycles, lanes, powered;
 } slot;
 
@@ -122,6 +123,10 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
             r->access_duty[id] = acc < 1.0 ? acc : 1.0;
             r->occupancy_duty[id] = occ < 1.0 ? occ : 1.0;
         }
+    for (int b = 0; b < SM_MAX_BANKS; b++) {
+        double acc = (double)st->rfc_bank_accesses[b] / cycles;
+        r->rfc_duty[b] = acc < 1.0 ? acc : 1.0;
+    }
 }
 
 static int n_positions(const sm_rf_map *m) { return m->n_banks * m->subs_per_bank; }
@@ -141,6 +146,7 @@ static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r
             r->access_duty[id] = s->duty[pos];
             r->occupancy_duty[id] = s->duty[n + pos];
         }
+    memcpy(r->rfc_duty, s->duty + 2 * n, sizeof r->rfc_duty);
 }
 
 static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf_map *m,
@@ -148,7 +154,7 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
 {
     int n = n_positions(m);
     size_t off = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double); /* aligned */
-    uint8_t *block = malloc(off + sizeof(double) * 2 * (size_t)n);
+    uint8_t *block = malloc(off + sizeof(double) * 2 * (size_t)n + sizeof r->rfc_duty);
     if (!block)
         return; /* not remembered: only reuse is lost */
     memcpy(block, c->key, len);
@@ -159,6 +165,7 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
             duty[pos] = r->access_duty[id];
             duty[n + pos] = r->occupancy_duty[id];
         }
+    memcpy(duty + 2 * n, r->rfc_duty, sizeof r->rfc_duty);
     *s = (slot){ .hash = h, .len = (uint32_t)len, .key = block, .duty = duty, .ipc = r->ipc,
                  .cycles = r->cycles, .lanes = r->lane_accesses, .powered = r->powered };
     c->used++;

@@ -29,6 +29,8 @@ typedef struct dse_technique {
     char name[DSE_NAME_MAX];
     var_technique freq; /* frequency side: classification, BRO, NBTI reorganisation */
     sm_technique ipc;   /* IPC side: scheduler, FBA-RM, hybrid, NBTI renaming        */
+    bool rfc_rotation;  /* a register-file cache's partitions rotate over its banks,
+                           evening their NBTI duty (docs/model.md, "cache clock")    */
 } dse_technique;
 
 typedef struct dse_chips {
@@ -115,6 +117,10 @@ int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile
  * NULL-terminated. */
 bool dse_technique_preset(const char *name, dse_technique *t);
 const char *const *dse_technique_preset_names(void);
+/* Register vectors of the register-file cache that sets technique t's clock (ltrf,
+ * rfc_demand: the active group's partitions, sm.group_size x rfc_regs), or 0 when
+ * no cache does and the register file's classification sets it (technique.c). */
+int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t);
 /* One line on what preset `name` is, or NULL for an unknown name (dse/sweep/technique.c). */
 const char *dse_technique_preset_doc(const char *name);
 

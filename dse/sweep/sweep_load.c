@@ -332,6 +332,13 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
     if (d[SM_DESIGN_ltrf] + d[SM_DESIGN_rfc_demand] + d[SM_DESIGN_reg_release] > 1)
         return fail(ld, s, path, "ltrf, rfc_demand and reg_release each place the registers: "
                                  "turn on at most one of them");
+    bool cache = d[SM_DESIGN_ltrf] || d[SM_DESIGN_rfc_demand];
+    if (cache && t->freq.nbti_reorg)
+        return fail(ld, s, path, "with ltrf or rfc_demand the cache sets the clock: "
+                                 "nbti_reorg, which re-pairs the main RF's sub-banks, does not apply");
+    if (t->rfc_rotation && !cache)
+        return fail(ld, s, path, "rfc_rotation = true needs a register-file cache "
+                                 "(ltrf or rfc_demand)");
     return 0;
 }
 
@@ -614,6 +621,14 @@ static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
             return fail(ld, setting_for(cfg, "output.trace_chips"), "output.trace_chips",
                         "chip %d does not exist (chips.count = %d)", sw->output.trace_chips[i],
                         sw->chips.count);
+    for (int i = 0; i < sw->n_techniques; i++) {
+        int entries = dse_technique_cache_entries(sw, &sw->techniques[i]);
+        if (entries && entries < sw->var.floorplan.n_banks)
+            return fail(ld, setting_for(cfg, "sm.group_size"), "sm.group_size",
+                        "technique '%s': its register-file cache (group_size x rfc_regs = %d "
+                        "register vectors) needs one per bank (floorplan.n_banks = %d)",
+                        sw->techniques[i].name, entries, sw->var.floorplan.n_banks);
+    }
     return check_cycle_budget(ld, cfg, sw) || check_chip_model(ld, cfg, sw) ? -1 : 0;
 }
 

@@ -152,3 +152,9 @@ bool dse_technique_preset(const char *name, dse_technique *t)
         apply(p, t);
     return p != NULL;
 }
+
+int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t)
+{
+    bool cache = t->ipc.design[SM_DESIGN_ltrf] || t->ipc.design[SM_DESIGN_rfc_demand];
+    return cache && t->freq.variation ? s->sm.group_size * t->ipc.rfc_regs : 0;
+}

@@ -1,0 +1,42 @@
+/* Time zero of a technique whose register-file cache sets the clock (ltrf, rfc_demand;
+ * docs/model.md, "The cache clock"): the cache's timing per SM from the chip, the SM
+ * clock and the main RF's latency from it (dse/aging/rfc_clock.c), and an all-fast map:
+ * with a cache the main RF is not classified, every access takes the SM's latency. */
+#include <stdio.h>
+
+#include "dse_rf_map.h"
+#include "eval_internal.h"
+
+int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq,
+                  double *freq_min, char *err, size_t n)
+{
+    const var_floorplan *f = &e->s->var.floorplan;
+    dse_rfc_in rfc = dse__rfc_in(e, t);
+    double sum = 0, min = 1e300;
+    for (int sm = 0; sm < e->n_sms; sm++) {
+        size_t off = (size_t)sm * (size_t)f->n_banks;
+        int rc = var_chip_cache(e->chip, sm, entries, f->n_banks, e->rfc_delay + off,
+                                e->rfc_leff + off);
+        if (rc) {
+            snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
+            return -1;
+        }
+        sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
+        e->sm_freq[sm] = dse_rfc_clock(&e->s->var, e->chip, sm, &rfc, NULL, NULL, 0.0,
+                                       &e->main_lat[sm]);
+        sum += e->sm_freq[sm];
+        min = e->sm_freq[sm] < min ? e->sm_freq[sm] : min;
+    }
+    *freq = sum / e->n_sms;
+    *freq_min = min;
+    return 0;
+}
+
+dse_rfc_in dse__rfc_in(const dse_eval *e, const dse_technique *t)
+{
+    return (dse_rfc_in){
+        .banks = e->s->var.floorplan.n_banks, .latency0 = t->ipc.main_rf_latency,
+        .rotation = t->rfc_rotation, .delay = e->rfc_delay, .leff = e->rfc_leff,
+        .duty = e->rfc_duty, .latency_end = e->lat_end,
+    };
+}
