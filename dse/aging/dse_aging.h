@@ -41,6 +41,12 @@ typedef struct dse_rfc_in {
 double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const dse_rfc_in *rfc,
                      const double *cache_duty, const double *main_duty, double t, int *latency);
 
+/* One-off (rfdse sm): SM `sm` of chip `chip` under technique t, whose cache sets the
+ * clock (dse_technique_cache_entries > 0): its all-fast map, normalised frequency and
+ * main-RF latency at time zero.  Returns 0, or -1 with a message in err. */
+int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
+                        sm_rf_map *m, double *freq, int *latency, char *err, size_t n);
+
 /* The time-zero results of a chip and technique: what the loop starts from. */
 typedef struct dse_aging_in {
     const var_chip *chip;        /* generated: its time-zero sub-bank delays and Leff     */

@@ -12,6 +12,8 @@
  * theirs.  A constant duty makes the aged delay the one-shot law of the sub-bank's
  * slowest register (variation/age.c, var_register_delay_aged), as for fixed maps. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "dse_aging.h"
 
@@ -46,4 +48,30 @@ double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const ds
     double cycles = ceil(rfc->latency0 * d_main * freq - 1e-9);
     *latency = cycles < 1.0 ? 1 : cycles > 255.0 ? 255 : (int)cycles;
     return freq;
+}
+
+int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
+                        sm_rf_map *m, double *freq, int *latency, char *err, size_t n)
+{
+    const var_floorplan *f = &s->var.floorplan;
+    size_t row = (size_t)sm * (size_t)f->n_banks, all = (size_t)f->n_sms * (size_t)f->n_banks;
+    double *delay = calloc(all, sizeof(double)), *leff = calloc(all, sizeof(double));
+    int rc = delay && leff ? 0 : VAR_ENOMEM;
+    var_chip *c = rc ? NULL : var_chip_alloc_err(&s->var, &rc);
+    if (c)
+        rc = var_chip_generate(c, &s->var, s->chips.seed, chip);
+    if (c && !rc)
+        rc = var_chip_cache(c, sm, dse_technique_cache_entries(s, t), f->n_banks, delay + row,
+                            leff + row);
+    if (c && !rc) {
+        dse_rfc_in rfc = { .banks = f->n_banks, .latency0 = t->ipc.main_rf_latency,
+                           .delay = delay, .leff = leff };
+        *freq = dse_rfc_clock(&s->var, c, sm, &rfc, NULL, NULL, 0.0, latency);
+        sm_rf_map_all_fast(m, f->n_banks, f->entries_per_bank, f->sub_banks);
+    } else
+        snprintf(err, n, "chip %d, SM %d: %s", chip, sm, var_strerror(rc ? rc : VAR_ENOMEM));
+    var_chip_free(c);
+    free(delay);
+    free(leff);
+    return c && !rc ? 0 : -1;
 }

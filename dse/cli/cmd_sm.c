@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dse_aging.h"
 #include "dse_cli.h"
 #include "dse_embedded.h"
 #include "dse_rf_map.h"
@@ -197,8 +198,11 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
         printf("storage map: stand-in, %d of %d sub-banks slow\n\n",
                tech->freq.variation ? o->slow_subs : 0, total);
     else
-        printf("storage map: chip %d (seed %llu), SM %d; SM frequency %.4f (normalised)\n\n",
-               o->chip, (unsigned long long)s->chips.seed, o->sm, freq);
+        printf("storage map: chip %d (seed %llu), SM %d; SM frequency %.4f (normalised)%s\n",
+               o->chip, (unsigned long long)s->chips.seed, o->sm, freq,
+               dse_technique_cache_entries(s, tech) ? ", set by the register-file cache" : "");
+    printf("main register file: %d cycles per access (fast storage)\n\n",
+           tech->ipc.main_rf_latency);
     printf("  %-22s %14.4f  %-20s %s\n", "ipc", sm_stats_ipc(st), "warp instr./cycle",
            "warp instructions per cycle");
     printf("  %-22s %14.4f  %-20s %s\n", "avg_live_blocks", sm_stats_avg_live_blocks(st),
@@ -276,6 +280,7 @@ static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique
         fprintf(out, ",\n  \"stand_in_slow_subbanks\": %d", tech->freq.variation ? o->slow_subs : 0);
     else
         json_double(out, "sm_frequency", freq);
+    fprintf(out, ",\n  \"main_rf_latency\": %d", tech->ipc.main_rf_latency);
     json_double(out, "ipc", sm_stats_ipc(st));
     json_double(out, "avg_live_blocks", sm_stats_avg_live_blocks(st));
     json_double(out, "sim_cpu_seconds", sim_cpu);
@@ -351,7 +356,10 @@ static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
     }
     if (o->slow_subs >= 0)
         stand_in_map(s, &tech, o->slow_subs, map);
-    else if (dse_rf_map_of_chip(s, &tech, o->chip, o->sm, map, &freq, err, sizeof err)) {
+    else if (dse_technique_cache_entries(s, &tech) ? /* the cache sets clock and latency */
+                 dse_rfc_map_of_chip(s, &tech, o->chip, o->sm, map, &freq,
+                                     &tech.ipc.main_rf_latency, err, sizeof err) :
+                 dse_rf_map_of_chip(s, &tech, o->chip, o->sm, map, &freq, err, sizeof err)) {
         fprintf(stderr, "rfdse sm: %s\n", err);
         goto done;
     }
