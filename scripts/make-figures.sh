@@ -18,7 +18,8 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 mkdir -p results "$figures"
 
-sweeps=(frequency ipc performance guardband guardband-pv sensitivity-1to4 sensitivity-1to1 sensitivity-4to1)
+sweeps=(frequency ipc performance guardband guardband-pv ltrf sensitivity-1to4 sensitivity-1to1
+        sensitivity-4to1)
 if [ "${SKIP_RUN:-0}" != 1 ]; then
   for s in "${sweeps[@]}"; do
     echo "== sweep $s ($np processes)"
@@ -30,7 +31,7 @@ fi
 
 # One analyze per figure group: each file's own figures, then the three sensitivity files
 # together for the sensitivity figure.
-for s in frequency ipc performance guardband guardband-pv; do
+for s in frequency ipc performance guardband guardband-pv ltrf; do
   "$rfdse" analyze "results/$s.h5" --figures "$figures" --csv results/csv
 done
 "$rfdse" analyze results/sensitivity-1to4.h5 results/sensitivity-1to1.h5 \

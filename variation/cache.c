@@ -7,9 +7,9 @@
  * and its `banks` banks are consecutive groups of rows.  Variation: the same field as
  * the RF's (model.md section 3) at the grid row of the RF's last cell row, the nearest
  * sampled points; the strip is thin (128 rows of the default LTRF cache are an eighth of
- * the RF's height, 0.06 of the field's unit width against phi = 0.5), so the field is
- * taken constant across it vertically (docs/variation.md gives the correlation that
- * neglects).  Random: independent per cell, drawn as run maxima exactly as the RF's
+ * the RF's height, 0.0625 of the field's unit width against phi = 0.5: correlation at
+ * least 0.81 across it), so the field is taken constant across it vertically
+ * (docs/variation.md section 7b).  Random: independent per cell, drawn as run maxima exactly as the RF's
  * registers (chip.c) from the stream (seed, chip, cache, sm), so the RF's own draws
  * and every existing result are untouched.  Pure: nothing in the chip changes. */
 #include <math.h>
