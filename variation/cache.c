@@ -9,9 +9,10 @@
  * sampled points; the strip is thin (128 rows of the default LTRF cache are an eighth of
  * the RF's height, 0.0625 of the field's unit width against phi = 0.5: correlation at
  * least 0.81 across it), so the field is taken constant across it vertically
- * (docs/variation.md section 7b).  Random: independent per cell, drawn as run maxima exactly as the RF's
- * registers (chip.c) from the stream (seed, chip, cache, sm), so the RF's own draws
- * and every existing result are untouched.  Pure: nothing in the chip changes. */
+ * (docs/variation.md section 7b).  Random: independent per cell, drawn as run maxima
+ * exactly as the RF's registers (chip.c) from the stream (seed, chip, cache, sm), so the
+ * RF's own draws and every existing result are untouched.  Pure: nothing in the chip
+ * changes. */
 #include <math.h>
 
 #include "var_internal.h"

@@ -120,8 +120,9 @@ static void add_rfc_duty(const dse_eval *e, int sm, double weight, double *acc)
 {
     int banks = e->s->var.floorplan.n_banks;
     bool occupancy = e->s->var.aging.duty == VAR_DUTY_OCCUPANCY;
+    double *row = acc + (size_t)sm * (size_t)banks;
     for (int b = 0; b < banks; b++)
-        acc[(size_t)sm * (size_t)banks + (size_t)b] += weight * (occupancy ? 1.0 : e->run->rfc_duty[b]);
+        row[b] += weight * (occupancy ? 1.0 : e->run->rfc_duty[b]);
 }
 
 int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,

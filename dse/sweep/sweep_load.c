@@ -334,8 +334,8 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
                                  "turn on at most one of them");
     bool cache = d[SM_DESIGN_ltrf] || d[SM_DESIGN_rfc_demand];
     if (cache && t->freq.nbti_reorg)
-        return fail(ld, s, path, "with ltrf or rfc_demand the cache sets the clock: "
-                                 "nbti_reorg, which re-pairs the main RF's sub-banks, does not apply");
+        return fail(ld, s, path, "with ltrf or rfc_demand the cache sets the clock: nbti_reorg, "
+                                 "which re-pairs the main RF's sub-banks, does not apply");
     if (t->rfc_rotation && !cache)
         return fail(ld, s, path, "rfc_rotation = true needs a register-file cache "
                                  "(ltrf or rfc_demand)");

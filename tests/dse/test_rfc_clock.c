@@ -89,7 +89,8 @@ static void test_ltrf_clock_recomputed(void **state)
     static units x;
     units_alloc(&x, &dims);
     for (int chip = 0; chip < 2; chip++) {
-        assert_int_equal(dse_eval_chip(e, chip, want, x.u, &x.info, NULL, NULL, err, sizeof err), 5);
+        int k = dse_eval_chip(e, chip, want, x.u, &x.info, NULL, NULL, err, sizeof err);
+        assert_int_equal(k, 5);
         assert_int_equal(var_chip_generate(c, &s->var, s->chips.seed, chip), VAR_OK);
         const dse_unit *ltrf = &x.u[2], *l5 = &x.u[3], *rot = &x.u[4];
         for (int y = 0; y < 3; y++) {
@@ -201,8 +202,8 @@ static void test_loader_rules(void **state)
                  "nbti_reorg, which re-pairs");
     expect_error("{ name = \"x\"; base = [\"rf_bro\"]; rfc_rotation = true; }", "",
                  "rfc_rotation = true needs a register-file cache");
-    expect_error("{ name = \"x\"; base = [\"ltrf\"]; rfc_regs = 8; }", "sm = { group_size = 1; };\n",
-                 "needs one per bank");
+    expect_error("{ name = \"x\"; base = [\"ltrf\"]; rfc_regs = 8; }",
+                 "sm = { group_size = 1; };\n", "needs one per bank");
 }
 
 int main(void)
