@@ -70,11 +70,10 @@ static int slowest_register(const var_chip *c, const double *reg, int sub)
 }
 
 /* The Leff of a slowest cell of delay d0 at field value g by the conditional split
- * (file comment). */
-double var__split_leff_at(const var_chip *c, double g, double d0)
+ * (file comment), for cells of distribution d. */
+double var__split_leff_at(const var__dist *d, double g, double d0)
 {
-    const var__dist *d = &c->dist;
-    const var_timing *t = &c->p.timing;
+    const var_timing *t = &d->t;
     double vth_sys = t->vth0 * (1.0 + d->vs_sys * g), leff_sys = 1.0 + d->ls_sys * g;
     double d_sys = var_cell_delay(t, vth_sys, leff_sys);
     if (!(d0 < VAR_DELAY_CAP && d_sys < VAR_DELAY_CAP && leff_sys > 0.0))
@@ -96,7 +95,7 @@ static double split_leff(const var_chip *c, int sm, int r, double d0)
     double g = -INFINITY;
     for (int q = 0; q < n; q++)
         g = fmax(g, var__chip_piece_g(c, sm, r, pc + q));
-    return var__split_leff_at(c, g, d0);
+    return var__split_leff_at(&c->dist, g, d0);
 }
 
 void var__chip_split_leff(var_chip *c, int sm)

@@ -12,15 +12,24 @@
  * (docs/variation.md section 7b).  Random: independent per cell, drawn as run maxima
  * exactly as the RF's registers (chip.c) from the stream (seed, chip, cache, sm), so the
  * RF's own draws and every existing result are untouched.  Pure: nothing in the chip
- * changes. */
+ * changes.  The cache's cells may be larger than the RF's (var_cache_alloc): Pelgrom's
+ * law scales their random sigmas by 1 / sqrt(area), with tables of their own. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "var_internal.h"
 
+struct var_cache {
+    var_params p;      /* the chip parameters it was built for (timing, floorplan) */
+    double cell_area;  /* relative to the RF's cells                               */
+    var__dist dist;    /* the RF's distribution, random sigmas / sqrt(cell_area)   */
+    var__maxtab *tab;  /* quantiles of the maximum of the cache's cells            */
+};
+
 /* Slowest delay of one cache register (row, lane) and the field value at its slowest
- * piece. */
-static double cache_register(const var_chip *c, int sm, var__stream s, size_t base,
-                             int row, int lane, double *g_slow)
+ * piece, from table tab (field columns looked up here: the chip's are for its own). */
+static double cache_register(const var_chip *c, const var__maxtab *tab, int sm, var__stream s,
+                             size_t base, int row, int lane, double *g_slow)
 {
     int L = c->plan.lanes, bank_cols = c->p.floorplan.bank_cols;
     const int32_t *start = c->plan.piece_start + (size_t)sm * (size_t)bank_cols * (size_t)L;
@@ -31,17 +40,17 @@ static double cache_register(const var_chip *c, int sm, var__stream s, size_t ba
     for (int q = 0; q < n; q++) {
         if (!(q & 1))
             var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
-        size_t pt = base + (size_t)pc[q].grid_col;
-        double d = var__maxtab_q_col(c->tab, pc[q].k, c->gcol[pt], c->g[pt], u[q & 1]);
+        double gq = c->g[base + (size_t)pc[q].grid_col];
+        double d = var__maxtab_q_col(tab, pc[q].k, var__maxtab_gcol(tab, gq), gq, u[q & 1]);
         if (d > dmax)
-            dmax = d, g = c->g[pt];
+            dmax = d, g = gq;
     }
     *g_slow = g;
     return dmax;
 }
 
-int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *bank_delay,
-                   double *bank_leff)
+static int draw(const var_chip *c, const var__maxtab *tab, const var__dist *dist, int sm,
+                int entries, int banks, double *bank_delay, double *bank_leff)
 {
     if (!c->generated)
         return VAR_ENOTGEN;
@@ -57,12 +66,64 @@ int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *ba
     for (int row = 0; row < entries; row++) {
         int b = row / per_bank;
         for (int l = 0; l < L; l++) {
-            double g, d = cache_register(c, sm, s, base, row, l, &g);
+            double g, d = cache_register(c, tab, sm, s, base, row, l, &g);
             if (d > bank_delay[b]) {
                 bank_delay[b] = d;
-                bank_leff[b] = var__split_leff_at(c, g, d);
+                bank_leff[b] = var__split_leff_at(dist, g, d);
             }
         }
     }
     return VAR_OK;
+}
+
+int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *bank_delay,
+                   double *bank_leff)
+{
+    return draw(c, c->tab, &c->dist, sm, entries, banks, bank_delay, bank_leff);
+}
+
+/* Pelgrom: the random mismatch of a device falls as 1 / sqrt(its area); the systematic
+ * part (the field) does not depend on the cell. */
+var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err)
+{
+    var_cache *m = calloc(1, sizeof *m);
+    var__plan pl = { 0 };
+    int rc = !(cell_area > 0.0 && cell_area <= 1e6) ? VAR_EINVAL : m ? VAR_OK : VAR_ENOMEM;
+    if (!rc)
+        rc = var__dist_init(&m->dist, p);
+    if (!rc)
+        rc = var__plan_build(&pl, p); /* which run lengths the tables need */
+    if (!rc) {
+        m->p = *p;
+        m->cell_area = cell_area;
+        m->dist.vs_rand /= sqrt(cell_area);
+        m->dist.ls_rand /= sqrt(cell_area);
+        rc = (m->tab = var__maxtab_alloc(&m->dist, pl.need_k)) ? VAR_OK : VAR_ENOMEM;
+    }
+    var__plan_free(&pl);
+    if (err)
+        *err = rc;
+    if (rc) {
+        var_cache_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void var_cache_free(var_cache *m)
+{
+    if (!m)
+        return;
+    var__maxtab_free(m->tab);
+    free(m);
+}
+
+double var_cache_cell_area(const var_cache *m) { return m->cell_area; }
+
+int var_cache_draw(const var_cache *m, const var_chip *c, int sm, int entries, int banks,
+                   double *bank_delay, double *bank_leff)
+{
+    if (!var__chip_same_params(&m->p, &c->p))
+        return VAR_EINVAL;
+    return draw(c, m->tab, &m->dist, sm, entries, banks, bank_delay, bank_leff);
 }

@@ -99,6 +99,19 @@ double var_chip_embedding_min_eigen(const var_chip *c, int *rows, int *cols);
 int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *bank_delay,
                    double *bank_leff);
 
+/* A cache built from cells `cell_area` times the RF's cells' area (> 0): by Pelgrom's
+ * law their random Vth and Leff sigmas are the RF's / sqrt(cell_area); the systematic
+ * field is the chip's.  Holds its own tables of the maximum (about 0.5 s to build).
+ * NULL on failure, with the reason in *err (a var_error) if err is not NULL. */
+typedef struct var_cache var_cache;
+var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err);
+void var_cache_free(var_cache *m);
+double var_cache_cell_area(const var_cache *m);
+/* var_chip_cache with m's cells; c must be generated with the parameters m was built
+ * for (VAR_EINVAL otherwise).  cell_area 1 gives var_chip_cache's values exactly. */
+int var_cache_draw(const var_cache *m, const var_chip *c, int sm, int entries, int banks,
+                   double *bank_delay, double *bank_leff);
+
 /* ---- per-cell maps ----------------------------------------------------------------- *
  * Vth (V) and Leff (relative to nominal) of every bit cell of SM `sm` of the last
  * generated chip, row = bank * entries + entry, col = bit, row-major.  Consistent with

@@ -292,9 +292,9 @@ void var__chip_age_prepare(var_chip *c, int sm);
  * sub-bank's slowest cell by the conditional split (age.c).  Time zero, at generate. */
 void var__chip_split_leff(var_chip *c, int sm);
 int var__chip_same_params(const var_params *a, const var_params *b);
-/* The Leff of a slowest cell of delay d0 whose field value is g, by the conditional
- * split of age.c (the aging's one Leff per sub-bank, and per cache bank). */
-double var__split_leff_at(const var_chip *c, double g, double d0);
+/* The Leff of a slowest cell of distribution d, delay d0, whose field value is g, by the
+ * conditional split of age.c (the aging's one Leff per sub-bank, and per cache bank). */
+double var__split_leff_at(const var__dist *d, double g, double d0);
 /* Recomputes entry/sub-bank/bank delays and baseline frequency of one SM from reg. */
 void var__chip_aggregate(var_chip *c, int sm);
 /* Field value at the grid point of register r's piece q in SM sm. */

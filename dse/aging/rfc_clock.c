@@ -18,17 +18,19 @@
 #include "dse_aging.h"
 
 /* Slowest delay of n arrays after t seconds at duties duty[] (one duty for all when
- * `even`: their mean). */
+ * `even`: their mean).  At t = 0 the duties are not read (and may be NULL). */
 static double slowest_aged(const var_params *p, int n, const double *d0, const double *leff,
                            const double *duty, bool even, double t)
 {
     double mean = 0, worst = 0;
-    for (int i = 0; i < n && even && t > 0; i++) /* duties unused at t = 0 */
+    for (int i = 0; i < n && t > 0 && even; i++)
         mean += duty[i] / n;
     for (int i = 0; i < n; i++) {
-        double u = even ? mean : duty[i];
-        double d = t > 0 ? var_register_delay_aged(p, d0[i], leff[i], u * t, (1.0 - u) * t)
-                         : d0[i];
+        double d = d0[i];
+        if (t > 0) {
+            double u = even ? mean : duty[i];
+            d = var_register_delay_aged(p, d0[i], leff[i], u * t, (1.0 - u) * t);
+        }
         worst = fmax(worst, d);
     }
     return worst;
@@ -60,9 +62,15 @@ int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, in
     var_chip *c = rc ? NULL : var_chip_alloc_err(&s->var, &rc);
     if (c)
         rc = var_chip_generate(c, &s->var, s->chips.seed, chip);
+    var_cache *cells = NULL;
+    if (c && !rc && t->rfc_cell_area != 1.0)
+        cells = var_cache_alloc(&s->var, t->rfc_cell_area, &rc);
     if (c && !rc)
-        rc = var_chip_cache(c, sm, dse_technique_cache_entries(s, t), f->n_banks, delay + row,
-                            leff + row);
+        rc = cells ? var_cache_draw(cells, c, sm, dse_technique_cache_entries(s, t), f->n_banks,
+                                    delay + row, leff + row)
+                   : var_chip_cache(c, sm, dse_technique_cache_entries(s, t), f->n_banks,
+                                    delay + row, leff + row);
+    var_cache_free(cells);
     if (c && !rc) {
         dse_rfc_in rfc = { .banks = f->n_banks, .latency0 = t->ipc.main_rf_latency,
                            .delay = delay, .leff = leff };

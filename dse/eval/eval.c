@@ -30,6 +30,8 @@ void dse_eval_free(dse_eval *e)
     free(e->rfc_delay);
     free(e->rfc_leff);
     free(e->rfc_duty);
+    for (int t = 0; t < DSE_MAX_TECHNIQUES; t++)
+        var_cache_free(e->rfc_cells[t]);
     free(e->run);
     free(e->stats);
     free(e);

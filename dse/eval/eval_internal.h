@@ -29,6 +29,8 @@ struct dse_eval {
     double *rfc_delay;     /* [n_sms][n_banks]: cache banks' slowest delay, t = 0       */
     double *rfc_leff;      /* [n_sms][n_banks]                                          */
     double *rfc_duty;      /* [n_w][n_sms][n_banks]: the cache banks' duties, t = 0      */
+    var_cache *rfc_cells[DSE_MAX_TECHNIQUES]; /* caches of other cells (rfc_cell_area),
+                                                 built on first use                   */
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;

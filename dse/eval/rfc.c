@@ -7,6 +7,27 @@
 #include "dse_rf_map.h"
 #include "eval_internal.h"
 
+/* Cache timing of SM sm: the chip's own cells, or (rfc_cell_area != 1) the technique's
+ * cells, whose tables are built on first use. */
+static int cache_timing(dse_eval *e, const dse_technique *t, int entries, int sm, char *err,
+                        size_t n)
+{
+    const var_floorplan *f = &e->s->var.floorplan;
+    size_t off = (size_t)sm * (size_t)f->n_banks, ti = (size_t)(t - e->s->techniques);
+    int rc = 0;
+    if (t->rfc_cell_area != 1.0 && !e->rfc_cells[ti])
+        e->rfc_cells[ti] = var_cache_alloc(&e->s->var, t->rfc_cell_area, &rc);
+    if (!rc)
+        rc = t->rfc_cell_area != 1.0
+                 ? var_cache_draw(e->rfc_cells[ti], e->chip, sm, entries, f->n_banks,
+                                  e->rfc_delay + off, e->rfc_leff + off)
+                 : var_chip_cache(e->chip, sm, entries, f->n_banks, e->rfc_delay + off,
+                                  e->rfc_leff + off);
+    if (rc)
+        snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
+    return rc ? -1 : 0;
+}
+
 int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq,
                   double *freq_min, char *err, size_t n)
 {
@@ -14,13 +35,8 @@ int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq
     dse_rfc_in rfc = dse__rfc_in(e, t);
     double sum = 0, min = 1e300;
     for (int sm = 0; sm < e->n_sms; sm++) {
-        size_t off = (size_t)sm * (size_t)f->n_banks;
-        int rc = var_chip_cache(e->chip, sm, entries, f->n_banks, e->rfc_delay + off,
-                                e->rfc_leff + off);
-        if (rc) {
-            snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
+        if (cache_timing(e, t, entries, sm, err, n))
             return -1;
-        }
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
         e->sm_freq[sm] = dse_rfc_clock(&e->s->var, e->chip, sm, &rfc, NULL, NULL, 0.0,
                                        &e->main_lat[sm]);

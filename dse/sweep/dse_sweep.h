@@ -31,6 +31,7 @@ typedef struct dse_technique {
     sm_technique ipc;   /* IPC side: scheduler, FBA-RM, hybrid, NBTI renaming        */
     bool rfc_rotation;  /* a register-file cache's partitions rotate over its banks,
                            evening their NBTI duty (docs/model.md, "cache clock")    */
+    double rfc_cell_area; /* its cells' area relative to the RF's (1): Pelgrom       */
 } dse_technique;
 
 typedef struct dse_chips {

@@ -339,6 +339,9 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
     if (t->rfc_rotation && !cache)
         return fail(ld, s, path, "rfc_rotation = true needs a register-file cache "
                                  "(ltrf or rfc_demand)");
+    if (t->rfc_cell_area != 1.0 && !cache)
+        return fail(ld, s, path, "rfc_cell_area needs a register-file cache (ltrf or "
+                                 "rfc_demand)");
     return 0;
 }
 

@@ -194,6 +194,8 @@ const dse__key dse__technique_keys[] = {
       "register-file cache: registers per warp partition (ltrf: interval bound)" },
     { "rfc_rotation", DSE__BOOL, T_OFF(rfc_rotation), 0, 0, 1, false, NULL, 0,
       "ltrf, rfc_demand: partitions rotate over the cache's banks (even NBTI duty)" },
+    { "rfc_cell_area", DSE__DOUBLE, T_OFF(rfc_cell_area), 0, 0.25, 16, false, NULL, 0,
+      "ltrf, rfc_demand: cache cell area / RF cell area (random sigma / sqrt of it)" },
     { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
       0, "registers that order the renaming: the last warp's, or every warp's" },
     { "rr_policy", DSE__ENUM, T_OFF(ipc.rr_policy), 0, 0, 0, false, rr_policy_names, 0,

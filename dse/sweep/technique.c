@@ -147,6 +147,7 @@ bool dse_technique_preset(const char *name, dse_technique *t)
     memset(t, 0, sizeof *t);
     var_technique_default(&t->freq);
     sm_technique_default(&t->ipc);
+    t->rfc_cell_area = 1.0;
     snprintf(t->name, sizeof t->name, "%s", name);
     if (p)
         apply(p, t);

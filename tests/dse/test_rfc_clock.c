@@ -202,6 +202,10 @@ static void test_loader_rules(void **state)
                  "nbti_reorg, which re-pairs");
     expect_error("{ name = \"x\"; base = [\"rf_bro\"]; rfc_rotation = true; }", "",
                  "rfc_rotation = true needs a register-file cache");
+    expect_error("{ name = \"x\"; base = [\"rf_bro\"]; rfc_cell_area = 2.0; }", "",
+                 "rfc_cell_area needs a register-file cache");
+    expect_error("{ name = \"x\"; base = [\"ltrf\"]; rfc_cell_area = 0.1; }", "",
+                 "rfc_cell_area");
     expect_error("{ name = \"x\"; base = [\"ltrf\"]; rfc_regs = 8; }",
                  "sm = { group_size = 1; };\n", "needs one per bank");
 }
