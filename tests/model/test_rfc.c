@@ -26,18 +26,25 @@ static sm__inst op3(uint8_t dst, int n_src, uint8_t a, uint8_t b)
     return in;
 }
 
-/* One warp, n instructions of `prog` (wrapping), regs registers. */
-static sm_stats run(fixture *f, const sm__inst *prog, int n_prog, int n, int regs)
+/* `warps` warps of one block, n instructions of `prog` each (wrapping), regs registers. */
+static sm_stats run_warps(fixture *f, int warps, const sm__inst *prog, int n_prog, int n,
+                          int regs)
 {
     f->p.grid_blocks = 1;
-    f->p.block_threads = 32;
+    f->p.block_threads = 32 * warps;
     f->p.regs_per_thread = regs;
     f->p.insts_per_warp = n;
     sm_stats st;
     assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, prog, n_prog, &st),
                      SM_OK);
-    assert_int_equal(st.warp_insts, n);
+    assert_int_equal(st.warp_insts, (uint64_t)n * (uint64_t)warps);
     return st;
+}
+
+/* One warp, n instructions of `prog` (wrapping), regs registers. */
+static sm_stats run(fixture *f, const sm__inst *prog, int n_prog, int n, int regs)
+{
+    return run_warps(f, 1, prog, n_prog, n, regs);
 }
 
 /* r0..r3 of warp 0 live in banks 0..3 (bank = (warp + reg) mod 16).  The whole kernel
@@ -109,9 +116,45 @@ static void test_demand_by_hand(void **state)
     assert_int_equal(st.writes, 6); /* main-RF writes: only the write-backs */
 }
 
+/* Two warps, active group of one (group_size 1), each a one-interval kernel of four
+ * registers.  Every resident warp's partition is filled at launch (docs/model.md:
+ * partitions for every warp, not only the active group), so warp 1's prefetch runs
+ * beside warp 0's:
+ * - registers r0, r2, r4, r6: warp 0's live in banks 0, 2, 4, 6 and warp 1's in 1, 3, 5,
+ *   7 (bank = (warp + reg) mod 16).  All eight fills are granted in cycle 1 and arrive
+ *   at 1 + L; both warps may issue from cycle L, and from there the run is the L = 1 run
+ *   shifted: cycles(L) = cycles(1) + (L - 1), and both warps wait: rfc_wait = 2 (L - 1).
+ *   The second prefetch costs nothing.
+ * - registers r0..r3: warp 1's r0..r2 live in banks 1..3, where warp 0's r1..r3 are
+ *   read first; a main-RF bank is busy L cycles per access, so warp 1's fills wait L
+ *   cycles behind them and it cannot issue before cycle 2L: each cycle of L costs more
+ *   than one (2 per cycle up to L = 6 here).  The hiding needs the bank ports free. */
+static void test_ltrf_two_warps_by_hand(void **state)
+{
+    fixture *f = *state;
+    const sm__inst apart[] = { op3(0, 2, 2, 4), op3(6, 2, 0, 2), op3(2, 2, 6, 4) };
+    const sm__inst shared[] = { op3(0, 2, 1, 2), op3(3, 2, 0, 1), op3(1, 2, 3, 2) };
+    f->c.group_size = 1;
+    f->t.design[SM_DESIGN_ltrf] = true;
+    f->t.main_rf_latency = 1;
+    uint64_t apart1 = run_warps(f, 2, apart, 3, 12, 7).cycles;
+    uint64_t shared1 = run_warps(f, 2, shared, 3, 12, 4).cycles;
+    for (int L = 2; L <= 8; L++) {
+        f->t.main_rf_latency = L;
+        sm_stats st = run_warps(f, 2, apart, 3, 12, 7);
+        assert_int_equal(st.cycles, apart1 + (uint64_t)(L - 1));
+        assert_int_equal(st.rfc_wait, 2 * (uint64_t)(L - 1));
+        assert_int_equal(st.rfc_fills, 8);
+        assert_int_equal(st.rfc_misses, 0);
+        st = run_warps(f, 2, shared, 3, 12, 4);
+        assert_true(st.cycles - shared1 > (uint64_t)(L - 1));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_ltrf_two_warps_by_hand, setup, sm_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ltrf_one_interval_by_hand, setup, sm_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_ltrf_intervals_by_hand, setup, sm_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_demand_by_hand, setup, sm_fixture_teardown),
