@@ -50,6 +50,31 @@ static void bench_aging(var_chip *c, const var_params *p)
            1e3 * later / (n_sm * (POINTS - 1)));
 }
 
+/* The register-file cache of ltrf (var_chip_cache, 128 vectors in 16 banks), per SM
+ * per technique; and the tables of larger cells (var_cache_alloc), once per technique. */
+static void bench_cache(var_chip *c, const var_params *p)
+{
+    enum { CHIPS = 4 };
+    double d[16], l[16], draw = 0, sum = 0;
+    for (int k = 0; k < CHIPS; k++) {
+        var_chip_generate(c, p, 1, k);
+        double t0 = cpu_now();
+        for (int sm = 0; sm < c->n_sms; sm++) {
+            var_chip_cache(c, sm, 128, 16, d, l);
+            sum += d[0];
+        }
+        draw += cpu_now() - t0;
+    }
+    double t1 = cpu_now();
+    var_cache *big = var_cache_alloc(p, 2.0, NULL);
+    double t2 = cpu_now();
+    var_cache_free(big);
+    printf("  register-file cache (128 vectors)     %8.2f ms per SM%s\n",
+           1e3 * draw / (CHIPS * c->n_sms), sum > 0 ? "" : " ");
+    printf("  cache of other cells: tables          %8.1f ms once per technique\n",
+           1e3 * (t2 - t1));
+}
+
 static void bench_chips(int n_chips)
 {
     var_params p;
@@ -98,6 +123,7 @@ static void bench_chips(int n_chips)
     printf("  per-cell maps of one SM (chipmap)     %8.0f ms\n", 1e3 * (t6 - t5));
     free(vth);
     bench_aging(c, &p);
+    bench_cache(c, &p);
     var_chip_free(c);
 }
 

@@ -381,6 +381,8 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
 {
     const dse_sweep *s = e->s;
     int rc = var_chip_generate(e->chip, &s->var, s->chips.seed, chip);
+    e->chip_index = chip;
+    e->rfc_chip = -1;
     if (rc) {
         snprintf(err, n, "chip %d: %s", chip, var_strerror(rc));
         return -1;

@@ -31,12 +31,16 @@ struct dse_eval {
     double *rfc_duty;      /* [n_w][n_sms][n_banks]: the cache banks' duties, t = 0      */
     var_cache *rfc_cells[DSE_MAX_TECHNIQUES]; /* caches of other cells (rfc_cell_area),
                                                  built on first use                   */
+    /* what rfc_delay/rfc_leff hold: techniques with the same cache share them per chip */
+    int rfc_chip, rfc_entries;  /* rfc_chip -1: nothing yet (set for every new chip)   */
+    double rfc_area;
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;
     void *poll_arg;
     bool abandoned;        /* poll asked to abandon the chip in flight             */
     bool reuse;            /* false: simulate every run (to verify the cache)       */
+    int chip_index;        /* the chip being evaluated                               */
     long direct_runs;      /* runs simulated with reuse off                        */
 };
 

@@ -2,6 +2,7 @@
  * docs/model.md, "The cache clock"): the cache's timing per SM from the chip, the SM
  * clock and the main RF's latency from it (dse/aging/rfc_clock.c), and an all-fast map:
  * with a cache the main RF is not classified, every access takes the SM's latency. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dse_rf_map.h"
@@ -34,8 +35,11 @@ int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq
     const var_floorplan *f = &e->s->var.floorplan;
     dse_rfc_in rfc = dse__rfc_in(e, t);
     double sum = 0, min = 1e300;
+    bool drawn = e->rfc_chip == e->chip_index && e->rfc_entries == entries &&
+                 e->rfc_area == t->rfc_cell_area; /* the same cache on this chip */
+    e->rfc_chip = -1; /* until every SM is drawn */
     for (int sm = 0; sm < e->n_sms; sm++) {
-        if (cache_timing(e, t, entries, sm, err, n))
+        if (!drawn && cache_timing(e, t, entries, sm, err, n))
             return -1;
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
         e->sm_freq[sm] = dse_rfc_clock(&e->s->var, e->chip, sm, &rfc, NULL, NULL, 0.0,
@@ -45,6 +49,7 @@ int dse__rfc_maps(dse_eval *e, const dse_technique *t, int entries, double *freq
     }
     *freq = sum / e->n_sms;
     *freq_min = min;
+    e->rfc_chip = e->chip_index, e->rfc_entries = entries, e->rfc_area = t->rfc_cell_area;
     return 0;
 }
 
