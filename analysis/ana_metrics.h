@@ -50,15 +50,17 @@
       "register-file energy of the kernel, normalised to the ideal technique",             \
       "the ideal technique on the same benchmark",                                         \
       "register-file energy (dynamic + leakage, every SM, the whole kernel, time zero) per " \
-      "chip, technique and benchmark (docs/model.md, Energy)")                             \
+      "chip, technique and benchmark (docs/model.md, Energy); NaN with a register-file "   \
+      "cache (ltrf, rfc_demand), whose own energy is not modelled")                        \
     X(rf_energy_dynamic, benchmark, units, "J",                                            \
       "register-file dynamic energy of the kernel, joules", "J",                           \
       "register-file dynamic energy: lane accesses x energy per lane access, summed over " \
-      "the SMs, for the whole kernel")                                                     \
+      "the SMs, for the whole kernel (with a register-file cache: the main RF's only)")   \
     X(rf_energy_leakage, benchmark, units, "J",                                            \
       "register-file leakage energy of the kernel, joules", "J",                           \
       "register-file leakage energy: powered sub-banks x leakage power x run time at the " \
-      "SM's time-zero clock, summed over the SMs, for the whole kernel")                  \
+      "SM's time-zero clock, summed over the SMs, for the whole kernel (with a "           \
+      "register-file cache: the main RF's only)")                                          \
     X(main_latency, year, units, "cycles",                                                 \
       "main register-file access latency at the year's clock (mean over SMs), cycles",     \
       "cycles",                                                                            \

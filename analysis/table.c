@@ -30,9 +30,20 @@ static int add(column *c, int n, const char *head, const ana_view *v, int x, siz
     return n + 1;
 }
 
+/* The main-RF latency view, when some technique's differs from one cycle at time zero
+ * (a register-file cache sets the clock, docs/model.md): otherwise NULL, no column. */
+static const ana_view *latency_view(const ana_summary *s)
+{
+    const ana_view *v = ana_summary_find(s, "main_latency");
+    for (int t = 0; v && t < v->n_tech; t++)
+        if (v->stats[(size_t)t * (size_t)v->n_x].mean != 1.0)
+            return v;
+    return NULL;
+}
+
 void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
 {
-    column c[12];
+    column c[16];
     int n = 0;
     const ana_view *fq = ana_summary_find(s, "frequency");
     const ana_view *pf = ana_summary_find(s, "chip_performance");
@@ -44,6 +55,7 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
         n = add(c, n, h, fq, r->n_year - 1, offsetof(ana_stats, mean));
     }
     n = add(c, n, "ipc", ana_summary_find(s, "chip_ipc"), 0, offsetof(ana_stats, mean));
+    n = add(c, n, "main_lat", latency_view(s), 0, offsetof(ana_stats, mean));
     /* perf is the lifetime value when the file aged; perf_t0 beside it */
     int life = ana_results_perf_is_lifetime(r);
     n = add(c, n, life ? "perf_life" : "perf", pf, 0, offsetof(ana_stats, mean));

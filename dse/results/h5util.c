@@ -1,4 +1,5 @@
 /* Small HDF5 helpers: attributes, property lists, string types. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,22 @@ done:
     return rc;
 }
 
+/* An attribute lives in its object's header, at most 64 KiB in the file format every
+ * HDF5 reads (dense storage needs the 1.8 format, whose file image taken before close
+ * does not open).  A longer string is stored as a variable-length string, whose text
+ * goes to the global heap: sweep_config of a sweep of two dozen techniques. */
+#define ATTR_FIXED_MAX 60000
+
 int dse__h5_attr_str(hid_t obj, const char *name, const char *value)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     if (type < 0)
         return -1;
-    H5Tset_size(type, strlen(value) + 1);
+    size_t len = strlen(value) + 1;
+    bool vl = len > ATTR_FIXED_MAX;
+    H5Tset_size(type, vl ? H5T_VARIABLE : len);
     H5Tset_strpad(type, H5T_STR_NULLTERM);
-    int rc = write_attr(obj, name, type, value);
+    int rc = write_attr(obj, name, type, vl ? (const void *)&value : value);
     H5Tclose(type);
     return rc;
 }
@@ -54,6 +63,17 @@ int dse__h5_attr_u64(hid_t obj, const char *name, unsigned long long v)
     return write_attr(obj, name, H5T_NATIVE_ULLONG, &v);
 }
 
+/* A variable-length string attribute's text, copied into memory of our own. */
+static char *read_vl_str(hid_t attr, hid_t mem)
+{
+    char *vl = NULL, *copy = NULL;
+    if (H5Aread(attr, mem, &vl) < 0 || !vl)
+        return NULL;
+    copy = strdup(vl);
+    H5free_memory(vl);
+    return copy;
+}
+
 char *dse__h5_attr_read_str(hid_t obj, const char *name)
 {
     char *buf = NULL;
@@ -62,10 +82,14 @@ char *dse__h5_attr_read_str(hid_t obj, const char *name)
         goto done;
     attr = H5Aopen(obj, name, H5P_DEFAULT);
     type = attr >= 0 ? H5Aget_type(attr) : H5I_INVALID_HID;
-    if (type < 0 || H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) != 0)
+    if (type < 0 || H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) < 0)
         goto done;
-    size_t n = H5Tget_size(type);
     mem = H5Tcopy(type);
+    if (H5Tis_variable_str(type)) {
+        buf = read_vl_str(attr, mem);
+        goto done;
+    }
+    size_t n = H5Tget_size(type);
     buf = calloc(1, n + 1);
     if (!buf || H5Aread(attr, mem, buf) < 0) {
         free(buf);
