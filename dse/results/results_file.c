@@ -349,11 +349,13 @@ static int write_image(const char *tmp, const void *image, size_t size)
  * HDF5 close is left behind.  Every byte of raw data is written here (early allocation,
  * fill value), so the run's later writes need no new space on file systems that
  * overwrite in place.  Returns 0 or an errno value. */
+enum { BUILD_FAILED = -1 }; /* HDF5 could not build the image (not an errno value) */
+
 static int build_file(const char *tmp, const dse_results_of *of, const dse_dims *d)
 {
     size_t size;
     void *image = build_image(of, d, &size);
-    int code = image ? write_image(tmp, image, size) : ENOMEM;
+    int code = image ? write_image(tmp, image, size) : BUILD_FAILED;
     free(image);
     return code;
 }
@@ -392,7 +394,10 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
     *status = 1;
     int code = create_on_rank0(path, of, &d, comm);
     if (code) {
-        snprintf(err, n, "cannot create %s: %s", path, strerror(code));
+        snprintf(err, n, "cannot create %s: %s", path,
+                 code == BUILD_FAILED ? "HDF5 could not build it in memory (out of memory, "
+                                        "or a layout HDF5 refuses)"
+                                      : strerror(code));
         *status = bad_path(code) ? 2 : 1;
         return NULL;
     }
