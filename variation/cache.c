@@ -123,6 +123,8 @@ double var_cache_cell_area(const var_cache *m) { return m->cell_area; }
 int var_cache_draw(const var_cache *m, const var_chip *c, int sm, int entries, int banks,
                    double *bank_delay, double *bank_leff)
 {
+    if (!m)
+        return var_chip_cache(c, sm, entries, banks, bank_delay, bank_leff);
     if (!var__chip_same_params(&m->p, &c->p))
         return VAR_EINVAL;
     return draw(c, m->tab, &m->dist, sm, entries, banks, bank_delay, bank_leff);

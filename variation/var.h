@@ -107,8 +107,9 @@ typedef struct var_cache var_cache;
 var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err);
 void var_cache_free(var_cache *m);
 double var_cache_cell_area(const var_cache *m);
-/* var_chip_cache with m's cells; c must be generated with the parameters m was built
- * for (VAR_EINVAL otherwise).  cell_area 1 gives var_chip_cache's values exactly. */
+/* var_chip_cache with m's cells (m NULL: the RF's own, var_chip_cache itself); c must be
+ * generated with the parameters m was built for (VAR_EINVAL otherwise).  cell_area 1
+ * gives var_chip_cache's values exactly. */
 int var_cache_draw(const var_cache *m, const var_chip *c, int sm, int entries, int banks,
                    double *bank_delay, double *bank_leff);
 

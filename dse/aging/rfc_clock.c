@@ -66,10 +66,8 @@ int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, in
     if (c && !rc && t->rfc_cell_area != 1.0)
         cells = var_cache_alloc(&s->var, t->rfc_cell_area, &rc);
     if (c && !rc)
-        rc = cells ? var_cache_draw(cells, c, sm, dse_technique_cache_entries(s, t), f->n_banks,
-                                    delay + row, leff + row)
-                   : var_chip_cache(c, sm, dse_technique_cache_entries(s, t), f->n_banks,
-                                    delay + row, leff + row);
+        rc = var_cache_draw(cells, c, sm, dse_technique_cache_entries(s, t), f->n_banks,
+                            delay + row, leff + row);
     var_cache_free(cells);
     if (c && !rc) {
         dse_rfc_in rfc = { .banks = f->n_banks, .latency0 = t->ipc.main_rf_latency,

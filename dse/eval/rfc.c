@@ -18,12 +18,9 @@ static int cache_timing(dse_eval *e, const dse_technique *t, int entries, int sm
     int rc = 0;
     if (t->rfc_cell_area != 1.0 && !e->rfc_cells[ti])
         e->rfc_cells[ti] = var_cache_alloc(&e->s->var, t->rfc_cell_area, &rc);
-    if (!rc)
-        rc = t->rfc_cell_area != 1.0
-                 ? var_cache_draw(e->rfc_cells[ti], e->chip, sm, entries, f->n_banks,
-                                  e->rfc_delay + off, e->rfc_leff + off)
-                 : var_chip_cache(e->chip, sm, entries, f->n_banks, e->rfc_delay + off,
-                                  e->rfc_leff + off);
+    if (!rc) /* rfc_cells[ti] NULL: the RF's own cells */
+        rc = var_cache_draw(e->rfc_cells[ti], e->chip, sm, entries, f->n_banks,
+                            e->rfc_delay + off, e->rfc_leff + off);
     if (rc)
         snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
     return rc ? -1 : 0;
