@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dse_axes.h"
 #include "out.h"
 #include "sm_params.h"
 #include "var_params.h"
@@ -76,6 +77,7 @@ typedef struct dse_sweep {
     sm_profile workloads[DSE_MAX_WORKLOADS];
     dse_output output;
     dse_energy energy;
+    dse_axes axes;             /* design points over knobs (dse_axes.h); none: a plain sweep */
 } dse_sweep;
 
 /* Loads and resolves a sweep file.  On a user error, writes one line

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum {
     DSE__INT,         /* int                                  */
@@ -66,5 +67,12 @@ const dse__section *dse__section_find(const char *name);
 
 /* Copies field k from src to dst. */
 void dse__key_copy(const dse__key *k, void *dst, const void *src);
+
+/* Reads the `axes` section into sw->axes (axes_load.c), once the rest of the file is
+ * loaded; one line on err and -1 on a mistake. */
+struct config_setting_t;
+struct dse_sweep;
+int dse__axes_read(const struct config_setting_t *sec, const char *file, FILE *err,
+                   struct dse_sweep *sw);
 
 #endif
