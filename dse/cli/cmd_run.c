@@ -174,6 +174,9 @@ static int apply_selection(const dse_sweep *s, run_args *a, dse_selection *sel, 
     char msg[4096];
     if (!a->techniques && !a->workloads)
         return 0;
+    if (dse_axes_points(s) > 0)
+        return usage(err, "--techniques and --workloads are not for a sweep with axes: "
+                     "list the techniques and workloads in its file");
     if (dse_selection_parse(s, a->techniques, a->workloads, sel, msg, sizeof msg))
         return usage(err, "%s", msg);
     a->opts.select = sel;

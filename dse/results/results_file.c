@@ -54,7 +54,7 @@ bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__D
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
-    *d = (dse_dims){ .n_chips = s->chips.count, .n_techniques = s->n_techniques,
+    *d = (dse_dims){ .n_points = dse_axes_points(s), .n_chips = s->chips.count, .n_techniques = s->n_techniques,
                      .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
                      .n_sms = s->var.floorplan.n_sms, .n_trace = s->output.n_trace_chips,
                      .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
@@ -70,7 +70,24 @@ int dse__shape_inner(const dse_dims *d, dse__shape shape)
     }
 }
 
+long dse_dims_units(const dse_dims *d)
+{
+    return (long)dse_dims_points(d) * d->n_chips * d->n_techniques;
+}
+
+int dse_dims_points(const dse_dims *d) { return d->n_points > 0 ? d->n_points : 1; }
+
+static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
+
 int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+{
+    if (d->n_points <= 0)
+        return shape_dims(d, shape, dims);
+    dims[0] = (hsize_t)d->n_points;
+    return 1 + shape_dims(d, shape, dims + 1);
+}
+
+static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
 {
     dims[0] = (hsize_t)d->n_chips;
     switch (shape) {
@@ -129,7 +146,7 @@ void dse_results_close(dse_results *r)
 
 static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims *d)
 {
-    hsize_t dims[5];
+    hsize_t dims[DSE__MAX_RANK];
     int rank = dse__shape_dims(d, spec->shape, dims);
     hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dset = H5I_INVALID_HID;
@@ -237,7 +254,7 @@ static double raw_bytes(const dse_dims *d)
     for (int i = 0; i < DSE__DS_COUNT; i++) {
         if (dse__ds_is_trace(i) && d->n_trace == 0)
             continue;
-        hsize_t dims[5];
+        hsize_t dims[DSE__MAX_RANK];
         int rank = dse__shape_dims(d, dse__ds_specs[i].shape, dims);
         double n = dse__ds_specs[i].is_flag ? 1.0 : 8.0;
         for (int k = 0; k < rank; k++)
@@ -308,7 +325,7 @@ static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *si
         if (ds >= 0)
             H5Dclose(ds);
     }
-    rc = rc || dse__results_scales(file, d);
+    rc = rc || dse__results_scales(file, d) || dse__results_knobs(file, of->stored, d);
     ssize_t n = rc ? -1 : (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1
                                                                 : H5Fget_file_image(file, NULL, 0));
     void *image = n > 0 ? malloc((size_t)n) : NULL;
@@ -434,7 +451,7 @@ static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
         const dse__ds_spec *spec = &dse__ds_specs[i];
         if (dse__ds_is_trace(i) && r->dims.n_trace == 0)
             continue;
-        hsize_t want[5], have[5] = { 0, 0, 0, 0, 0 };
+        hsize_t want[DSE__MAX_RANK], have[DSE__MAX_RANK] = { 0 };
         int rank = dse__shape_dims(&r->dims, spec->shape, want);
         r->dset[i] = H5Lexists(r->file, spec->path, H5P_DEFAULT) > 0
                          ? H5Dopen2(r->file, spec->path, H5P_DEFAULT) : H5I_INVALID_HID;
@@ -553,7 +570,7 @@ static int check_revision(dse_results *r, const char *path, bool force, bool wor
 
 static bool any_left(const uint8_t *done, const dse_dims *d)
 {
-    for (size_t i = 0; i < (size_t)d->n_chips * (size_t)d->n_techniques; i++)
+    for (size_t i = 0; i < (size_t)dse_dims_units(d); i++)
         if (!done[i])
             return true;
     return false;

@@ -50,7 +50,11 @@ struct dse_results {
 /* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */
 int dse__shape_inner(const dse_dims *d, dse__shape shape);
 
-/* Dimensions of a dataset of this shape; returns the rank (at most 5). */
+/* Most dimensions of a dataset: [point] + 5 for the trace utilisation. */
+#define DSE__MAX_RANK 6
+
+/* Dimensions of a dataset of this shape, [point] first when the sweep has axes; returns
+ * the rank (at most DSE__MAX_RANK). */
 int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
 
 /* Makes the datasets of /axes dimension scales (adding /axes/sm and /axes/sub_bank),
@@ -58,6 +62,13 @@ int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
  * (results_scales.c).  Serial only: called on
  * the in-memory file rank 0 builds.  0 or -1. */
 int dse__results_scales(hid_t file, const dse_dims *d);
+
+/* With axes (after dse__results_scales): the dimension scale /axes/point (0..n_points-1)
+ * attached to dimension 0 of every dataset, one coordinate dataset per knob
+ * /axes/knob/KNOB[point], both linked into each dataset's group, and the knobs named in
+ * each dataset's `coordinates` attribute, so xarray shows them as coordinates
+ * (results_knobs.c).  Nothing without axes.  0 or -1. */
+int dse__results_knobs(hid_t file, const dse_sweep *s, const dse_dims *d);
 
 /* True for the trace datasets, which exist only when chips are traced. */
 bool dse__ds_is_trace(int ds);

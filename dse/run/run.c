@@ -31,6 +31,8 @@ typedef struct run_state {
     dse_results *results;
     dse_sched *sched;
     dse_eval *eval;
+    int eval_point;         /* with axes: the design point `eval` evaluates, or -1 */
+    dse_sweep *point_sweep; /* with axes: that point's plain sweep (owned) */
     dse_batch batch;
     dse_progress progress;
     out_lock *lock;         /* rank 0: the output's write lock */
@@ -100,7 +102,7 @@ static int open_results(run_state *st)
 {
     char err[DSE_PATH_MAX + 512] = "";
     int status = 2;
-    size_t n = (size_t)st->dims.n_chips * (size_t)st->dims.n_techniques;
+    size_t n = (size_t)dse_dims_units(&st->dims);
     st->done = calloc(n ? n : 1, 1);
     if (!st->done)
         return 1;
@@ -119,14 +121,16 @@ static int open_results(run_state *st)
     return st->results ? 0 : status;
 }
 
-/* Chips with at least one technique not done; counts the units already done. */
+/* Chips with at least one technique not done; counts the units already done.  With
+ * axes a "chip" handed out is a row point x n_chips + chip of /progress/done. */
 static int *todo_chips(run_state *st, int *n_todo, long *n_done)
 {
     int T = st->dims.n_techniques;
-    int *todo = malloc(sizeof(int) * (size_t)(st->dims.n_chips ? st->dims.n_chips : 1));
+    int rows = dse_dims_points(&st->dims) * st->dims.n_chips;
+    int *todo = malloc(sizeof(int) * (size_t)(rows ? rows : 1));
     *n_todo = 0;
     *n_done = 0;
-    for (int c = 0; todo && c < st->dims.n_chips; c++) {
+    for (int c = 0; todo && c < rows; c++) {
         int k = 0;
         for (int t = 0; t < T; t++)
             k += st->done[(size_t)c * (size_t)T + (size_t)t] != 0;
@@ -147,9 +151,39 @@ static dse_unit *eval_units(run_state *st, dse_unit *units, int n)
     return dse_batch_reserve(&st->scratch, n, &unused);
 }
 
-static int compute_chip(run_state *st, int chip)
+/* With axes: the evaluator of design point p, built from the point's plain sweep (so a
+ * point's results are a plain run's), keeping the run cache of the point before. */
+static int ensure_point(run_state *st, int p, char *err, size_t n)
 {
-    const uint8_t *want_done = st->done + (size_t)chip * (size_t)st->dims.n_techniques;
+    if (st->dims.n_points <= 0 || p == st->eval_point)
+        return st->eval ? 0 : -1;
+    dse_sweep *ps = dse_axes_point_sweep(st->s, p);
+    dse_eval *e = ps ? dse_eval_alloc(ps, !st->o->no_reuse, err, n) : NULL;
+    if (!e) {
+        if (!ps)
+            snprintf(err, n, "out of memory for design point %d", p);
+        dse_sweep_free(ps);
+        return -1;
+    }
+    if (st->eval)
+        dse_eval_take_cache(e, st->eval);
+    dse_eval_free(st->eval);
+    dse_sweep_free(st->point_sweep);
+    st->eval = e;
+    st->point_sweep = ps;
+    st->eval_point = p;
+    return 0;
+}
+
+static int compute_chip(run_state *st, int row)
+{
+    int point = row / st->dims.n_chips, chip = row % st->dims.n_chips;
+    char err[1024];
+    if (ensure_point(st, point, err, sizeof err)) {
+        fail_rank(st, err);
+        return 0;
+    }
+    const uint8_t *want_done = st->done + (size_t)row * (size_t)st->dims.n_techniques;
     uint8_t want[DSE_MAX_TECHNIQUES];
     int n_want = 0;
     for (int t = 0; t < st->dims.n_techniques; t++)
@@ -157,7 +191,6 @@ static int compute_chip(run_state *st, int chip)
     dse_chip_info *info;
     dse_unit *units = dse_batch_reserve(&st->batch, n_want, &info);
     dse_unit *ev = eval_units(st, units, n_want);
-    char err[1024];
     int k = ev ? dse_eval_chip(st->eval, chip, want, ev, info, poll, st, err, sizeof err) : -1;
     for (int i = 0; ev != units && i < k; i++)
         dse_unit_project(&ev[i], &st->scratch.dims, st->w_map, &units[i], &st->dims);
@@ -169,6 +202,9 @@ static int compute_chip(run_state *st, int chip)
         fail_rank(st, err);
         return 0;
     }
+    for (int i = 0; i < k; i++)
+        units[i].point = point;
+    info->point = point;
     dse_batch_commit(&st->batch, k);
     return k;
 }
@@ -215,7 +251,7 @@ static int setup(run_state *st)
     char err[512];
     if (!todo)
         return -1;
-    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    long total = dse_dims_units(&st->dims);
     st->units_left = total - n_done;
     if (st->rank == 0)
         dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet);
@@ -223,8 +259,9 @@ static int setup(run_state *st)
                                 st->rank == 0 ? &st->progress : NULL);
     free(todo);
     const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
-    st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err, sizeof err);
-    if (!st->eval)
+    st->eval_point = -1;
+    if (st->dims.n_points <= 0 && !(st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err,
+                                                               sizeof err)))
         fail_rank(st, err);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
@@ -260,6 +297,7 @@ static void teardown(run_state *st)
     dse_sweep_free(st->stored);
     dse_sweep_free(st->evaluated);
     dse_eval_free(st->eval);
+    dse_sweep_free(st->point_sweep);
     dse_sched_free(st->sched);
     dse_results_close(st->results);
     out_lock_release(st->lock);
@@ -271,7 +309,7 @@ static void teardown(run_state *st)
 static void say_outcome(const run_state *st, long saved, long left, int first_failed)
 {
     const char *out = st->o->output;
-    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    long total = dse_dims_units(&st->dims);
     if (st->write_failed) {
         if (st->rank == 0)
             fprintf(stderr, "rfdse run: %s; the %ld units written before are kept: make room, "
@@ -301,6 +339,8 @@ static int select_part(run_state *st)
     st->s = s;
     if (!sel)
         return 0;
+    if (dse_axes_points(s) > 0)
+        return -1; /* refused by rfdse run before: a selection of a sweep with axes */
     if (dse_selection_text(s, sel, st->selection, sizeof st->selection))
         return -1;
     st->s = st->stored = dse_sweep_select(s, sel, false);
