@@ -258,7 +258,9 @@ int dse_cmd_run(int argc, char **argv)
     rc = !s || apply_overrides(s, &a, err) || apply_selection(s, &a, &sel, err)
              ? DSE_EXIT_USAGE : DSE_EXIT_OK;
     if (rc == DSE_EXIT_OK && a.dry_run) {
-        if (rank == 0)
+        if (rank == 0 && dse_axes_points(s) > 0)
+            dse_cli_dry_run_axes(s, size);
+        else if (rank == 0)
             dry_run(s, a.opts.select, size);
     } else if (rc == DSE_EXIT_OK) {
         a.opts.output = s->output.file;

@@ -1,0 +1,69 @@
+/* rfdse run --dry-run on a sweep with axes: points x chips x techniques x workloads, the
+ * units, and the SM runs the design will simulate and reuse across points. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse_cli.h"
+#include "dse_eval.h"
+#include "dse_sweep.h"
+
+/* The point's sweep with the knobs no SM run reads (aging, energy) set to the file's:
+ * points equal in it ask for the same time-zero SM runs (the run cache's key holds
+ * every input of a run, so these are reused, not simulated again). */
+static dse_sweep *sm_inputs(const dse_sweep *s, int k)
+{
+    dse_sweep *p = dse_axes_point_sweep(s, k);
+    if (p) {
+        p->var.aging = s->var.aging;
+        p->energy = s->energy;
+    }
+    return p;
+}
+
+/* Time-zero runs of a point: its planned runs with a schedule of year 0 only. */
+static long t0_runs(const dse_sweep *p, int ranks)
+{
+    dse_sweep *z = malloc(sizeof *z);
+    if (!z)
+        return 0;
+    memcpy(z, p, sizeof *z);
+    z->var.aging.n_years = 1;
+    long n = dse_eval_planned_runs(z, ranks);
+    free(z);
+    return n;
+}
+
+void dse_cli_dry_run_axes(const dse_sweep *s, int ranks)
+{
+    int P = dse_axes_points(s);
+    dse_sweep **key = calloc((size_t)P, sizeof *key);
+    long total = 0, simulated = 0;
+    int groups = 0;
+    for (int k = 0; key && k < P; k++) {
+        dse_sweep *p = dse_axes_point_sweep(s, k);
+        key[k] = sm_inputs(s, k);
+        if (!p || !key[k])
+            break;
+        long all = dse_eval_planned_runs(p, ranks), t0 = t0_runs(p, ranks);
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++)
+            seen = dse_sweep_equal(key[j], key[k]);
+        total += all;
+        groups += !seen;
+        simulated += (all - t0) + (seen ? 0 : t0); /* aged runs: counted as new */
+        dse_sweep_free(p);
+    }
+    long units = (long)P * s->chips.count * s->n_techniques;
+    printf("sweep %s: %d points x %d chips x %d techniques x %d workloads\n", s->name, P,
+           s->chips.count, s->n_techniques, s->n_workloads);
+    printf("units (point, chip, technique): %ld\n", units);
+    printf("SM runs: %ld asked for on %d rank%s (identical runs inside a point are reused "
+           "too; the run reports how many)\n", total, ranks, ranks == 1 ? "" : "s");
+    printf("points with equal SM inputs (knobs of aging and energy only differ): %d group%s "
+           "of %d points; at least %ld runs reused across points, at most %ld simulated\n",
+           groups, groups == 1 ? "" : "s", P, total - simulated, simulated);
+    printf("output: %s (nothing written by --dry-run)\n", s->output.file);
+    for (int k = 0; key && k < P; k++)
+        dse_sweep_free(key[k]);
+    free(key);
+}
