@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "ana_design.h"
 #include "ana_internal.h"
 
 typedef struct input {
@@ -111,9 +112,24 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
     input *in = calloc((size_t)(n > 0 ? n : 1), sizeof *in);
     if (!in)
         return ANA_ENOMEM;
+    /* Files with design points (a sweep with axes) have their own analysis (design.c). */
+    bool *design = calloc((size_t)(n > 0 ? n : 1), sizeof *design);
+    if (!design) {
+        free(in);
+        return ANA_ENOMEM;
+    }
     for (int i = 0; i < n && !rc; i++)
-        rc = load(&in[i], paths[i], opt->err);
+        if (!(design[i] = ana_design_is(paths[i])))
+            rc = load(&in[i], paths[i], opt->err);
     for (int i = 0; i < n && !rc; i++) {
+        if (design[i]) {
+            stem_of(paths[i], in[i].stem, sizeof in[i].stem);
+            if (!first)
+                fputc('\n', opt->out);
+            first = 0;
+            rc = ana_design_analyze(paths[i], in[i].stem, opt);
+            continue;
+        }
         if (in[i].kind != ANA_FILE_RESULTS)
             continue;
         if (read_only(paths[i]) && (opt->csv_dir || opt->figures_dir))
@@ -132,7 +148,8 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
             rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum, opt->err);
     }
     for (int i = 0; i < n && !rc && opt->figures_dir; i++)
-        rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);
+        if (!design[i])
+            rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);
     if (!rc && opt->figures_dir)
         rc = sensitivity(in, n, opt->figures_dir, opt->out, opt->err);
     for (int i = 0; i < n; i++) {
@@ -141,5 +158,6 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
         ana_chipmap_free(in[i].map);
     }
     free(in);
+    free(design);
     return rc;
 }
