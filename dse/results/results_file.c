@@ -377,6 +377,11 @@ static int build_file(const char *tmp, const dse_results_of *of, const dse_dims 
     return code;
 }
 
+int dse__results_build(const char *tmp, const dse_results_of *of, const dse_dims *d)
+{
+    return build_file(tmp, of, d);
+}
+
 static int open_file(dse_results *r, const char *path, char *err, size_t n);
 static int open_datasets(dse_results *r, const char *path, char *err, size_t n);
 
@@ -600,6 +605,8 @@ dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_
                  access(path, F_OK) ? "no such file" : "not an HDF5 file (truncated or corrupt)");
         goto fail;
     }
+    if (dse__results_grow(path, of, comm, force_revision, err, n))
+        goto fail;
     if (open_file(r, path, err, n) || same_sweep(r, path, of->sweep, err, n) ||
         same_selection(r, path, of->selection, err, n) || open_datasets(r, path, err, n))
         goto fail;

@@ -70,6 +70,17 @@ int dse__results_scales(hid_t file, const dse_dims *d);
  * (results_knobs.c).  Nothing without axes.  0 or -1. */
 int dse__results_knobs(hid_t file, const dse_sweep *s, const dse_dims *d);
 
+/* Builds a new results file at tmp (results_file.c): 0, an errno value, or -1. */
+int dse__results_build(const char *tmp, const dse_results_of *of, const dse_dims *d);
+
+/* Sweeps that grow (results_grow.c, collective): when the file at path was made by a
+ * sweep that of->sweep extends (dse_sweep_extends), rank 0 rebuilds it for the grown
+ * sweep, every finished unit copied to its place, and renames it over path; a file of
+ * the same sweep is left alone.  0, or -1 with one line in err (a sweep that does not
+ * extend the file's: the key and its two values). */
+int dse__results_grow(const char *path, const dse_results_of *of, MPI_Comm comm,
+                      bool force_revision, char *err, size_t n);
+
 /* True for the trace datasets, which exist only when chips are traced. */
 bool dse__ds_is_trace(int ds);
 

@@ -62,6 +62,9 @@ bool dse__key_equal(const dse__key *k, const void *a, const void *b);
 /* Bytes a key's field takes in its struct (lists: their whole capacity). */
 size_t dse__key_size(const dse__key *k);
 
+/* Writes field k of the struct at base as the sweep file writes it (sweep_write.c). */
+void dse__key_write(FILE *out, const dse__key *k, const void *base);
+
 /* The top-level section called name, or NULL. */
 const dse__section *dse__section_find(const char *name);
 

@@ -51,6 +51,8 @@ static void write_value(FILE *out, const dse__key *k, const void *base)
     }
 }
 
+void dse__key_write(FILE *out, const dse__key *k, const void *base) { write_value(out, k, base); }
+
 static void write_keys(FILE *out, const dse__key *keys, size_t n, const void *base,
                        const char *indent)
 {
