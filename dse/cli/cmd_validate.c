@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dse_cli.h"
+#include "dse_results.h"
 #include "dse_sweep.h"
 #include "h5util.h"
 
@@ -76,7 +77,16 @@ int dse_cmd_validate(int argc, char **argv)
     int rc;
     if (point >= 0) {
         int n = dse_axes_points(s);
-        dse_sweep *p = point < n ? dse_axes_point_sweep(s, (int)point) : NULL;
+        /* a results file: the values it recorded (a search's come from its results) */
+        double v[DSE_AXES_MAX_KNOBS];
+        bool from_file = path && point < n && is_hdf5(path);
+        if (from_file && dse_results_point_values(path, s, (int)point, v)) {
+            dse_sweep_free(s);
+            return dse_cli_usage_error("validate", "--point %lld: %s has no values for it "
+                                       "(a search stopped before drawing it?)", point, path);
+        }
+        dse_sweep *p = point >= n ? NULL : from_file ? dse_axes_values_sweep(s, v)
+                                                     : dse_axes_point_sweep(s, (int)point);
         if (point >= n)
             rc = dse_cli_usage_error("validate", "--point %lld: the sweep has %d design points",
                                      point, n);

@@ -104,6 +104,25 @@ dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_
 int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
                       int n_chips, char *err, size_t err_len);
 
+/* A search (design = "nsga2"): writes the knob values v[n][n_knobs] of points
+ * first..first+n-1 into their coordinates /axes/knob/KNOB, flushed (collective: every
+ * rank passes the same values; results_knobs.c). */
+int dse_results_write_knobs(dse_results *r, const dse_sweep *s, int first, int n,
+                            const double *v);
+
+/* Reads the knob values of every point from the file's coordinates into v[P][n_knobs]
+ * (NaN for a search's points not drawn yet); every rank, independently. */
+int dse_results_read_knobs(dse_results *r, const dse_sweep *s, double *v);
+
+/* Reads metric m of points first..first+n-1: [n][chips][techniques][its axis], every
+ * rank independently. */
+int dse_results_read_metric(dse_results *r, int m, int first, int n, double *out);
+
+/* Serial (one process, the file closed elsewhere): the knob values of design point
+ * `point` of the results file at path, as recorded in its coordinates, into
+ * v[n_knobs].  0, or -1 (not drawn yet: a search stopped before it). */
+int dse_results_point_values(const char *path, const dse_sweep *s, int point, double *v);
+
 /* Closes the file (collective); NULL is ignored. */
 void dse_results_close(dse_results *r);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse_results.h"
 #include "dse_run.h"
 #include "h5util.h"
 
@@ -101,7 +102,8 @@ static int read_aged(hid_t file, table *tb, size_t cb)
 
 /* A sweep with axes: one table per design point, headed by its knob values (from the
  * file's sweep_config, as `rfdse validate --point K FILE.h5` prints it). */
-static void print_points(const table *all, int n_points, hid_t file, FILE *out)
+static void print_points(const table *all, int n_points, hid_t file, const char *path,
+                         FILE *out)
 {
     char *text = dse__h5_attr_read_str(file, "sweep_config");
     dse_sweep *s = text ? dse_sweep_load_string(text, "sweep_config", NULL) : NULL;
@@ -116,8 +118,8 @@ static void print_points(const table *all, int n_points, hid_t file, FILE *out)
         tb.perf_t0 = all->perf_t0 ? all->perf_t0 + (size_t)p * cb : NULL;
         fprintf(out, "\npoint %d:", p);
         double v[DSE_AXES_MAX_KNOBS];
-        if (s && dse_axes_points(s) == n_points) {
-            dse_axes_point_values(s, p, v);
+        /* the values the file records (a search's come from its results) */
+        if (s && dse_axes_points(s) == n_points && !dse_results_point_values(path, s, p, v)) {
             for (int j = 0; j < s->axes.n_knobs; j++) {
                 char buf[64];
                 dse_axes_value_text(&s->axes.knobs[j], v[j], buf, sizeof buf);
@@ -163,7 +165,7 @@ int dse_run_summary(const char *path, FILE *out)
     for (size_t i = 0; i < (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech; i++)
         tb.freq[i] = tb.freq[i * (size_t)ny];
     if (n_points > 0)
-        print_points(&tb, n_points, file, out);
+        print_points(&tb, n_points, file, path, out);
     else
         print_table(&tb, out);
     rc = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana_metrics.h"
 #include "dse_axes.h"
 #include "dse_quote.h"
 #include "dse_sweep.h"
@@ -199,7 +200,7 @@ static int read_range(const ctx *c, const config_setting_t *g, const char *path,
     const config_setting_t *lo = config_setting_get_member(g, "low");
     const config_setting_t *hi = config_setting_get_member(g, "high");
     const config_setting_t *lg = config_setting_get_member(g, "log");
-    if (design == DSE_DESIGN_GRID && (lo || hi || lg))
+    if (design == DSE_DESIGN_GRID && (lo || hi || lg)) /* sobol, nsga2: ranges */
         return fail(c, lo ? lo : hi ? hi : lg, path,
                     "low, high and log are for design = \"sobol\"; a grid lists its values");
     if (lg && config_setting_type(lg) != CONFIG_TYPE_BOOL)
@@ -273,9 +274,105 @@ static int read_knob(const ctx *c, const config_setting_t *g, int j, dse_axes *a
     const config_setting_t *v = config_setting_get_member(g, "values");
     if (v && read_values(c, v, path, a))
         return -1;
+    if (v && ax->design == DSE_DESIGN_NSGA2 && !dse_axes_is_name(a))
+        return fail(c, v, path, "a search varies %s between low and high, not over values",
+                    a->knob);
     if (!v && ax->design == DSE_DESIGN_GRID)
         return fail(c, g, path, "%s needs values = [...] in a grid", a->knob);
     return read_range(c, g, path, a, ax->design);
+}
+
+static int read_int(const ctx *c, const config_setting_t *sec, const char *key, long long lo,
+                    long long hi, int *v)
+{
+    const config_setting_t *s = config_setting_get_member(sec, key);
+    int t = s ? config_setting_type(s) : CONFIG_TYPE_NONE;
+    long long n = (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) ? config_setting_get_int64(s)
+                                                                 : lo - 1;
+    char path[64];
+    snprintf(path, sizeof path, "axes.%s", key);
+    if (n < lo || n > hi)
+        return fail(c, s ? s : sec, path, "a search needs %s = N, accepted: [%lld, %lld]", key,
+                    lo, hi);
+    *v = (int)n;
+    return 0;
+}
+
+static int read_objective(const ctx *c, const config_setting_t *g, int i, dse_objective *o)
+{
+    static const char *const metrics[] = {
+#define AXL_METRIC_NAME(name, ...) #name,
+        RFDSE_UNIT_METRICS(AXL_METRIC_NAME)
+#undef AXL_METRIC_NAME
+        NULL,
+    };
+    static const char *const stats[] = { "mean", "p5", "p50", "p95", NULL };
+    static const char *const members[] = { "metric", "statistic", "goal", NULL };
+    char path[64], accepted[512] = "";
+    snprintf(path, sizeof path, "axes.objectives[%d]", i);
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return fail(c, g, path, "expected { metric = \"performance\"; statistic = \"p5\"; "
+                    "goal = \"max\"; }");
+    if (check_members(c, g, path, members))
+        return -1;
+    const config_setting_t *m = config_setting_get_member(g, "metric");
+    const char *name = m ? config_setting_get_string(m) : NULL;
+    o->metric = -1;
+    for (int k = 0; name && metrics[k]; k++)
+        if (!strcmp(metrics[k], name))
+            o->metric = k;
+    for (int k = 0; metrics[k]; k++)
+        snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s%s",
+                 k ? ", " : "", metrics[k]);
+    if (o->metric < 0)
+        return fail(c, m ? m : g, path, "%s%.60s%s is not a metric, accepted: %s",
+                    name ? "\"" : "metric = ", name ? name : "NAME is needed", name ? "\"" : "",
+                    accepted);
+    const config_setting_t *s = config_setting_get_member(g, "statistic");
+    const char *st = s ? config_setting_get_string(s) : "mean";
+    int k = 0;
+    while (st && stats[k] && strcmp(stats[k], st))
+        k++;
+    if (!st || !stats[k])
+        return fail(c, s, path, "statistic over chips: got %.40s, accepted: mean, p5, p50, p95",
+                    st ? st : "a non-string");
+    o->stat = (dse_stat)k;
+    const config_setting_t *gl = config_setting_get_member(g, "goal");
+    const char *goal = gl ? config_setting_get_string(gl) : NULL;
+    if (!goal || (strcmp(goal, "min") && strcmp(goal, "max")))
+        return fail(c, gl ? gl : g, path, "goal = \"min\" or \"max\" is needed");
+    o->maximise = !strcmp(goal, "max");
+    return 0;
+}
+
+/* design = "nsga2": population, generations, the technique and the objectives. */
+static int read_search(const ctx *c, const config_setting_t *sec, dse_axes *ax)
+{
+    if (read_int(c, sec, "population", 4, 1024, &ax->population) ||
+        read_int(c, sec, "generations", 1, 1000, &ax->generations))
+        return -1;
+    if (ax->population % 2)
+        return fail(c, config_setting_get_member(sec, "population"), "axes.population",
+                    "got %d, accepted: an even number (offspring come in pairs)", ax->population);
+    const config_setting_t *t = config_setting_get_member(sec, "technique");
+    const char *tn = t ? config_setting_get_string(t) : NULL;
+    ax->technique = tn ? dse_sweep_technique_index(c->sw, tn) : c->sw->n_techniques == 1 ? 0 : -1;
+    if (ax->technique < 0)
+        return fail(c, t ? t : sec, "axes.technique", "%s%.40s%s: the technique whose results "
+                    "the objectives read must be one of the sweep's", tn ? "\"" : "",
+                    tn ? tn : "technique = NAME is needed", tn ? "\"" : "");
+    const config_setting_t *l = config_setting_get_member(sec, "objectives");
+    int n = l && config_setting_type(l) == CONFIG_TYPE_LIST ? config_setting_length(l) : -1;
+    if (n < 1 || n > DSE_AXES_MAX_OBJECTIVES)
+        return fail(c, l ? l : sec, "axes.objectives", "expected a list of 1 to %d objectives "
+                    "( { metric = ...; statistic = ...; goal = ...; }, ... )",
+                    DSE_AXES_MAX_OBJECTIVES);
+    ax->n_objectives = n;
+    for (int i = 0; i < n; i++)
+        if (read_objective(c, config_setting_get_elem(l, (unsigned)i), i, &ax->objectives[i]))
+            return -1;
+    ax->n_points = ax->population * ax->generations;
+    return 0;
 }
 
 static int read_design(const ctx *c, const config_setting_t *sec, dse_axes *ax)
@@ -286,10 +383,21 @@ static int read_design(const ctx *c, const config_setting_t *sec, dse_axes *ax)
         ax->design = DSE_DESIGN_GRID;
     else if (name && !strcmp(name, "sobol"))
         ax->design = DSE_DESIGN_SOBOL;
+    else if (name && !strcmp(name, "nsga2"))
+        ax->design = DSE_DESIGN_NSGA2;
     else
-        return fail(c, d, "axes.design", "got %s%.40s%s, accepted: grid, sobol",
+        return fail(c, d, "axes.design", "got %s%.40s%s, accepted: grid, sobol, nsga2",
                     name ? "\"" : "", name ? name : "a non-string", name ? "\"" : "");
     const config_setting_t *p = config_setting_get_member(sec, "points");
+    static const char *const search_keys[] = { "population", "generations", "technique",
+                                                "objectives", NULL };
+    for (int i = 0; ax->design != DSE_DESIGN_NSGA2 && search_keys[i]; i++)
+        if (config_setting_get_member(sec, search_keys[i]))
+            return fail(c, config_setting_get_member(sec, search_keys[i]), "axes",
+                        "%s is for design = \"nsga2\"", search_keys[i]);
+    if (ax->design == DSE_DESIGN_NSGA2)
+        return p ? fail(c, p, "axes.points", "a search has population x generations points")
+                 : read_search(c, sec, ax);
     if (ax->design == DSE_DESIGN_GRID && p)
         return fail(c, p, "axes.points",
                     "points is for design = \"sobol\"; a grid has the product of its values");
@@ -309,7 +417,9 @@ static int read_design(const ctx *c, const config_setting_t *sec, dse_axes *ax)
 /* Points and units within the documented limits. */
 static int check_size(const ctx *c, const config_setting_t *sec, dse_axes *ax)
 {
-    double points = ax->design == DSE_DESIGN_SOBOL ? ax->n_points : 1;
+    double points = ax->design == DSE_DESIGN_SOBOL ? ax->n_points
+                    : ax->design == DSE_DESIGN_NSGA2 ? (double)ax->population * ax->generations
+                                                     : 1;
     for (int j = 0; ax->design == DSE_DESIGN_GRID && j < ax->n_knobs; j++)
         points *= ax->knobs[j].n_values;
     double units = points * c->sw->chips.count * c->sw->n_techniques;
@@ -328,7 +438,8 @@ int dse__axes_read(const config_setting_t *sec, const char *file, FILE *err, dse
     ctx c = { file, err, sw };
     dse_axes ax;
     memset(&ax, 0, sizeof ax);
-    static const char *const members[] = { "design", "points", "knobs", NULL };
+    static const char *const members[] = { "design", "points", "knobs", "population",
+                                           "generations", "technique", "objectives", NULL };
     if (config_setting_type(sec) != CONFIG_TYPE_GROUP)
         return fail(&c, sec, "axes", "expected a group axes = { design = ...; knobs = (...); }");
     ax.line = config_setting_source_line(sec);

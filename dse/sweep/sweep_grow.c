@@ -176,6 +176,10 @@ int dse_sweep_extends(const dse_sweep *old, const dse_sweep *s, char *why, size_
     if (s->chips.count < old->chips.count)
         return say(why, n, "a different sweep: key 'chips.count' is %d in the file and %d here "
                    "(a sweep grows, it does not shrink)", old->chips.count, s->chips.count);
+    if ((old->axes.design == DSE_DESIGN_NSGA2 || s->axes.design == DSE_DESIGN_NSGA2) &&
+        !dse_axes_equal(&old->axes, &s->axes))
+        return say(why, n, "a different sweep: key 'axes' differs and a search (design = "
+                   "\"nsga2\") cannot grow: its later points depend on all before");
     int po = dse_axes_points(old);
     int *map = malloc(sizeof(int) * (size_t)(po > 0 ? po : 1));
     int rc = !map ? say(why, n, "out of memory")

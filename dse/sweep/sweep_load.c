@@ -649,7 +649,8 @@ static int check_point_profiles(const loader *ld, const dse_sweep *p)
  * check_sweep on each point's values, said as one line naming the point's values. */
 static int check_points(const loader *ld, const config_t *cfg, const dse_sweep *sw)
 {
-    for (int k = 0; k < dse_axes_points(sw); k++) {
+    int n = sw->axes.design == DSE_DESIGN_NSGA2 ? sw->axes.population : dse_axes_points(sw);
+    for (int k = 0; k < n; k++) { /* a search: its first generation (the rest come later) */
         dse_sweep *p = dse_axes_point_sweep(sw, k);
         char *msg = NULL;
         size_t len = 0;
