@@ -48,7 +48,9 @@ typedef struct ana_design {
     bool aged;                            /* performance is lifetime performance     */
     double *chip[ANA_N_DQ];               /* [P][C][T]                               */
     ana_dstat *stat[ANA_N_DQ];            /* [P][T]                                  */
-    int *generation;                      /* [P] from /axes/knob-less search, or NULL */
+    int *generation;                      /* [P]: a search's generations, or NULL    */
+    int search_tech;                      /* a search: the technique it optimises     */
+    char objectives[256];                 /* a search: its objectives, as text        */
 } ana_design;
 
 /* True when path is a results file with a point dimension (/axes/point). */

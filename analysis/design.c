@@ -225,6 +225,16 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
             free(d->generation);
             d->generation = NULL;
         }
+        ana_name tn = "";
+        d->search_tech = -1;
+        if (d->generation &&
+            !ana__h5_attr_string(f, "/axes/generation", "technique", tn, sizeof tn))
+            for (int t = 0; t < d->T; t++)
+                if (!strcmp(d->tech[t], tn))
+                    d->search_tech = t;
+        if (d->generation)
+            ana__h5_attr_string(f, "/axes/generation", "objectives", d->objectives,
+                                sizeof d->objectives);
         rc = summarise(d);
     }
     if (rc && err)

@@ -273,6 +273,54 @@ static int fig_pareto(const char *dir, const char *prefix, const ana_design *d, 
     return rc;
 }
 
+/* A search: the hypervolume of its technique's points of generations 0..g, for p5
+ * performance (max) and mean rf_energy (min), against generation 0's worst plus a tenth
+ * of its range (the reference rfdse run uses). */
+static int fig_hypervolume(const char *dir, const char *prefix, const ana_design *d, FILE *out,
+                           FILE *err)
+{
+    int G = 0, t = d->search_tech;
+    for (int p = 0; p < d->P; p++)
+        G = d->generation[p] + 1 > G ? d->generation[p] + 1 : G;
+    double *f = malloc(sizeof(double) * 2 * (size_t)d->P), *hv = malloc(sizeof(double) * (size_t)G);
+    int rc = f && hv ? ANA_EOK : ANA_ENOMEM;
+    double ref[2] = { -INFINITY, -INFINITY }, lo[2] = { INFINITY, INFINITY };
+    for (int p = 0; !rc && p < d->P; p++) {
+        f[2 * p] = -st(d, ANA_DQ_performance, p, t)->p5;
+        f[2 * p + 1] = st(d, ANA_DQ_rf_energy, p, t)->mean;
+        for (int o = 0; o < 2 && d->generation[p] == 0; o++)
+            if (!isnan(f[2 * p + o]))
+                ref[o] = fmax(ref[o], f[2 * p + o]), lo[o] = fmin(lo[o], f[2 * p + o]);
+    }
+    for (int o = 0; o < 2; o++)
+        ref[o] += 0.1 * (ref[o] > lo[o] ? ref[o] - lo[o] : 1e-12);
+    for (int g = 0; !rc && g < G; g++) {
+        int n = 0;
+        while (n < d->P && d->generation[n] <= g)
+            n++;
+        hv[g] = ana_pareto_hypervolume2(f, n, ref);
+    }
+    ana__plot pl;
+    if (!rc)
+        rc = ana__plot_open(&pl, dir, prefix, ANA_FIG_hypervolume, err);
+    if (!rc) {
+        char tn[2 * ANA_NAME_MAX];
+        ana__plot_escape(d->tech[t], tn, sizeof tn);
+        fprintf(pl.gp, "set title \"search of %s: p5 performance (max), mean rf\\\\_energy (min)\"\n"
+                       "set xlabel 'generation'\nset ylabel 'hypervolume of all points so far'\n"
+                       "set xtics 1\n$h << EOD\n", tn);
+        for (int g = 0; g < G; g++)
+            fprintf(pl.gp, "%d %.17g\n", g, hv[g]);
+        fputs("EOD\nplot $h with linespoints pt 7 lw 2 lc rgb '#1b7837' notitle\n", pl.gp);
+        rc = ana__plot_close(&pl, err);
+        fprintf(out, "  search: hypervolume %.6g after generation 0, %.6g after %d\n", hv[0],
+                hv[G - 1], G - 1);
+    }
+    free(f);
+    free(hv);
+    return rc;
+}
+
 static void report(FILE *out, const char *dir, const char *prefix, ana_figure f)
 {
     char path[2048];
@@ -292,5 +340,8 @@ int ana_design_figures(const char *dir, const char *stem, const ana_design *d, F
         report(out, dir, prefix, ANA_FIG_heatmap);
     if (!rc && !(rc = fig_pareto(dir, prefix, d, out, err)))
         report(out, dir, prefix, ANA_FIG_pareto);
+    if (!rc && d->generation && d->search_tech >= 0 &&
+        !(rc = fig_hypervolume(dir, prefix, d, out, err)))
+        report(out, dir, prefix, ANA_FIG_hypervolume);
     return rc;
 }

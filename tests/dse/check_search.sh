@@ -56,5 +56,12 @@ for n in g["/results"]:
         assert d[k].tobytes() == p["/results"][n][...].tobytes(), n
 print("ok: point %d equals a plain run of its knob values" % k)
 PY
+# analyze: the hypervolume figure, the same numbers as the run printed
+"$rfdse" analyze "$tmp/n1.h5" --figures "$tmp/fig" > "$tmp/an.log" 2>&1 || { echo "FAIL: analyze"; fail=1; }
+[ -s "$tmp/fig/n1_hypervolume.png" ] || { echo "FAIL: no hypervolume figure"; fail=1; }
+h0=$(sed -n 's/.*generation 0 of 3: hypervolume \([^ ]*\) .*/\1/p' "$tmp/n1.log")
+h2=$(sed -n 's/.*generation 2 of 3: hypervolume \([^ ]*\) .*/\1/p' "$tmp/n1.log")
+grep -q "search: hypervolume $h0 after generation 0, $h2 after 2" "$tmp/an.log" \
+  || { echo "FAIL: analyze's hypervolume differs from the run's ($h0, $h2)"; cat "$tmp/an.log" | tail -3; fail=1; }
 [ $fail -eq 0 ] && echo "ok: search"
 exit $fail
