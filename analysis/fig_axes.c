@@ -212,8 +212,14 @@ static int fig_pareto(const char *dir, const char *prefix, const ana_design *d, 
         objectives(d, f);
         rc = ana_pareto_rank(f, n, 2, rank) < 0 ? ANA_ENOMEM : ANA_EOK;
     }
-    for (int i = 0; !rc && i < n; i++)
-        on += rank[i] == 0 && !isnan(f[2 * i]) && !isnan(f[2 * i + 1]);
+    int distinct = 0; /* designs with equal objectives count once */
+    for (int i = 0; !rc && i < n; i++) {
+        bool front = rank[i] == 0 && !isnan(f[2 * i]) && !isnan(f[2 * i + 1]), seen = false;
+        on += front;
+        for (int j = 0; front && j < i && !seen; j++)
+            seen = rank[j] == 0 && f[2 * j] == f[2 * i] && f[2 * j + 1] == f[2 * i + 1];
+        distinct += front && !seen;
+    }
     char name[300];
     snprintf(name, sizeof name, "%spareto", prefix);
     front_arg fa = { f, rank };
@@ -221,17 +227,19 @@ static int fig_pareto(const char *dir, const char *prefix, const ana_design *d, 
         rc = ana__design_csv_file(dir, name, d, write_pareto, &fa, err);
     if (!rc)
         fprintf(out, "  pareto: %d of %d (point, technique) pairs on the front of p5 "
-                     "performance (max) and mean rf_energy (min): %s/%s.csv\n", on, n, dir, name);
+                     "performance (max) and mean rf_energy (min), %d distinct: %s/%s.csv\n", on,
+                n, distinct, dir, name);
     ana__plot pl;
     if (!rc && on > 0)
         rc = ana__plot_open(&pl, dir, prefix, ANA_FIG_pareto, err);
     if (!rc && on > 0) {
         FILE *gp = pl.gp;
-        fprintf(gp, "set title 'Pareto front: %d of %d (point, technique) pairs'\n"
+        fprintf(gp, "set title 'Pareto front: %d of %d (point, technique) pairs, %d distinct "
+                    "trade-offs'\n"
                     "set xlabel 'mean register-file energy (normalised to ideal; lower is better)'\n"
                     "set ylabel '5th-percentile %sperformance over chips (higher is better)'\n"
                     "set key outside right top font ',10'\nset grid xtics\n",
-                on, n, d->aged ? "lifetime " : "");
+                on, n, distinct, d->aged ? "lifetime " : "");
         fputs("$front << EOD\n", gp);
         /* the front in order of energy, as a staircase */
         ord *o = malloc(sizeof *o * (size_t)on);

@@ -36,10 +36,12 @@ static long t0_runs(const dse_sweep *p, int ranks)
 void dse_cli_dry_run_axes(const dse_sweep *s, int ranks)
 {
     int P = dse_axes_points(s);
+    bool search = s->axes.design == DSE_DESIGN_NSGA2;
+    int known = search ? s->axes.population : P; /* a search: generation 0 only */
     dse_sweep **key = calloc((size_t)P, sizeof *key);
     long total = 0, simulated = 0;
     int groups = 0;
-    for (int k = 0; key && k < P; k++) {
+    for (int k = 0; key && k < known; k++) {
         dse_sweep *p = dse_axes_point_sweep(s, k);
         key[k] = sm_inputs(s, k);
         if (!p || !key[k])
@@ -59,11 +61,14 @@ void dse_cli_dry_run_axes(const dse_sweep *s, int ranks)
     printf("units (point, chip, technique): %ld\n", units);
     printf("SM runs: %ld asked for on %d rank%s (identical runs inside a point are reused "
            "too; the run reports how many)\n", total, ranks, ranks == 1 ? "" : "s");
+    if (search)
+        printf("a search: %d generations of %d points; the runs above are generation 0's, the "
+               "later ones are drawn from its results\n", s->axes.generations, known);
     printf("points with equal SM inputs (knobs of aging and energy only differ): %d group%s "
            "of %d points; at least %ld runs reused across points, at most %ld simulated\n",
-           groups, groups == 1 ? "" : "s", P, total - simulated, simulated);
+           groups, groups == 1 ? "" : "s", known, total - simulated, simulated);
     printf("output: %s (nothing written by --dry-run)\n", s->output.file);
-    for (int k = 0; key && k < P; k++)
+    for (int k = 0; key && k < known; k++)
         dse_sweep_free(key[k]);
     free(key);
 }
