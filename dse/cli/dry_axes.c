@@ -3,9 +3,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
+#include "dse_batch.h"
 #include "dse_cli.h"
 #include "dse_eval.h"
 #include "dse_sweep.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A short calibration: chip 0 of point 0 (every technique) evaluated once, in seconds;
+ * negative when it could not be. */
+static double calibrate(const dse_sweep *s)
+{
+    dse_sweep *p = dse_axes_point_sweep(s, 0);
+    char err[256];
+    dse_eval *e = p ? dse_eval_alloc(p, true, err, sizeof err) : NULL;
+    dse_dims d;
+    dse_batch b;
+    double t = -1;
+    if (e) {
+        dse_dims_of(p, &d);
+        dse_batch_init(&b, &d);
+        dse_chip_info *info;
+        uint8_t want[DSE_MAX_TECHNIQUES];
+        memset(want, 1, sizeof want);
+        dse_unit *u = dse_batch_reserve(&b, p->n_techniques, &info);
+        double t0 = now();
+        if (u && dse_eval_chip(e, 0, want, u, info, NULL, NULL, err, sizeof err) >= 0)
+            t = now() - t0;
+        dse_batch_free(&b);
+    }
+    dse_eval_free(e);
+    dse_sweep_free(p);
+    return t;
+}
 
 /* The point's sweep with the knobs no SM run reads (aging, energy) set to the file's:
  * points equal in it ask for the same time-zero SM runs (the run cache's key holds
@@ -67,6 +104,13 @@ void dse_cli_dry_run_axes(const dse_sweep *s, int ranks)
     printf("points with equal SM inputs (knobs of aging and energy only differ): %d group%s "
            "of %d points; at least %ld runs reused across points, at most %ld simulated\n",
            groups, groups == 1 ? "" : "s", known, total - simulated, simulated);
+    double t = calibrate(s);
+    if (t >= 0) {
+        double rows = (double)P * s->chips.count, est = t * rows / ranks;
+        printf("estimated time: %.0f s on %d rank%s (chip 0 of point 0 took %.2f s for every "
+               "technique; x %.0f (point, chip) rows; an upper bound: the run cache reuses "
+               "more as it fills)\n", est, ranks, ranks == 1 ? "" : "s", t, rows);
+    }
     printf("output: %s (nothing written by --dry-run)\n", s->output.file);
     for (int k = 0; key && k < known; k++)
         dse_sweep_free(key[k]);
