@@ -79,8 +79,14 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
 {
     int t = config_setting_type(s);
     bool integer_key = k->type == DSE__INT || k->type == DSE__INT64 || k->type == DSE__INT_LIST;
-    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
-        *v = (double)config_setting_get_int64(s);
+    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+        long long i = config_setting_get_int64(s);
+        *v = (double)i;
+        /* beyond 2^53 a double would round what was written */
+        if ((double)i >= 0x1p63 || (long long)*v != i)
+            return fail(ld, s, path, "%lld is not exactly a double, accepted: an integer of "
+                        "at most 2^53 in magnitude", i);
+    }
     else if (t == CONFIG_TYPE_FLOAT && !integer_key)
         *v = config_setting_get_float(s);
     else
@@ -88,7 +94,7 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
                     type_name(t));
     if (!in_range(k, *v)) {
         char got[64];
-        snprintf(got, sizeof got, "%.15g", *v);
+        dse__format_double(got, sizeof got, *v);
         return bad_range(ld, s, path, k, got);
     }
     return 0;
