@@ -5,6 +5,7 @@
 #include "dse_quote.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -196,10 +197,11 @@ static void check_literal(scan *s, const char *lit, size_t n)
     buf[digits] = '\0';
     errno = 0;
     if (real) {
-        double v = strtod(buf, NULL);
-        if (errno == ERANGE)
-            refuse_literal(s, lit, n, v == 0.0 ? "is too small for a double (it would read as 0)"
-                                               : "is too large for a double");
+        double v = strtod(buf, NULL); /* ERANGE for subnormals too: those read exactly */
+        if (errno == ERANGE && v == 0.0)
+            refuse_literal(s, lit, n, "is too small for a double (it would read as 0)");
+        else if (errno == ERANGE && isinf(v))
+            refuse_literal(s, lit, n, "is too large for a double");
         return;
     }
     unsigned long long mag = strtoull(buf + (buf[0] == '-' || buf[0] == '+'), NULL, hex ? 16 : 10);
