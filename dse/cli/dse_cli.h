@@ -30,6 +30,7 @@ int dse_cmd_run(int argc, char **argv);
 int dse_cmd_analyze(int argc, char **argv);
 int dse_cmd_submit(int argc, char **argv);
 int dse_cmd_list(int argc, char **argv);
+int dse_cmd_trace(int argc, char **argv);
 
 /* rfdse run --dry-run on a sweep with axes (dry_axes.c). */
 struct dse_sweep;
