@@ -35,6 +35,13 @@ b=$("$rfdse" sm --benchmark nn --technique baseline --chip 1 | grep -E '^ +ipc '
 "$rfdse" validate > "$tmp/d.cfg" && "$rfdse" run "$tmp/d.cfg" -o "$tmp/r.h5" --chips=1 --quiet 2>/dev/null &&
   "$rfdse" analyze "$tmp/r.h5" --csv="$tmp/csv" >/dev/null 2>&1 && [ -s "$tmp/csv/r_per_chip.csv" ] ||
   { echo "FAIL: run/analyze --opt=value"; fail=1; }
+# One set of defaults (issue 33 item 3): `rfdse validate` with no file prints what a file
+# that sets nothing gets; --default-sweep prints the built-in sweep `rfdse run` runs.
+: > "$tmp/defaults.cfg"
+cmp -s <("$rfdse" validate) <("$rfdse" validate "$tmp/defaults.cfg") ||
+  { echo "FAIL: validate without a file differs from an empty file's defaults"; fail=1; }
+"$rfdse" validate --default-sweep | grep -q '^name = "default";' ||
+  { echo "FAIL: validate --default-sweep"; fail=1; }
 "$rfdse" submit "$tmp/d.cfg" --dry-run --time=10:00 --nodes=2 | grep -qx '#SBATCH --nodes=2' ||
   { echo "FAIL: submit --opt=value"; fail=1; }
 # rfdse list: every listed technique and workload loads in a sweep, every knob is a key.
