@@ -21,6 +21,17 @@ err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
 err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
 [[ "$err" == *"accepted (the sweep's, then the shipped ones): "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
 
+# A near miss is named (issue 33 item 6): edit distance <= 2, swaps count one.
+err=$("$rfdse" sm --benchmark=nn --technique=rf_brro 2>&1)
+[[ "$err" == *"did you mean 'rf_bro'?"* ]] || { echo "FAIL: sm technique typo: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=hotsopt --technique=baseline 2>&1)
+[[ "$err" == *"did you mean 'hotspot'?"* ]] || { echo "FAIL: sm benchmark typo: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
+[[ "$err" != *"did you mean"* ]] || { echo "FAIL: sm suggests for a far name: $err"; fail=1; }
+err=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$rfdse" run --dry-run --workloads=stencl 2>&1)
+[[ "$err" == *"'stencl' is not in the sweep, did you mean 'stencil'?"* ]] ||
+  { echo "FAIL: run --workloads typo: $err"; fail=1; }
+
 # --opt=value and --opt value alike, in every command that takes options.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 a=$("$rfdse" sm --benchmark=nn --technique=baseline --chip=1 | grep -E '^ +ipc ')

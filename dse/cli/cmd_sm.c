@@ -289,41 +289,57 @@ static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique
     fputs("\n}\n", out);
 }
 
-/* The names a user may give: the sweep's workloads, or its techniques and the presets. */
-static const char *names(const dse_sweep *s, bool techniques, char *buf, size_t n)
+static size_t add_name(dse_suggest *sg, char *buf, size_t n, size_t used, const char *name)
+{
+    dse_suggest_offer(sg, name);
+    if (used < n)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", name);
+    return used;
+}
+
+/* The names a user may give: the sweep's workloads, or its techniques and the presets;
+ * the nearest to `got` in *sg. */
+static const char *names(const dse_sweep *s, bool techniques, const char *got, dse_suggest *sg,
+                         char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
+    dse_suggest_init(sg, got, strlen(got));
     int k = techniques ? s->n_techniques : s->n_workloads;
-    for (int i = 0; i < k && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
-                                 techniques ? s->techniques[i].name : s->workloads[i].name);
-    for (const char *const *p = dse_technique_preset_names(); techniques && *p && used < n; p++)
+    for (int i = 0; i < k; i++)
+        used = add_name(sg, buf, n, used,
+                        techniques ? s->techniques[i].name : s->workloads[i].name);
+    for (const char *const *p = dse_technique_preset_names(); techniques && *p; p++)
         if (dse_sweep_technique_index(s, *p) < 0)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
-    for (const char *const *p = dse_embedded_workload_names(); !techniques && *p && used < n; p++)
+            used = add_name(sg, buf, n, used, *p);
+    for (const char *const *p = dse_embedded_workload_names(); !techniques && *p; p++)
         if (dse_sweep_workload_index(s, *p) < 0)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
+            used = add_name(sg, buf, n, used, *p);
     return buf;
 }
 
 /* The sweep's workload `name`, else the shipped one into *own; NULL after a message. */
 static const sm_profile *workload(const dse_sweep *s, const char *name, sm_profile *own)
 {
-    char list[2048];
+    char list[2048], hint[96];
     int wi = dse_sweep_workload_index(s, name);
     if (wi >= 0)
         return &s->workloads[wi];
     int rc = dse_sweep_shipped_workload(name, &s->sm, own, stderr);
-    if (rc > 0)
-        dse_cli_usage_error("sm", "unknown benchmark '%s', accepted (the sweep's, then the "
-                            "shipped ones): %s", name, names(s, false, list, sizeof list));
+    dse_suggest sg;
+    if (rc > 0) {
+        names(s, false, name, &sg, list, sizeof list);
+        dse_cli_usage_error("sm", "unknown benchmark '%s'%s accepted (the sweep's, then the "
+                            "shipped ones): %s", name,
+                            sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",", list);
+    }
     return rc ? NULL : own;
 }
 
 static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
 {
-    char list[1024];
+    char list[1024], hint[96];
+    dse_suggest sg;
     const sm_profile *wl = workload(s, o->bench, own);
     if (!wl)
         return DSE_EXIT_USAGE;
@@ -331,9 +347,12 @@ static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
     int ti = dse_sweep_technique_index(s, o->tech);
     if (ti >= 0)
         tech = s->techniques[ti];
-    else if (!dse_technique_preset(o->tech, &tech))
-        return dse_cli_usage_error("sm", "unknown technique '%s', accepted: %s", o->tech,
-                                   names(s, true, list, sizeof list));
+    else if (!dse_technique_preset(o->tech, &tech)) {
+        names(s, true, o->tech, &sg, list, sizeof list);
+        return dse_cli_usage_error("sm", "unknown technique '%s'%s accepted: %s", o->tech,
+                                   sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",",
+                                   list);
+    }
     const var_floorplan *fp = &s->var.floorplan;
     if (o->sm >= fp->n_sms)
         return dse_cli_usage_error("sm", "--sm %d: the chip has %d SMs", o->sm, fp->n_sms);
