@@ -23,6 +23,20 @@ typedef struct dse_run_opts {
  * (resumable). */
 int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm);
 
+/* `rfdse run --dry-run`'s estimate of the run's wall time on `ranks` ranks, from a
+ * calibration on this process (dse/run/estimate.c): the set-up of the chip model, chip
+ * 0 with an empty SM-run cache, chip 1 with chip 0's runs to reuse.  An estimate: ranks
+ * sharing cores, other load, the writes and chips unlike the first two change it. */
+typedef struct dse_estimate {
+    double setup, first, next; /* s: set-up, the first chip, a later chip */
+    int chips_timed;           /* 1 or 2                                   */
+    int chips_per_rank;        /* of the busiest rank                      */
+    double total;              /* s: setup + first + (chips_per_rank - 1) x next */
+} dse_estimate;
+/* 0, or -1 with one line in err (a model error, no memory, or `stop` set). */
+int dse_run_estimate(const dse_sweep *s, int ranks, volatile sig_atomic_t *stop,
+                     dse_estimate *est, char *err, size_t n);
+
 /* Prints the summary table of a finished results file (rank 0 only, serial HDF5). */
 int dse_run_summary(const char *path, FILE *out);
 
