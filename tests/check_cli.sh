@@ -32,6 +32,28 @@ err=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$rfdse" run 
 [[ "$err" == *"'stencl' is not in the sweep, did you mean 'stencil'?"* ]] ||
   { echo "FAIL: run --workloads typo: $err"; fail=1; }
 
+# rfdse sm (issue 33 item 7): the non-zero counters under their group's title, the
+# zero ones left out and counted; --all prints every counter of --json.
+sm_default=$("$rfdse" sm --benchmark=nn --technique=pv_opt)
+sm_all=$("$rfdse" sm --benchmark=nn --technique=pv_opt --all)
+sm_json=$("$rfdse" sm --benchmark=nn --technique=pv_opt --json)
+for t in Issue 'Register file' Memory; do
+  grep -qx "$t" <<<"$sm_default" || { echo "FAIL: sm lacks the group '$t'"; fail=1; }
+done
+zeros=$(awk '/^Issue$/{on=1} /^Scheduler cycles/{on=0} on && /^  [a-z_]+ +0 /' <<<"$sm_default")
+[ -z "$zeros" ] || { echo "FAIL: sm prints zero counters: $zeros"; fail=1; }
+grep -q '^  rfc_hits ' <<<"$sm_default" && { echo "FAIL: sm prints rfc_hits (zero) for pv_opt"; fail=1; }
+grep -q 'counters are zero and not shown' <<<"$sm_default" || { echo "FAIL: sm does not say what it hid"; fail=1; }
+n_keys=0
+for k in $(sed -n '/"sim_cpu_seconds"/,$p' <<<"$sm_json" | grep -oE '^  "[a-z_0-9]+": [0-9]+,?$' | sed -E 's/^  "([a-z_0-9]+)".*/\1/'); do
+  v=$(grep -oE "^  \"$k\": [0-9]+" <<<"$sm_json" | awk '{print $2}')
+  grep -qE "^  $k +$v " <<<"$sm_all" || { echo "FAIL: sm --all lacks $k = $v"; fail=1; }
+  n_keys=$((n_keys + 1))
+done
+[ "$n_keys" -gt 50 ] || { echo "FAIL: only $n_keys counters in sm --json"; fail=1; }
+grep -q '^  rfc_hits ' <<<"$("$rfdse" sm --benchmark=nn --technique=ltrf)" ||
+  { echo "FAIL: sm hides rfc_hits for ltrf"; fail=1; }
+
 # --opt=value and --opt value alike, in every command that takes options.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 a=$("$rfdse" sm --benchmark=nn --technique=baseline --chip=1 | grep -E '^ +ipc ')
