@@ -18,6 +18,13 @@ typedef struct dse_run_opts {
     const dse_selection *select;   /* --techniques/--workloads; NULL: the whole sweep */
 } dse_run_opts;
 
+/* The note a run keeps in its output's lock file (out_lock_note), the second line:
+ * wall-clock seconds since the epoch when the run started, units done then, the
+ * seconds at the last write, units finished by then, units in the file.  Read back
+ * by `rfdse status` with the same format. */
+#define DSE_RUN_NOTE_FORMAT "progress: started %.3f with %ld done; at %.3f %ld done of %ld"
+#define DSE_RUN_NOTE_SCAN "progress: started %lf with %ld done; at %lf %ld done of %ld"
+
 /* Runs the sweep on every rank of comm (collective).  Returns an exit status:
  * 0 done, 1 failed, 2 bad input (existing file, other sweep), 3 stopped early
  * (resumable). */

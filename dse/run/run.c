@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "dse_batch.h"
 #include "dse_eval.h"
@@ -39,6 +40,7 @@ typedef struct run_state {
     long units_written;     /* by this rank, written and marked done */
     bool write_failed;      /* every rank agrees on it (dse_results_write) */
     bool failed;            /* this rank could not compute a chip: the run stops */
+    double wall_start;      /* rank 0: CLOCK_REALTIME at the first progress note */
     char fail_msg[1024];
     char write_err[DSE_PATH_MAX + 256];
 } run_state;
@@ -173,6 +175,24 @@ static int compute_chip(run_state *st, int chip)
     return k;
 }
 
+/* Rank 0 keeps a note of the progress in the output's lock file, for `rfdse status`
+ * (dse/cli/cmd_status.c reads it): the run's start and the units finished then and now,
+ * on the wall clock (status may run on another host).  The format is docs/driver.md's. */
+static void note_progress(run_state *st)
+{
+    if (st->rank != 0 || !st->lock)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (st->wall_start == 0)
+        st->wall_start = now;
+    char note[256];
+    snprintf(note, sizeof note, DSE_RUN_NOTE_FORMAT, st->wall_start, st->progress.at_start, now,
+             st->progress.done, st->progress.total);
+    out_lock_note(st->lock, note);
+}
+
 /* Collective.  A failure is agreed by every rank inside dse_results_write; rank 0
  * says it once, at the end.  The scheduler has no message in flight at a write, so every rank can
  * leave the loop here together. */
@@ -185,6 +205,7 @@ static int write_batch(run_state *st)
     }
     st->units_written += st->batch.n_units;
     dse_batch_clear(&st->batch);
+    note_progress(st);
     return 0;
 }
 
@@ -337,6 +358,7 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     double t_work = dse_now();
     if (st.rank == 0)
         dse_progress_begin(&st.progress, t_work);
+    note_progress(&st);
     work_loop(&st);
     long counts[2] = { st.units_computed, st.units_written }, sums[2];
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, comm);
