@@ -22,6 +22,8 @@ err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
 [[ "$err" == *"accepted (the sweep's, then the shipped ones): "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
 
 # A near miss is named (issue 33 item 6): edit distance <= 2, swaps count one.
+err=$("$rfdse" stauts 2>&1)
+[[ "$err" == *"did you mean 'status'?"* ]] || { echo "FAIL: command typo: $err"; fail=1; }
 err=$("$rfdse" sm --benchmark=nn --technique=rf_brro 2>&1)
 [[ "$err" == *"did you mean 'rf_bro'?"* ]] || { echo "FAIL: sm technique typo: $err"; fail=1; }
 err=$("$rfdse" sm --benchmark=hotsopt --technique=baseline 2>&1)
