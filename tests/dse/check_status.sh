@@ -73,7 +73,7 @@ kill $holder; wait $holder 2>/dev/null; holder=
 echo "ok: beside a holder of both locks ($took s)"
 
 # A real run writing the file while status polls it: every poll reads it.
-"$rfdse" run "$sweep" -o c.h5 --chips 12 --flush-interval 0 --quiet >/dev/null 2>&1 &
+"$rfdse" run "$sweep" -o c.h5 --chips 8 --flush-interval 0 --quiet >/dev/null 2>&1 &
 run=$!
 polls=0 writing=0
 while kill -0 $run 2>/dev/null; do
