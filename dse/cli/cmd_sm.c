@@ -137,7 +137,7 @@ static const struct stat_group {
 } groups[] = {
     { "Issue", (const char *const[]){ "cycles", "warp_insts", "thread_insts", "blocks",
                                       "resident_blocks", "block_cycles", "fast_insts",
-                                      "stall_*", "dispatch_stalls", NULL } },
+                                      "stall_*", "dispatch_stalls", "barriers", NULL } },
     { "Register file", (const char *const[]){ "n_banks", "n_sub_banks", "hybrid_banks", "reads",
                                               "writes", "slow_*", "bank_*", "read_lanes",
                                               "write_lanes", NULL } },
@@ -227,6 +227,7 @@ static void print_stalls(const sm_stats *st, int n_sched)
         { "dependency", st->stall_dependency },
         { "operand collector", st->stall_collector },
         { "in-flight limit", st->stall_inflight },
+        { "barrier", st->stall_barrier },
     };
     printf("\nScheduler cycles (%d schedulers x %llu cycles)\n", n_sched,
            (unsigned long long)st->cycles);
