@@ -299,22 +299,6 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
         print_arrays(st);
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* A double that reads back exactly (JSON has no NaN: null). */
 static void json_double(FILE *out, const char *key, double v)
 {
@@ -356,9 +340,9 @@ static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique
 {
     FILE *out = stdout;
     fputs("{\n  \"benchmark\": ", out);
-    json_string(out, o->bench);
+    dse_cli_json_string(out, o->bench);
     fputs(",\n  \"technique\": ", out);
-    json_string(out, tech->name);
+    dse_cli_json_string(out, tech->name);
     fprintf(out, ",\n  \"chip\": %d,\n  \"sm\": %d,\n  \"n_sms\": %d,\n  \"seed\": %llu",
             o->chip, o->sm, s->var.floorplan.n_sms, (unsigned long long)s->chips.seed);
     if (o->slow_subs >= 0)

@@ -14,7 +14,7 @@
 #include "out.h"
 
 static const char help[] =
-    "Usage: rfdse status OUT.h5 [MORE.h5 ...]\n"
+    "Usage: rfdse status OUT.h5 [MORE.h5 ...] [--json]\n"
     "\n"
     "How far a results file is: units (chip, technique) done of all, per technique,\n"
     "and whether a run holds the file's lock (is writing it now); for a running file\n"
@@ -24,6 +24,10 @@ static const char help[] =
     "default, --flush-interval) behind the run's own progress line.\n"
     "\n"
     "Options:\n"
+    "  --json       one JSON object per file, one per line, for scripts: file, chips,\n"
+    "               techniques, units_done, units_total, created, git_revision,\n"
+    "               selection, done_per_technique, running, holder, units_per_second,\n"
+    "               seconds_left (null when unknown); error instead for an unreadable file\n"
     "  -h, --help   show this help\n"
     "\n"
     "Exit status: 0 read (whatever the state), 1 a file could not be read now (caught\n"
@@ -58,32 +62,92 @@ static void print_holder(const char *lock_text)
     dse__fput_escaped(stdout, line[0] ? line : "unknown process");
 }
 
-/* Rate and time left from the running run's note (DSE_RUN_NOTE_FORMAT). */
+/* What the running run's note (DSE_RUN_NOTE_FORMAT) says: 0 with the rate known, 1
+ * noted but no unit finished yet, -1 no usable note. */
+typedef struct note {
+    double t0, t, now, rate, eta; /* wall-clock s; units/s; s left (estimate) */
+    long d0, d, total;
+} note;
+
+static int read_note(const char *lock_text, note *n)
+{
+    const char *line = strchr(lock_text, '\n');
+    if (!line || sscanf(line + 1, DSE_RUN_NOTE_SCAN, &n->t0, &n->d0, &n->t, &n->d, &n->total) != 5 ||
+        n->t < n->t0 || n->d < n->d0 || n->total < n->d || n->t0 <= 0)
+        return -1;
+    n->now = wall_now();
+    double span = n->t - n->t0;
+    n->rate = span > 0 ? (double)(n->d - n->d0) / span : 0;
+    if (n->rate <= 0)
+        return 1;
+    /* time since the note already went by: counted off, never below zero */
+    n->eta = fmax(0.0, (double)(n->total - n->d) / n->rate - fmax(0.0, n->now - n->t));
+    return 0;
+}
+
 static void print_rate(const char *lock_text)
 {
-    const char *note = strchr(lock_text, '\n');
-    double t0, t;
-    long d0, d, total;
-    if (!note || sscanf(note + 1, DSE_RUN_NOTE_SCAN, &t0, &d0, &t, &d, &total) != 5 ||
-        t < t0 || d < d0 || total < d || t0 <= 0) {
+    note n;
+    int k = read_note(lock_text, &n);
+    char since[32], left[32];
+    if (k < 0) {
         printf("  rate:       not known yet (the run has not noted its progress)\n");
         return;
     }
-    double now = wall_now(), span = t - t0, rate = span > 0 ? (double)(d - d0) / span : 0;
-    char since[32], left[32];
-    format_duration(now - t0, since, sizeof since);
-    if (rate <= 0) {
+    format_duration(n.now - n.t0, since, sizeof since);
+    if (k > 0) {
         printf("  rate:       not known yet (the run started %s ago; it notes its progress "
                "at each write)\n", since);
         return;
     }
-    /* time since the note already went by: counted off, never below zero */
-    double eta = fmax(0.0, (double)(total - d) / rate - fmax(0.0, now - t));
-    format_duration(eta, left, sizeof left);
+    format_duration(n.eta, left, sizeof left);
     printf("  rate:       %.2f units/s (%ld units in the %.0f s from the run's start to its "
-           "last write; started %s ago)\n", rate, d - d0, span, since);
+           "last write; started %s ago)\n", n.rate, n.d - n.d0, n.t - n.t0, since);
     printf("  time left:  about %s, an estimate at that rate (%ld units to go)\n", left,
-           total - d);
+           n.total - n.d);
+}
+
+/* --json: one object per file, one line each (JSON Lines); null for what is unknown. */
+static void json_status(const char *path, const dse_results_status *st, int held,
+                        const char *lock_text, const char *error)
+{
+    FILE *out = stdout;
+    fputs("{\"file\": ", out);
+    dse_cli_json_string(out, path);
+    if (error) {
+        fputs(", \"error\": ", out);
+        dse_cli_json_string(out, error);
+        fputs("}\n", out);
+        return;
+    }
+    fprintf(out, ", \"chips\": %d, \"techniques\": %d, \"units_done\": %ld, "
+                 "\"units_total\": %ld, \"created\": ", st->n_chips, st->n_tech, st->done,
+            st->total);
+    dse_cli_json_string(out, st->created);
+    fputs(", \"git_revision\": ", out);
+    dse_cli_json_string(out, st->git_revision);
+    fputs(", \"selection\": ", out);
+    dse_cli_json_string(out, st->selection);
+    fputs(", \"done_per_technique\": {", out);
+    for (int t = 0; t < st->n_tech; t++) {
+        fputs(t ? ", " : "", out);
+        dse_cli_json_string(out, st->tech[t]);
+        fprintf(out, ": %ld", st->done_per_tech[t]);
+    }
+    fprintf(out, "}, \"running\": %s, \"holder\": ", held > 0 ? "true" : "false");
+    char line[512];
+    size_t len = strcspn(lock_text, "\n");
+    snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1),
+             lock_text);
+    if (held > 0)
+        dse_cli_json_string(out, line);
+    else
+        fputs("null", out);
+    note n;
+    if (held > 0 && read_note(lock_text, &n) == 0)
+        fprintf(out, ", \"units_per_second\": %.6g, \"seconds_left\": %.1f}\n", n.rate, n.eta);
+    else
+        fputs(", \"units_per_second\": null, \"seconds_left\": null}\n", out);
 }
 
 static void print_techniques(const dse_results_status *st)
@@ -117,30 +181,36 @@ static void print_run(const char *path, const dse_results_status *st, int held,
     }
 }
 
-static int status_of(const char *path)
+static int status_of(const char *path, bool json)
 {
     char err[512], lock_text[1024];
     int held = out_lock_query(path, lock_text, sizeof lock_text);
     dse_results_status st;
-    if (access(path, F_OK) != 0 && held > 0) { /* a run builds it under PATH.partial */
+    bool exists = access(path, F_OK) == 0;
+    if (!exists && held > 0 && !json) { /* a run builds it under PATH.partial */
         dse__fput_escaped(stdout, path);
         fputs(": being created: ", stdout);
         print_holder(lock_text);
         fputc('\n', stdout);
         return DSE_EXIT_OK;
     }
-    if (access(path, F_OK) != 0) {
-        fputs("rfdse status: ", stderr);
-        dse__fput_escaped(stderr, path);
-        fputs(": no such file\n", stderr);
-        return DSE_EXIT_USAGE;
+    int rc = !exists ? DSE_EXIT_USAGE
+             : dse_results_status_read(path, &st, err, sizeof err) == 0 ? DSE_EXIT_OK
+             : strstr(err, "not an rfdse") || strstr(err, "damaged") ? DSE_EXIT_USAGE
+                                                                     : DSE_EXIT_FAILURE;
+    if (!exists)
+        snprintf(err, sizeof err, "%s", held > 0 ? "being created" : "no such file");
+    if (!exists && held > 0)
+        rc = DSE_EXIT_OK;
+    if (json) {
+        json_status(path, &st, held, lock_text, exists && !rc ? NULL : err);
+        return rc;
     }
-    if (dse_results_status_read(path, &st, err, sizeof err)) {
+    if (rc) {
         fputs("rfdse status: ", stderr);
         dse__fput_escaped(stderr, path);
         fprintf(stderr, ": %s\n", err);
-        return strstr(err, "not an rfdse") || strstr(err, "damaged") ? DSE_EXIT_USAGE
-                                                                     : DSE_EXIT_FAILURE;
+        return rc;
     }
     dse__fput_escaped(stdout, path);
     printf("\n  units:      %ld of %ld done (%.1f %%): %d chips x %d techniques\n", st.done,
@@ -162,8 +232,11 @@ int dse_cmd_status(int argc, char **argv)
         return DSE_EXIT_OK;
     }
     int n = 0;
+    bool json = false;
     for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1])
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1])
             return dse_cli_usage_error("status", "unknown option '%s'", argv[i]);
         else
             n++;
@@ -171,10 +244,14 @@ int dse_cmd_status(int argc, char **argv)
         return dse_cli_usage_error("status", "expected at least one results file");
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* one line of ours instead of HDF5's stack */
     int rc = DSE_EXIT_OK;
+    bool first = true;
     for (int i = 1; i < argc; i++) {
-        if (i > 1)
+        if (!strcmp(argv[i], "--json"))
+            continue;
+        if (!first && !json)
             fputc('\n', stdout);
-        int r = status_of(argv[i]);
+        first = false;
+        int r = status_of(argv[i], json);
         rc = r > rc ? r : rc;
     }
     return rc;

@@ -69,8 +69,20 @@ grep -q '^  run: *writing now: pid [0-9]* on testhost since' <<<"$out" || bad "n
 grep -q '^  rate: *1.20 units/s (12 units in the 10 s' <<<"$out" || bad "rate: $out"
 # 3 units at 1.2 units/s, 2 s of them gone: 0.5 s left (rounded to whole seconds).
 grep -qE '^  time left: *about [01] s, an estimate' <<<"$out" || bad "time left: $out"
+# --json: the same, one object per file and line.
+"$rfdse" status --json a.h5 b.h5 missing.h5 >json; rc=$?
+[ $rc -eq 2 ] || bad "status --json with a missing file: exit $rc"
+$py - json <<'PY' || bad "status --json: $(cat json)"
+import json, sys
+a, b, m = (json.loads(line) for line in open(sys.argv[1]))
+assert a["units_done"] == a["units_total"] == 18 and not a["running"], a
+assert a["done_per_technique"]["vl_rf"] == 3 and a["seconds_left"] is None, a
+assert b["units_done"] == 15 and b["running"] and "testhost" in b["holder"], b
+assert abs(b["units_per_second"] - 1.2) < 1e-9 and 0 <= b["seconds_left"] <= 1.5, b
+assert m["error"] == "no such file", m
+PY
 kill $holder; wait $holder 2>/dev/null; holder=
-echo "ok: beside a holder of both locks ($took s)"
+echo "ok: beside a holder of both locks ($took s), and --json"
 
 # A real run writing the file while status polls it: every poll reads it.
 "$rfdse" run "$sweep" -o c.h5 --chips 8 --flush-interval 0 --quiet >/dev/null 2>&1 &
