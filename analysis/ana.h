@@ -116,6 +116,9 @@ typedef struct ana_results {
     double *year;         /* [year]                                          */
     double sigma_ratio;   /* sigma_rand / sigma_sys; NaN when unknown         */
     char nbti_law[ANA_NAME_MAX]; /* aging.initial_shift of the sweep; "" when unknown */
+    char duty[ANA_NAME_MAX];     /* aging.duty: "access" or "occupancy"; "" when unknown */
+    char (*colour)[8];    /* [tech]: "#rrggbb", the file's technique_colours or, for
+                             a file without them, analysis's own palette by index   */
     double *metric[ANA_N_METRICS]; /* [chip][tech][axis]; NULL when absent  */
     size_t n_not_done;    /* entries masked to NaN because /progress/done = 0 */
     ana_trace *trace;     /* NULL when absent                                 */

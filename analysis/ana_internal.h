@@ -82,9 +82,9 @@ void ana__plot_escape(const char *in, char *out, size_t size);
 void ana__figure_path(const char *dir, const char *prefix, ana_figure f, char *buf,
                       size_t size);
 
-/* A technique's colour, the same in every figure and file: the named presets have fixed
- * colours, other names one by their index. */
-const char *ana__colour(const char *tech, int index);
+/* Technique t's colour, the same in every figure of a file: the file's own
+ * (technique_colours, from the preset registry; docs/results-format.md). */
+const char *ana__colour(const ana_results *r, int t);
 
 /* Index of name in r->tech, or -1. */
 int ana__tech_find(const ana_results *r, const char *name);

@@ -267,7 +267,7 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         char name[2 * ANA_NAME_MAX];
         ana__plot_escape(r->tech[tech[i]], name, sizeof name);
         fprintf(p.gp, "%s$bars using %d:%d%s lc rgb '%s' title \"%s\"", i ? ", " : "",
-                2 + 2 * i, 3 + 2 * i, i ? "" : ":xtic(1)", ana__colour(r->tech[tech[i]], tech[i]),
+                2 + 2 * i, 3 + 2 * i, i ? "" : ":xtic(1)", ana__colour(r, tech[i]),
                 name);
     }
     fprintf(p.gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'\n",

@@ -131,7 +131,7 @@ static void plot_outlines(FILE *gp, const ana_results *r, const groups *g, int t
         if (g->g0[i] != t || g->gend[i] != u)
             continue;
         fprintf(gp, ", $e%d using 1:2 with histeps lw %s lc rgb '%s' ", u,
-                distinct > 1 ? "1.8" : "2.2", distinct > 1 ? ana__colour(r->tech[u], u) : "#111111");
+                distinct > 1 ? "1.8" : "2.2", distinct > 1 ? ana__colour(r, u) : "#111111");
         if (distinct > 1) {
             fputs("title \"", gp);
             names_of(gp, r, g, g->gend, u, 2);
@@ -199,7 +199,7 @@ static void panel(FILE *gp, const ana_results *r, const ana_view *v, const group
     for (int i = 0; i < g->n; i++)
         members += g->g0[i] == t;
     fprintf(gp, "plot $h%d using 1:2:3 with boxes fill solid 0.85 lc rgb '%s' notitle", t,
-            members > 1 ? "#c4c4c4" : ana__colour(r->tech[t], t));
+            members > 1 ? "#c4c4c4" : ana__colour(r, t));
     if (nxs > 1)
         plot_outlines(gp, r, g, t);
     fputc('\n', gp);

@@ -121,8 +121,8 @@ static void duty_panel(FILE *gp, const ana_results *r, int without, int with, in
                 "set key default\nset key inside top left horizontal samplen 1.5 font 'Sans,11'\n"
                 "plot $u using ($1-0.2):2:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\", "
                 "$u using ($1+0.2):3:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\"\n",
-            bname, r->year[y], hi, ana__colour(r->tech[without], without), a,
-            ana__colour(r->tech[with], with), b);
+            bname, r->year[y], hi, ana__colour(r, without), a,
+            ana__colour(r, with), b);
 }
 
 /* The delay that sets SM 0's clock: the slowest sub-bank not classified slow. */
@@ -175,7 +175,7 @@ static void difference_panel(FILE *gp, const ana_results *r, int ref)
             continue;
         ana__plot_escape(r->tech[t], name, sizeof name);
         fprintf(gp, "%s'-' using 1:2 with linespoints pt %d ps 1.2 lw 2 lc rgb '%s' title \"%s\"",
-                k ? ", " : "", 4 + k % 10, ana__colour(r->tech[t], t), name);
+                k ? ", " : "", 4 + k % 10, ana__colour(r, t), name);
         k++;
     }
     fputc('\n', gp);

@@ -71,7 +71,7 @@ static void tics_and_colours(FILE *gp, const ana_results *r, const int *tech, in
     }
     fputs(") rotate by -35 left scale 0\narray colour[64]\n", gp);
     for (int i = 0; i < n; i++) {
-        const char *c = ana__colour(r->tech[tech[i]], tech[i]);
+        const char *c = ana__colour(r, tech[i]);
         fprintf(gp, "colour[%d] = 0x%s\n", i + 1, c + 1);
     }
 }
