@@ -96,6 +96,12 @@ void ana__ratio_label(double ratio, char *buf, size_t size);
  * chip's mean over benchmarks, computed as the summary does), into out[n_chip]. */
 void ana__view_values(const ana_results *r, const ana_view *v, int t, int x, double *out);
 
+/* The mean group of the per-workload figures (fig_bars.c): per technique tech[n], the
+ * chip view cv's statistics (each chip's arithmetic mean over workloads) or those of
+ * each chip's geometric mean of view v, into last[n].  ANA_EOK or ANA_ENOMEM. */
+int ana__mean_stats(const ana_results *r, const ana_view *v, const ana_view *cv,
+                    const int *tech, int n, ana_mean mean, ana_stats *last);
+
 /* Prints "  skipped FIG: WHY (produced by SWEEP)" on note and sets *skipped. */
 void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped);
 
