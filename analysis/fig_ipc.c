@@ -126,7 +126,7 @@ static void script(FILE *gp, const ana_results *r, const ana_view *v, const int 
             "set xrange [-1.1:%d.5]\nset yrange [%d.5:-0.5]\n"
             "set xtics rotate by -35 left scale 0 font 'Sans,11'\nset ytics scale 0 font 'Sans,11'\n"
             "unset grid\nset border 0\nset xlabel 'workload'\n"
-            "set cbrange [%.17g:0]\nset cblabel '%% below the workload''s best' font 'Sans,11'\n"
+            "set cbrange [%.17g:0]\nset cblabel '%% below the workload''s best (white: 10 %% or more)' font 'Sans,11'\n"
             "set cbtics font 'Sans,10'\nset format cb '%%.0f'\nset colorbox user origin screen "
             "0.93, screen 0.2 size screen 0.012, screen 0.55\n"
             "set palette defined (0 '#fbfbfb', 0.55 '#9ecae1', 0.85 '#3182bd', 1 '#08306b')\n"
