@@ -149,6 +149,11 @@ typedef struct ana_chipmap {
     double *vth;          /* [row][col] */
     char vth_units[ANA_NAME_MAX];
     long chip, sm;        /* -1 when the attribute is absent */
+    /* /delay/sub_bank [n_banks][sub_banks], to mark banks and the slowest sub-banks;
+     * NULL (n_banks 0) when absent.  Bank b holds rows [b E, (b + 1) E), E = rows / n_banks;
+     * its sub-bank p the columns [p C, (p + 1) C), C = cols / sub_banks. */
+    int n_banks, sub_banks;
+    double *sub_delay;
 } ana_chipmap;
 
 int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err);
