@@ -219,7 +219,7 @@ static void cost_panel(FILE *gp, const ana_results *r, const int *pair)
                 "{/=11 clock-setting delay (slowest fast sub-bank) over its t = 0 value}\"\n"
                 "set ylabel 'clock period added by aging (%%)'\nset xlabel 'years of aging'\n"
                 "set key inside top left Left reverse samplen 2 font 'Sans,10' maxrows 8\n",
-            r->year[0], r->year[end], hi * 1.5 + 1e-9);
+            r->year[0], r->year[end], hi * 1.35 + 1e-9);
     for (int i = 0; i < 2; i++)
         fprintf(gp, "set label %d \"%.1f %%\" at %.17g, %.17g left offset 0.6,0 font 'Sans,10' "
                     "tc rgb '%s' front\n", 10 + i, cost(r, pair[i], end), r->year[end],
