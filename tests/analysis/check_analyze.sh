@@ -89,7 +89,7 @@ timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --
   >/dev/null 2>"$tmp/err" || { bad "rfdse run tiny.cfg"; cat "$tmp/err"; }
 "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig3" >"$tmp/out" 2>"$tmp/err" \
   || { bad "analyze on a real sweep"; cat "$tmp/err"; }
-for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
+for f in freq_dist perf_dist overview ipc guardband nbti_trace energy; do
   head -c 8 "$tmp/fig3/tiny_$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
 done
 # The sweep ages, so the table says its performance is the lifetime one and shows the
@@ -109,6 +109,13 @@ for k, name in enumerate(x.decode() for x in f["/axes/technique"][...]):
     row = next(l.split() for l in lines if l.split()[:1] == [name])
     got_l, got_0 = float(row[head.index("perf_life")]), float(row[head.index("perf_t0")])
     assert abs(got_l - life[k]) < 6e-5 and abs(got_0 - t0[k]) < 6e-5, (name, got_l, life[k])
+    # the guardband perf_life pays (the mix's, last year) and the energy's two parts
+    gm = np.nanmean(f["/results/guardband_mix"][:, k, -1])
+    got = row[head.index("gb_mix")]
+    assert (got == "-" and np.isnan(gm)) or abs(float(got) - gm) < 6e-5, (name, got, gm)
+    e = [float(row[head.index(c)]) for c in ("rf_energy", "e_dyn", "e_leak")]
+    assert abs(e[1] + e[2] - e[0]) < 2e-4, (name, e)
+assert "NBTI stress duty: access" in lines[0], lines[0]
 PY2
 echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
 [ $fail -eq 0 ] && echo "ok: analyze command line"
