@@ -117,6 +117,28 @@ for k, name in enumerate(x.decode() for x in f["/axes/technique"][...]):
     assert abs(e[1] + e[2] - e[0]) < 2e-4, (name, e)
 assert "NBTI stress duty: access" in lines[0], lines[0]
 PY2
+# The scripts analyze sends gnuplot (a wrapper on PATH keeps a copy): the NBTI trace's
+# duty panel covers the intervals inside the schedule (0-7 y here; it once was labelled
+# "interval from t = 7 y", past the schedule's end) and names the stress duty; the
+# guardband figure names the duty and draws the mix; every figure draws rf_bro in the
+# colour the file's technique_colours give it.
+mkdir -p "$tmp/bin" "$tmp/gp"
+printf '#!/bin/sh\ntee "%s/gp/$$.gp" | exec "%s" "$@"\n' "$tmp" "$(command -v gnuplot)" \
+  >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+PATH="$tmp/bin:$PATH" "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig4" >/dev/null 2>&1 \
+  || bad "analyze through the gnuplot wrapper"
+trace=$(grep -l 'which sub-banks age' "$tmp"/gp/*.gp)
+gb=$(grep -l 'NBTI guardband' "$tmp"/gp/*.gp)
+[ -n "$trace" ] && ! grep -q 'interval from t = 7' $trace && grep -q 'mean over 0-7 y' $trace &&
+  grep -q 'access duty' $trace || bad "nbti_trace: the duty panel's interval or duty"
+[ -n "$gb" ] && grep -q 'access stress duty' $gb && grep -q 'workload mix' $gb ||
+  bad "guardband: no duty or no mix group"
+colour=$(/usr/bin/python3 -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r")
+t = [x.decode() for x in f["axes/technique"][...]]
+print(f.attrs["technique_colours"].decode().split(",")[t.index("rf_bro")])' "$tmp/tiny.h5")
+[ "$(grep -l "${colour#\#}" "$tmp"/gp/*.gp | wc -l)" -ge 5 ] ||
+  bad "rf_bro's colour $colour is not in every figure"
 echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
 [ $fail -eq 0 ] && echo "ok: analyze command line"
 exit $fail
