@@ -55,18 +55,20 @@ static size_t uidx(const ana_results *r, int t, int bench, int y, int sb)
 }
 
 /* The mean stress duty of sub-bank sb under technique t: over the intervals inside the
- * schedule (those starting before its last point) and the workloads, equally weighted. */
+ * schedule (those starting before its last point; the one from the last point lies past
+ * it), each weighted by its length, and the workloads, equally weighted (the file does
+ * not hold the mix's weights). */
 static double mean_duty(const ana_results *r, int t, int sb)
 {
-    double sum = 0;
-    int n = 0;
+    double sum = 0, w = 0;
     for (int b = 0; b < r->n_bench; b++)
         for (int y = 0; y + 1 < r->n_year; y++) {
             double u = r->trace->utilisation[uidx(r, t, b, y, sb)];
+            double dt = r->year[y + 1] - r->year[y];
             if (isfinite(u))
-                sum += u, n++;
+                sum += u * dt, w += dt;
         }
-    return n ? sum / n : NAN;
+    return w > 0 ? sum / w : NAN;
 }
 
 /* The delay that sets SM 0's clock: the slowest sub-bank not classified slow; its index
