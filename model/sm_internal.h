@@ -192,6 +192,13 @@ typedef struct sm__kernel {
     int n_hybrid;        /* hybrid banks [0, n_hybrid) */
     int n_fast;          /* fast non-hybrid banks follow the hybrid ones (fba_rm order) */
     int extra_lat;       /* main_rf_latency - 1, added to every access's latency - 1 */
+    /* sm_config.slow_access and bro_ports (slow_access.c): port_rules routes the port
+     * calls through sm__port_*_rules; off with the defaults */
+    bool port_rules;
+    int slow_cycles;     /* cycles a slow access adds: 1, or 2 with replay            */
+    int hold_cap;        /* cycles past the first a port is held at most (pipelined) */
+    bool slow_stall;     /* stall_collector                                          */
+    bool phys_ports;     /* bro_ports = physical                                      */
     bool fba_fit;        /* fba_rm: every register fits the fast banks */
     int fba_low;         /* fba_rm otherwise: registers below this go to fast banks */
     const sm_rf_map *map;
@@ -285,6 +292,11 @@ struct sm_sim {
     /* bank ports: the cycle each read and write port can next grant (collector.c,
      * writeback.c) */
     int64_t read_next[SM_MAX_BANKS], write_next[SM_MAX_BANKS];
+    /* slow_access.c: the physical banks' ports (bro_ports = physical) and the cycles
+     * stall_collector froze, bit i = cycle frozen_base + i */
+    int64_t phys_read_next[SM_MAX_BANKS], phys_write_next[SM_MAX_BANKS];
+    uint64_t frozen;
+    int64_t frozen_base;
     int n_wq;            /* results completed whose register is not yet released */
 
     /* execution */
@@ -468,8 +480,9 @@ void sm__designs_stats(const sm_sim *s, sm_stats *out);
 /* banks.c, for designs that map registers: the logical bank of register r of warp w
  * with `lanes` active lanes, before the block's renaming */
 int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
-/* ... and whether an access to entry `entry` of virtual bank `bank` touching `lanes`
- * lanes is slow (designs that place registers themselves) */
+/* ... and the cycles process variation adds to an access to entry `entry` of virtual
+ * bank `bank` touching `lanes` lanes: 0 if fast, else k->slow_cycles (designs that place
+ * registers themselves) */
 uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 
 /* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
@@ -522,6 +535,16 @@ static inline void sm__port_order(sm_sim *s)
 #endif
 }
 
+/* slow_access.c: the port rules of sm_config.slow_access and bro_ports, out of line so
+ * the default path pays one predictable branch.  `grant` is the plain rule's candidate;
+ * they book the port(s) and return the grant cycle. */
+int64_t sm__port_read_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
+    __attribute__((cold, noinline));
+int64_t sm__port_write_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
+    __attribute__((cold, noinline));
+/* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
+void sm__port_rules_setup(sm_sim *s);
+
 /* Takes the first free operand collector of unit u (one must be free: issue filters
  * on units_full); returns its index within the unit. */
 static inline int sm__coll_take(sm_sim *s, int u)
@@ -555,7 +578,10 @@ static inline int64_t sm__port_read(sm_sim *s, int b, int slow, int lanes)
     sm__port_order(s);
     const int64_t first = s->now + 1;
     int64_t grant = s->read_next[b] > first ? s->read_next[b] : first;
-    s->read_next[b] = grant + 1 + slow;
+    if (__builtin_expect(s->k.port_rules, 0))
+        grant = sm__port_read_rules(s, b, slow, lanes, grant);
+    else
+        s->read_next[b] = grant + 1 + slow;
     s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
     return grant;
 }
@@ -572,6 +598,10 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
     sm__port_order(s);
     const int64_t first = s->now + 1;
     int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
+    if (__builtin_expect(s->k.port_rules, 0)) {
+        s->wr_lanes[b][lanes]++;
+        return sm__port_write_rules(s, b, slow, lanes, grant);
+    }
     s->write_next[b] = grant + 1 + slow;
     if (s->c->bank_ports == SM_PORTS_SHARED) {
         /* One port for reads and writes, writes first: the write does not wait for
