@@ -5,13 +5,14 @@
  *
  * For each scenario (the defaults, then one physically argued change at a time) it
  * generates N chips and reports, pooled over chips and SMs:
- *   - where the spread of register delay sits in a bank: the share of the within-SM
- *     variance of ln(register delay) that lies between rows (vertical: between banks, and
- *     between the entries of a bank), between lanes (horizontal: between the sub-banks of
- *     a bank, and between the lanes of a sub-bank) and in neither (row x lane interaction
- *     and the per-cell random part), from a balanced two-way decomposition (the three
- *     add up to 1); the same for the systematic part alone (each register at the field
- *     value of its slowest grid square, no random part);
+ *   - where the spread of register delay sits: the share of the within-SM variance of
+ *     ln(register delay) that lies between rows (register vectors: between banks, and
+ *     between the entries of a bank; vertical in the default floorplan), between lanes
+ *     (between the lane groups of the sub-banks, and between the lanes of one group;
+ *     horizontal) and in neither (row x lane interaction and the per-cell random part),
+ *     from a balanced two-way decomposition (the three add up to 1); the same for the
+ *     systematic part alone (each register at the field value of its slowest grid
+ *     square, no random part);
  *   - the share of the variance that lies between sub-banks (what sub-bank classification
  *     can see);
  *   - the mean SM frequency of baseline, vl_rf, vl_sb and rf_bro at 70 % (the paper's
@@ -150,8 +151,8 @@ static void systematic_part(const var_chip *c, int sm, double *x)
 static void print_decomp(const char *what, const decomp *d)
 {
     double t = d->total > 0 ? d->total : 1;
-    printf("  %-11s vertical %5.3f (banks %5.3f, entries %5.3f)  horizontal %5.3f "
-           "(sub-banks %5.3f, lanes %5.3f)  rest %5.3f | between sub-banks %5.3f\n",
+    printf("  %-11s rows %5.3f (banks %5.3f, entries %5.3f)  lanes %5.3f "
+           "(sub-bank halves %5.3f, within %5.3f)  rest %5.3f | between sub-banks %5.3f\n",
            what, d->row / t, d->bank / t, (d->row - d->bank) / t, d->lane / t, d->sub / t,
            (d->lane - d->sub) / t, (d->total - d->row - d->lane) / t, d->sub_between / t);
 }
