@@ -20,7 +20,8 @@ mkdir -p results "$figures"
 
 # the premises study (issue 34): one assumption each, figure by scripts/premises-figure.sh
 premises=(premises-hold_port premises-pipelined premises-replay premises-stall_collector
-          premises-shared_ports premises-physical_ports premises-chip_1to4)
+          premises-shared_ports premises-physical_ports premises-chip_1to4
+          premises-chip_1to4_replay)
 sweeps=(frequency ipc performance guardband guardband-pv ltrf sensitivity-1to4 sensitivity-1to1
         sensitivity-4to1 "${premises[@]}")
 if [ "${SKIP_RUN:-0}" != 1 ]; then
