@@ -2,6 +2,7 @@
 #include "sweep_schema.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -280,7 +281,19 @@ void dse__key_range(const dse__key *k, char *buf, size_t n)
     }
     const char *what = (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
                            ? "a list of values in " : "";
-    snprintf(buf, n, "%s%s%.15g, %.15g]", what, k->min_open ? "(" : "[", k->min, k->max);
+    char lo[40], hi[40];
+    dse__format_double(lo, sizeof lo, k->min);
+    dse__format_double(hi, sizeof hi, k->max);
+    snprintf(buf, n, "%s%s%s, %s]", what, k->min_open ? "(" : "[", lo, hi);
+}
+
+void dse__format_double(char *buf, size_t n, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
 }
 
 const dse__section *dse__section_find(const char *name)
