@@ -3,7 +3,7 @@
 # - frequency never rises over the schedule, for every technique and chip;
 # - ideal stays at 1 with zero guardband; raw guardbands are >= 0 and finite with aging;
 # - the baseline's normalised guardband is 1 wherever its raw one is positive;
-# - raw guardband = 1 - f_end / f_0 of the mix matches within the workloads' spread;
+# - raw guardband = 1 - f_end / f_0 of the mix is at most the harshest workload's;
 # - a sweep without aging (years = [0]) has NaN for guardbands and later years;
 # - more aging (larger kv) never gives a smaller guardband.
 set -u
@@ -39,8 +39,13 @@ b = t.index("baseline"); assert np.allclose(gb[:, b][raw[:, b] > 0], 1.0)
 for k, name in enumerate(t):
     if name == "ideal": continue
     mix = 1 - fr[:, k, -1] / fr[:, k, 0]
-    lo, hi = raw[:, k].min(axis=1), raw[:, k].max(axis=1)
-    assert (mix >= lo - 1e-9).all() and (mix <= hi + 1e-9).all(), name + ": mix outside workloads"
+    hi = raw[:, k].max(axis=1)
+    # Each register's duty under the mix is a weighted mean of the workloads' and its
+    # shift grows with duty, so no register ages more than under the harshest workload:
+    # the mix's loss is at most the largest.  It may fall below the smallest: workloads
+    # that wear different registers hardest leave the mix no register as worn as any
+    # of them wears its own (vl_rf on nn, hotspot, histogram64: 0.104 < 0.105).
+    assert (mix <= hi + 1e-9).all(), name + ": mix ages more than its harshest workload"
     assert (fr[:, k, -1] < fr[:, k, 0]).all(), name + ": no aging at all"
 n = h5py.File(d + "/none.h5", "r")
 assert n["/axes/year"].shape == (1,) and np.isnan(n["/results/guardband"][...]).all()
