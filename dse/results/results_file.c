@@ -210,6 +210,20 @@ done:
     return rc;
 }
 
+/* "#rrggbb,#rrggbb,...": the figure colour of every technique on the file's axis. */
+static void technique_colours(const dse_sweep *s, char *out, size_t n)
+{
+    const char *names[DSE_MAX_TECHNIQUES];
+    char colour[DSE_MAX_TECHNIQUES][8];
+    for (int i = 0; i < s->n_techniques; i++)
+        names[i] = s->techniques[i].name;
+    dse_technique_colours(names, s->n_techniques, colour);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < s->n_techniques && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", colour[i]);
+}
+
 static int write_root_attributes(hid_t file, const dse_results_of *of)
 {
     const dse_sweep *s = of->sweep;
@@ -217,6 +231,8 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
     time_t now = time(NULL);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     char *config = dse_sweep_to_string(s);
+    char colours[DSE_MAX_TECHNIQUES * 8 + 1];
+    technique_colours(of->stored, colours, sizeof colours);
     int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
               dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
               dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
@@ -224,6 +240,9 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
               dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
               dse__h5_attr_int(file, "n_chips", s->chips.count) ||
               dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              dse__h5_attr_str(file, "aging_duty",
+                               s->var.aging.duty == VAR_DUTY_OCCUPANCY ? "occupancy" : "access") ||
+              dse__h5_attr_str(file, "technique_colours", colours) ||
               dse__h5_attr_str(file, "sweep_config", config) ||
               dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
