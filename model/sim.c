@@ -201,6 +201,10 @@ static void reset_state(sm_sim *s)
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);
+    memset(s->phys_read_next, 0, sizeof s->phys_read_next);
+    memset(s->phys_write_next, 0, sizeof s->phys_write_next);
+    s->frozen = 0;
+    s->frozen_base = 0;
     s->n_wq = 0;
     for (int l = 0; l < 2; l++)
         for (int i = 0; i < SM__WHEEL; i++) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define KEY_MAX (DSE_SIM_INPUTS_KEY_MAX + 4 * sizeof(int) + \
-                 SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
+                 2 * SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
 
 typedef struct slot {
     uint64_t hash;
@@ -67,7 +67,10 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
  * the share and the map's fast/slow pattern, field by field, so struct padding never
  * enters the key.  The SM index and SM count enter a run only through the SM's share of
  * blocks (sm.h, sm_sim_share), so the share stands for both and SMs with equal shares
- * and maps reuse one run. */
+ * and maps reuse one run.  With sm.bro_ports = "physical" the timing also depends on
+ * which map positions share a physical bank (model/slow_access.c): each position's
+ * physical bank enters too, numbered in order of first appearance, so maps that differ
+ * only in the physical banks' names still share a run. */
 static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
                         const sm_technique *t, const sm_rf_map *m, int share)
 {
@@ -77,6 +80,18 @@ static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
     for (int b = 0; b < m->n_banks; b++)
         for (int s = 0; s < m->subs_per_bank; s++)
             k[n++] = m->sub_slow[b][s];
+    if (cfg->bro_ports == SM_BRO_PORTS_PHYSICAL) {
+        int name[SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK], named = 0;
+        for (int i = 0; i < SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK; i++)
+            name[i] = -1;
+        for (int b = 0; b < m->n_banks; b++)
+            for (int s = 0; s < m->subs_per_bank; s++) {
+                int phys = m->sub_id[b][s] / m->subs_per_bank;
+                if (name[phys] < 0)
+                    name[phys] = named++;
+                k[n++] = (uint8_t)name[phys];
+            }
+    }
     size_t bits = n;
     size_t n_bits = (size_t)m->n_banks * (size_t)m->n_entries;
     memset(k + bits, 0, (n_bits + 7) / 8);
