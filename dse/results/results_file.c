@@ -316,6 +316,47 @@ static int fill_file(hid_t file, const dse_results_of *of, const dse_dims *d)
     return rc || dse__results_scales(file, d) ? -1 : 0;
 }
 
+/* The whole file built in memory (HDF5's core driver), returned as its image. */
+static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *size)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_core(fapl, 1 << 20, 0); /* no backing store: nothing touches the disk */
+    hid_t file = H5Fcreate("rfdse-results-image", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    int rc = file < 0 || fill_file(file, of, d);
+    ssize_t n = rc ? -1 : (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1
+                                                                : H5Fget_file_image(file, NULL, 0));
+    void *image = n > 0 ? malloc((size_t)n) : NULL;
+    if (image && H5Fget_file_image(file, image, (size_t)n) != n) {
+        free(image);
+        image = NULL;
+    }
+    if (file >= 0)
+        H5Fclose(file);
+    *size = image ? (size_t)n : 0;
+    return image;
+}
+
+/* Writes the image to a new file `tmp`; returns 0 or an errno value. */
+static int write_image(const char *tmp, const void *image, size_t size)
+{
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno;
+    for (size_t done = 0; done < size;) {
+        ssize_t k = write(fd, (const char *)image + done, size - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            int e = k < 0 ? errno : EIO;
+            close(fd);
+            return e;
+        }
+        done += (size_t)k;
+    }
+    return fsync(fd) != 0 || close(fd) != 0 ? errno : 0;
+}
+
 /* fsync: the rename that follows must not publish a file whose bytes are not down. */
 static int sync_file(const char *path)
 {
@@ -326,21 +367,14 @@ static int sync_file(const char *path)
     return close(fd) != 0 && !code ? errno : code;
 }
 
-/* Rank 0 builds the whole file alone, with serial HDF5 (the sec2 driver), under a
- * temporary name, so no rank can be left waiting in a collective call that another rank
- * left on an error (a full disk used to hang every rank in H5Dcreate's fill).  Every
- * byte of raw data is written here (early allocation, fill value), so the run's later
- * writes need no new space on file systems that overwrite in place.  Written straight
- * to disk, in HDF5's fill buffers: an image of the file in memory (the way it was built
- * before) cost rank 0 twice the file's size, 320 MiB at 10 000 chips of the default
- * sweep.  Returns 0, an errno value, or BUILD_FAILED. */
 enum { BUILD_FAILED = -1 }; /* HDF5 failed without an errno value to show */
 
-static int build_file(const char *tmp, const dse_results_of *of, const dse_dims *d)
+/* Straight to disk with serial HDF5 (the sec2 driver), in HDF5's fill buffers. */
+static int build_on_disk(const char *tmp, const dse_results_of *of, const dse_dims *d)
 {
-    unlink(tmp); /* a crashed run's leftover (we hold the lock); never follow a link */
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_sec2(fapl);
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG); /* closing it closes all in it */
     errno = 0;
     hid_t file = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
@@ -353,6 +387,32 @@ static int build_file(const char *tmp, const dse_results_of *of, const dse_dims 
     if (rc)
         return code ? code : BUILD_FAILED;
     return sync_file(tmp);
+}
+
+/* Rank 0 builds the whole file alone, with serial HDF5, under a temporary name, so no
+ * rank can be left waiting in a collective call that another rank left on an error (a
+ * full disk used to hang every rank in H5Dcreate's fill).  Every byte of raw data is
+ * written here (early allocation, fill value), so the run's later writes need no new
+ * space on file systems that overwrite in place.  A file of up to IMAGE_MAX bytes of
+ * raw data is built in memory (HDF5's core driver) and written with plain writes, so
+ * that a full disk meets no HDF5 call: an HDF5 file whose writes failed cannot be
+ * closed, and HDF5's shutdown in MPI_Finalize then crashes on it.  A larger one is
+ * written straight to disk: the image held it twice in rank 0's memory (320 MiB at
+ * 10 000 chips of the default sweep), and the free-space check before (raw_bytes)
+ * leaves only the metadata's few kB to fail on.  Returns 0, an errno value, or
+ * BUILD_FAILED. */
+#define IMAGE_MAX (16.0 * 1048576.0)
+
+static int build_file(const char *tmp, const dse_results_of *of, const dse_dims *d)
+{
+    unlink(tmp); /* a crashed run's leftover (we hold the lock); never follow a link */
+    if (raw_bytes(d) > IMAGE_MAX)
+        return build_on_disk(tmp, of, d);
+    size_t size;
+    void *image = build_image(of, d, &size);
+    int code = image ? write_image(tmp, image, size) : BUILD_FAILED;
+    free(image);
+    return code;
 }
 
 static int open_file(dse_results *r, const char *path, char *err, size_t n);

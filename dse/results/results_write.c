@@ -129,7 +129,7 @@ static uint64_t unit_checksum(const dse_results *r, const dse_unit *u, const dse
     h = ana_checksum_doubles(h, c->sm_frequency, (size_t)d->n_sms);
     h = ana_checksum_doubles(h, c->within_sm_ratio, (size_t)d->n_sms);
     h = ana_checksum_doubles(h, &c->sm_to_sm_ratio, 1);
-    if (u->trace >= 0) {
+    if (d->n_trace > 0 && u->trace >= 0) { /* as write_traces */
         size_t ys = (size_t)d->n_years * (size_t)d->n_subs;
         h = ana_checksum_doubles(h, u->trace_delay, ys);
         h = ana_checksum_bytes(h, u->trace_slow, ys);
