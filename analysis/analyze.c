@@ -36,9 +36,10 @@ static int load(input *in, const char *path, FILE *err)
     /* Not recognisably either kind: the results loader says precisely why. */
     in->kind = ANA_FILE_RESULTS;
     char msg[1400];
-    if (ana_results_damaged(path, msg, sizeof msg) > 0) { /* numbers not as written */
-        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes them\n",
-                path, msg, path);
+    long bad = ana_results_damaged(path, msg, sizeof msg);
+    if (bad > 0) { /* numbers not as they were written */
+        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes %s\n",
+                path, msg, path, bad == 1 ? "it" : "them");
         return ANA_ECORRUPT;
     }
     int rc = ana_results_load(path, &in->res, err);
