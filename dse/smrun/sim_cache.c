@@ -55,9 +55,9 @@ static void clear(dse_sim_cache *c)
  * reused since they were stored (ideal, baseline and every rf_bro-based technique: the
  * same runs on every chip), drop the others (a chip's own maps under vl_rf, vl_rv,
  * vl_sb, never met again).  Survivors must be reused again to survive the next
- * eviction; when they alone hold half the budget or a quarter of the slots,
- * everything goes.  Without this the
- * cache grew with chips up to 49 152 runs, 80 MiB per rank in the default sweep. */
+ * eviction; when they alone hold half the budget or a quarter of the slots, everything
+ * goes.  Bounded by slots alone, the cache grew with chips up to 49 152 runs, 80 MiB
+ * per rank in the default sweep. */
 static void evict(dse_sim_cache *c)
 {
     size_t n = c->mask + 1, keep_bytes = 0, kept = 0;
@@ -212,8 +212,9 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
             duty[n + pos] = r->occupancy_duty[id];
         }
     memcpy(duty + 2 * n, r->rfc_duty, sizeof r->rfc_duty);
-    *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block, .duty = duty, .ipc = r->ipc,
-                 .cycles = r->cycles, .lanes = r->lane_accesses, .powered = r->powered };
+    *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block,
+                 .duty = duty, .ipc = r->ipc, .cycles = r->cycles, .lanes = r->lane_accesses,
+                 .powered = r->powered };
     c->used++;
     c->bytes += size;
 }

@@ -34,32 +34,26 @@ EOF
 }
 tech() { "$py" -c "import sys,h5py; print(h5py.File(sys.argv[1],'r')['/axes/technique'][int(sys.argv[2])].decode())" "$tmp/ref.h5" "$1"; }
 
-# corrupt NAME DATASET WANT_UNITS WANT_TEXT INDEX...
-corrupt() {
-  local name=$1 ds=$2 units=$3 text=$4; shift 4
-  local f=$tmp/$name.h5
-  cp "$tmp/ref.h5" "$f"
-  flip "$f" "$ds" "$@"
-  local err rc
-  err=$("$rfdse" analyze "$f" 2>&1 >/dev/null); rc=$?
-  if [ "$rc" -eq 0 ] || [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ] ||
-     [[ "$err" != *"$units damaged unit"*"(checksum mismatch): $text"* ]]; then
-    echo "FAIL: $name: analyze after a flipped bit in $ds: status $rc, stderr: $err"; fail=1
-  else
-    echo "ok: $name: $err"
-  fi
-  err=$("$rfdse" run "$sweep" -o "$f" --quiet --resume --chips 4 2>&1); rc=$?
-  [ "$rc" -eq 0 ] && [[ "$err" == *"$units damaged unit"*"computed again: $text"* ]] ||
-    { echo "FAIL: $name: resume: status $rc, stderr: $err"; fail=1; }
-  same_as_ref "$f" "$name"
-  "$rfdse" analyze "$f" >/dev/null || { echo "FAIL: $name: analyze after the resume"; fail=1; }
-}
-corrupt ipc /results/ipc 1 "chip 1 $(tech 2)" 1 2 0
-corrupt frequency /results/frequency 1 "chip 3 $(tech 5)" 3 5 1
-# a chip's own data is part of every unit of it: all six are recomputed
-corrupt chip_row /chips/sm_frequency 6 "chip 2 $(tech 0), chip 2 $(tech 1)" 2 0
-# chip 0 is traced (output.trace_chips defaults to [0])
-corrupt trace /chips/trace/sub_bank_delay 1 "chip 0 $(tech 4)" 0 4 1 0
+# One copy, three kinds of damage: a /results row (chip 1), a chip's own /chips row
+# (chip 2: part of every unit of the chip, so all six), a traced unit's trace block
+# (chip 0 is traced: output.trace_chips defaults to [0]).
+f=$tmp/flipped.h5
+cp "$tmp/ref.h5" "$f"
+flip "$f" /results/ipc 1 2 0
+flip "$f" /chips/sm_frequency 2 0
+flip "$f" /chips/trace/sub_bank_delay 0 4 1 0
+text="chip 0 $(tech 4), chip 1 $(tech 2), chip 2 $(tech 0), chip 2 $(tech 1)"
+err=$("$rfdse" analyze "$f" 2>&1 >/dev/null); rc=$?
+if [ "$rc" -eq 0 ] || [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ] ||
+   [[ "$err" != *"8 damaged units (checksum mismatch): $text"* ]]; then
+  echo "FAIL: analyze after flipped bits: status $rc, stderr: $err"; fail=1
+else
+  echo "ok: $err"
+fi
+err=$("$rfdse" run "$sweep" -o "$f" --quiet --resume --chips 4 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [[ "$err" == *"8 damaged units"*"computed again: $text"* ]] ||
+  { echo "FAIL: resume of the damaged file: status $rc, stderr: $err"; fail=1; }
+same_as_ref "$f" "damaged + resume"
 
 # Stale /analysis: a file with chips 2 and 3 not yet done (as a run stopped before it
 # marked them), analyzed, then resumed.
