@@ -357,6 +357,8 @@ static bool added_later(const char *name)
         "replays_queue", "replays_divergence", "replays_mshr_repeat", "replay_issues",
         "replay_reads", "replay_buffer_full", "tracker_holds", "predictions",
         "predictions_correct",
+        /* barriers (issue 27): zero without frac_barrier */
+        "stall_barrier", "barriers",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))

@@ -49,6 +49,7 @@ static void launch_block(sm_sim *s, int slot)
     sm__block *blk = &s->blocks[slot];
     blk->ordinal = s->next_block;
     blk->warps_left = k->warps_per_block;
+    blk->at_barrier = 0;
     blk->live = true;
     s->next_block++;
     sm__blocks_flush(s, s->now + 1);

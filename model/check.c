@@ -50,5 +50,13 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
     if (p->frac_mad + p->frac_div > 1.0)
         return reject(key, kl, "frac_div", msg, ml, "frac_mad + frac_div must be at most 1, got %g",
                       p->frac_mad + p->frac_div);
+    if (p->frac_fp64 > p->frac_fp)
+        return reject(key, kl, "frac_fp64", msg, ml,
+                      "the double-precision share is part of frac_fp (%g), got %g", p->frac_fp,
+                      p->frac_fp64);
+    if (p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier > 1.0)
+        return reject(key, kl, "frac_barrier", msg, ml,
+                      "frac_sfu + frac_mem + frac_shared + frac_barrier must be at most 1, got %g",
+                      p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier);
     return 0;
 }

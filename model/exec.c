@@ -10,7 +10,7 @@
  * intervals: int div 8, fp div 4). */
 #include "sm_internal.h"
 
-const sm__op_info sm__ops[SM__N_OPS + 1] = {
+const sm__op_info sm__ops[SM__OP_BAR + 1] = {
     [SM__OP_INT] = { SM__UNIT_SP, SM__LAT_INT, 1, 0 },
     [SM__OP_INT_MAD] = { SM__UNIT_SP, SM__LAT_INT_MAD, 1, 0 },
     [SM__OP_INT_DIV] = { SM__UNIT_SP, SM__LAT_INT_DIV, 8, 0 },
@@ -22,7 +22,11 @@ const sm__op_info sm__ops[SM__N_OPS + 1] = {
     [SM__OP_ST_GLOBAL] = { SM__UNIT_MEM, SM__LAT_L1_HIT, 1, 1 },
     [SM__OP_LD_SHARED] = { SM__UNIT_MEM, SM__LAT_SHARED, 1, 0 },
     [SM__OP_ST_SHARED] = { SM__UNIT_MEM, SM__LAT_SHARED, 1, 1 },
+    /* GPGPU-Sim SM2_GTX480: -ptx_opcode_initiation_dp 8,16,8,8,130 (add, max, mul, mad, div) */
+    [SM__OP_DP] = { SM__UNIT_SP, SM__LAT_DP, 8, 0 },
+    [SM__OP_LAT1] = { SM__UNIT_SP, SM__LAT_ONE, 1, 0 },
     [SM__OP_FLAG] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 }, /* no result, like a store */
+    [SM__OP_BAR] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 },  /* never dispatched (sched.c) */
 };
 
 /* Collectors of unit u whose operands have all arrived, as a mask; *n their count

@@ -14,8 +14,9 @@
 
 #include "sm_internal.h"
 
-/* One in four memory instructions is a store (no destination, two sources): the usual
- * load/store ratio of the Rodinia and CUDA SDK kernels we profile. */
+/* One in four shared-memory instructions is a store (no destination, two sources): the
+ * usual load/store ratio of the Rodinia and CUDA SDK kernels we profile, where no share
+ * is measured (global memory's is the profile's store_share). */
 #define STORE_SHARE 0.25
 
 static uint64_t mix64(uint64_t z)
@@ -66,24 +67,30 @@ static void fill_table(uint8_t *tab, int n, const double *w, int n_values, int o
 static void op_table(sm__kernel *k, const sm_profile *p)
 {
     double w[SM__N_OPS] = { 0 };
-    double alu = fmax(0.0, 1.0 - p->frac_sfu - p->frac_mem - p->frac_shared);
+    /* barriers take their share of the positions (placed, not drawn: draw_inst); the
+     * table draws the rest in the profile's proportions */
+    double alu = fmax(0.0, 1.0 - p->frac_sfu - p->frac_mem - p->frac_shared - p->frac_barrier);
     double plain = fmax(0.0, 1.0 - p->frac_mad - p->frac_div);
-    w[SM__OP_FP] = alu * p->frac_fp * plain;
-    w[SM__OP_FP_MAD] = alu * p->frac_fp * p->frac_mad;
-    w[SM__OP_FP_DIV] = alu * p->frac_fp * p->frac_div;
-    w[SM__OP_INT] = alu * (1 - p->frac_fp) * plain;
-    w[SM__OP_INT_MAD] = alu * (1 - p->frac_fp) * p->frac_mad;
-    w[SM__OP_INT_DIV] = alu * (1 - p->frac_fp) * p->frac_div;
+    double fp32 = fmax(0.0, p->frac_fp - p->frac_fp64), rest = 1.0 - k->lat1_share;
+    w[SM__OP_FP] = alu * rest * fp32 * plain;
+    w[SM__OP_FP_MAD] = alu * rest * fp32 * p->frac_mad;
+    w[SM__OP_FP_DIV] = alu * rest * fp32 * p->frac_div;
+    w[SM__OP_DP] = alu * rest * p->frac_fp64;
+    w[SM__OP_INT] = alu * rest * (1 - p->frac_fp) * plain;
+    w[SM__OP_INT_MAD] = alu * rest * (1 - p->frac_fp) * p->frac_mad;
+    w[SM__OP_INT_DIV] = alu * rest * (1 - p->frac_fp) * p->frac_div;
+    w[SM__OP_LAT1] = alu * k->lat1_share;
     w[SM__OP_SFU] = p->frac_sfu;
-    w[SM__OP_LD_GLOBAL] = p->frac_mem * (1 - STORE_SHARE);
-    w[SM__OP_ST_GLOBAL] = p->frac_mem * STORE_SHARE;
+    w[SM__OP_LD_GLOBAL] = p->frac_mem * (1 - p->store_share);
+    w[SM__OP_ST_GLOBAL] = p->frac_mem * p->store_share;
     w[SM__OP_LD_SHARED] = p->frac_shared * (1 - STORE_SHARE);
     w[SM__OP_ST_SHARED] = p->frac_shared * STORE_SHARE;
     fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
 
     /* ALU instructions take the source operands that loads (1), stores (2) and SFU
      * instructions (1) leave over from the profile's mean. */
-    double other = p->frac_sfu + p->frac_mem * (1 + STORE_SHARE) + p->frac_shared * (1 + STORE_SHARE);
+    double other = p->frac_sfu + p->frac_mem * (1 + p->store_share) +
+                   p->frac_shared * (1 + STORE_SHARE);
     double m = alu > 0 ? (p->src_operands - other) / alu : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_thresh = prob32(m - floor(m));
@@ -151,6 +158,7 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     k->partial_thresh = prob32(p->partial_warps);
     k->partial_lanes = p->partial_lanes;
     k->hit_thresh = (uint32_t)lround(p->l1_hit_rate * 4096);
+    k->bar_thresh = prob32(p->frac_barrier);
     op_table(k, p);
     reg_table(k->reg_tab[0], 0, k->first_div, p->reg_skew);
     if (n_div)
@@ -251,6 +259,22 @@ static void flag_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
 }
 
+/* Is instruction `index` of every warp a barrier?  A function of the kernel's seed and
+ * the position alone, so all warps of a block (and every block) meet the same barriers
+ * in the same order, as a kernel's __syncthreads; never the last instruction, whose
+ * warp would end waiting. */
+static bool barrier_at(const sm__kernel *k, int index)
+{
+    return index < k->insts_per_warp - 1 &&
+           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)index << 20)) < k->bar_thresh;
+}
+
+static void bar_inst(sm__inst *in)
+{
+    *in = (sm__inst){ .op = SM__OP_BAR, .dst = SM__NO_REG, .n_src = 0,
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+}
+
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +
  * 1 positions from 0; otherwise it is instruction n - (flags before and at n). */
 static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
@@ -266,6 +290,8 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     }
     if (k->micro)
         micro(k, wp, index, in);
+    else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+        bar_inst(in);
     else
         synth(k, wp, in);
 }

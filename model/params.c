@@ -14,6 +14,9 @@ void sm_config_default(sm_config *c)
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
         .lat_l1_hit = 35, .lat_shared = 26, .lat_miss = 450, .max_misses = 32,
+        /* GPGPU-Sim's SM2_GTX480 config: -ptx_opcode_latency_dp 8,19,8,8,330 (add, max,
+         * mul, mad, div) */
+        .lat_dp = 8, .latency_table = SM_LATENCY_RFDSE,
         .max_cycles = 50000000,
         /* Turner's design space, off: per-unit collectors, stalling, no tracker;
          * his unified pool had 8 slots */
@@ -30,6 +33,8 @@ void sm_profile_default(sm_profile *p)
         .grid_blocks = 120, .block_threads = 256, .regs_per_thread = 16,
         .insts_per_warp = 400, .frac_sfu = 0.05, .frac_mem = 0.10, .frac_shared = 0.05,
         .frac_fp = 0.5, .frac_mad = 0.2, .frac_div = 0.0, .src_operands = 2.0,
+        .frac_fp64 = 0.0, .frac_barrier = 0.0, .latency1_share = 0.0,
+        .store_share = 0.25, /* the usual load/store ratio, where none is measured */
         .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */

@@ -260,24 +260,33 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
 {
     rr_state *z = st;
     sm__kernel *k = &s->k;
+    /* the pool must hold every register of the resident warps (the loader's storage
+     * rule guarantees it for sweeps; this guards direct callers of the model) */
+    if ((long)k->n_banks * k->n_entries < (long)k->resident * k->warps_per_block * k->regs)
+        return SM_E_INVALID;
     int groups = k->t->rr_row_groups < MAX_GROUPS ? k->t->rr_row_groups : MAX_GROUPS;
     while (groups > 1 && (k->n_entries % groups || k->n_entries / groups > 64))
         groups--; /* the largest count that divides the rows, 64 rows a group at most */
-    if (k->n_entries / groups > 64)
-        return SM_E_INVALID;
+    int rows = k->n_entries / groups;
+    if (rows > 64) { /* no divisor does (a prime count of rows over 64): a shorter last group */
+        groups = (k->n_entries + 63) / 64;
+        rows = (k->n_entries + groups - 1) / groups;
+    }
     memset(z, 0, offsetof(rr_state, w));
     z->groups = groups;
-    z->rows = k->n_entries / groups;
+    z->rows = rows;
     int warps = k->resident * k->warps_per_block, entries = k->t->rr_table_bytes / 2;
     int renamed = warps ? entries / warps : k->regs;
     z->n_static = k->regs > renamed ? k->regs - renamed : 0;
     z->long_lived = p->long_lived_regs < k->regs ? p->long_lived_regs : k->regs;
     z->delay = p->release_delay < 32 ? p->release_delay : 32;
     z->horizon = k->t->rr_horizon < RING - 1 ? k->t->rr_horizon : RING - 1;
-    uint64_t all = z->rows == 64 ? ~0ULL : (1ULL << z->rows) - 1;
-    for (int b = 0; b < k->n_banks; b++)
-        for (int gi = 0; gi < groups; gi++)
+    for (int gi = 0; gi < groups; gi++) {
+        int n = k->n_entries - gi * rows < rows ? k->n_entries - gi * rows : rows;
+        uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+        for (int b = 0; b < k->n_banks; b++)
             z->g[b][gi].free = all;
+    }
     k->flag_every = k->t->rr_flag_every;
     return SM_OK;
 }
@@ -372,7 +381,13 @@ static void take_in_bank(rr_state *z, sm_sim *s, int w, int r)
     uint16_t p = choose_in_bank(z, &s->k, s->warps[w].bank[r]);
     if (p == NONE)
         p = choose(z, s, w, r); /* bank full: the timing was fixed for the old bank */
-    assert(p != NONE); /* at most regs + 1 registers per warp; the kernel fits */
+    for (int v = 0; p == NONE && v < s->c->max_warps; v++) {
+        /* the pool is full only of released registers still waiting out release_delay
+         * (each warp maps at most regs, and the pool holds all of them): free them now */
+        drain(z, s, v, true);
+        p = choose(z, s, w, r);
+    }
+    assert(p != NONE);
     rw->map[r] = p;
     count_alloc(z, s, w, p);
     set_state(z, &s->k, p, PH_HELD, s->now + 1);

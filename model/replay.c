@@ -171,11 +171,12 @@ static uint64_t tracker_held(const sm_sim *s, const sm__sched *q, uint64_t cand,
 }
 
 /* The stall the issue loop charges a scheduler with no ready warp: sched.c's
- * classify() with nothing tried (the order memory, dependency, idle). */
+ * classify() with nothing tried (the order memory, dependency, barrier, idle). */
 static int empty_stall(const sm__sched *q)
 {
     return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
            : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
+           : q->barrier                ? SM__STALL_BARRIER
                                        : SM__STALL_IDLE;
 }
 

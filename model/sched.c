@@ -32,10 +32,52 @@ void sm__sched_wake(sm_sim *s, int w, int reg)
     q->ready |= (uint64_t)hit << w;
 }
 
+/* Every warp of the block that waited at its barrier becomes a candidate again. */
+static void release_barrier(sm_sim *s, sm__block *blk)
+{
+    int wpb = s->k.warps_per_block, first = (int)(blk - s->blocks) * wpb;
+    for (int w = first; w < first + wpb; w++)
+        s->sched[s->warps[w].sched].barrier &= ~(1ULL << w);
+    blk->at_barrier = 0;
+}
+
+/* A barrier takes the issue slot and no collector, pipeline or register: the warp
+ * waits (q->barrier) until the last warp of its block issues the same barrier, which
+ * releases them all in that cycle.  Register-file designs see it, as every issued
+ * instruction (reg_release's look-ahead counts it). */
+static void __attribute__((noinline)) issue_barrier(sm_sim *s, sm__sched *q, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    sm_stats *st = s->st;
+    st->warp_insts++;
+    st->thread_insts += wp->tlanes[0];
+    st->barriers++;
+    wp->n_issued++;
+    wp->passed = 0;
+    q->last = q->resume >= 0 ? q->resume : w;
+    q->resume = -1;
+    s->last_progress = s->now;
+    if (s->k.hooks & SM__HOOK_ISSUE)
+        sm__designs_issue(s, w, SM__NIL, &wp->next);
+    --wp->n_left; /* a barrier is never a warp's last instruction (gen.c) */
+    int unit = wp->next.unit;
+    sm__gen_next(&s->k, wp);
+    q->unit_mask[unit] &= ~(1ULL << w);
+    q->unit_mask[wp->next.unit] |= 1ULL << w;
+    sm__block *blk = &s->blocks[wp->block];
+    q->barrier |= 1ULL << w;
+    if (++blk->at_barrier == blk->warps_left)
+        release_barrier(s, blk);
+}
+
 static void issue_warp(sm_sim *s, sm__sched *q, int w)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
+    if (__builtin_expect(in->op == SM__OP_BAR, 0)) {
+        issue_barrier(s, q, w);
+        return;
+    }
     uint16_t slot = sm__slot_alloc(s);
     sm__slot *sl = &s->slots[slot];
     sl->warp = (uint8_t)w;
@@ -83,7 +125,8 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
  * memory, for other results, none.  Selects from the lowest precedence up. */
 static sm__stall classify(const sm__sched *q)
 {
-    int k = q->n_wait[SM__STALL_DEP] ? SM__STALL_DEP : SM__STALL_IDLE;
+    int k = q->barrier ? SM__STALL_BARRIER : SM__STALL_IDLE;
+    k = q->n_wait[SM__STALL_DEP] ? SM__STALL_DEP : k;
     k = q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY : k;
     k = q->why & (1u << SM__STALL_INFLIGHT) ? SM__STALL_INFLIGHT : k;
     k = q->why & (1u << SM__STALL_COLLECTOR) ? SM__STALL_COLLECTOR : k;

@@ -141,12 +141,13 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
-                                 c->lat_shared, miss };
+                                 c->lat_shared, miss, c->lat_dp, 1 };
     memcpy(k->lat, lat, sizeof lat);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
+    k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
     sm__gen_setup(k, w);
     int rc = sm__banks_setup(s, map, t, w);
     if (rc)
@@ -254,6 +255,7 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
         return SM__STALL_COLLECTOR;
     return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
            : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
+           : q->barrier                ? SM__STALL_BARRIER
                                        : SM__STALL_IDLE;
 }
 
@@ -367,6 +369,7 @@ static int finish(sm_sim *s, int rc)
     st->stall_dependency = s->stall_n[SM__STALL_DEP];
     st->stall_collector = s->stall_n[SM__STALL_COLLECTOR];
     st->stall_inflight = s->stall_n[SM__STALL_INFLIGHT];
+    st->stall_barrier = s->stall_n[SM__STALL_BARRIER];
     for (int b = 0; b < s->k.n_banks; b++) {
         for (int p = 0; p < s->k.subs; p++)
             st->sub_occupancy[s->k.sub_id[b][p]] += s->occ[b];

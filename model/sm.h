@@ -46,6 +46,8 @@
     X(stall_dependency, "scheduler x cycles", "no issue: warps wait for ALU/SFU/shared results") \
     X(stall_collector, "scheduler x cycles", "no issue: ready warp but no free operand collector") \
     X(stall_inflight, "scheduler x cycles", "no issue: ready warp at its in-flight limit")  \
+    X(stall_barrier, "scheduler x cycles", "no issue: warps wait at their block's barrier") \
+    X(barriers, "warp instructions", "barrier instructions issued (frac_barrier)")        \
     X(dispatch_stalls, "collector x cycles", "operands ready but the execution unit busy")  \
     X(mshr_stalls, "cycles", "LD/ST unit blocked: all miss registers (MSHRs) in use")       \
     X(l1_misses, "loads", "global loads that missed in L1")                                \

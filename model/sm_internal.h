@@ -41,11 +41,16 @@ typedef enum {
     SM__OP_FP, SM__OP_FP_MAD, SM__OP_FP_DIV,
     SM__OP_SFU,
     SM__OP_LD_GLOBAL, SM__OP_ST_GLOBAL, SM__OP_LD_SHARED, SM__OP_ST_SHARED,
+    SM__OP_DP,      /* double precision on the SP pipelines (frac_fp64)              */
+    SM__OP_LAT1,    /* an ALU op GPGPU-Sim 4.0 runs at latency 1 (latency_table)     */
     SM__N_OPS,
     /* not drawn by the mix (past SM__N_OPS, so the stream tables are unchanged): an
      * instruction that only carries register-release flags (reg_release.c); it takes
      * an issue slot and an SP dispatch, reads and writes nothing */
-    SM__OP_FLAG = SM__N_OPS
+    SM__OP_FLAG = SM__N_OPS,
+    /* a block barrier (frac_barrier), placed by position, not drawn: it takes an issue
+     * slot and holds the warp until every warp of its block has issued it (sched.c) */
+    SM__OP_BAR
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -53,11 +58,13 @@ typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 /* Latency classes: one per operation latency, global-load misses separate from hits. */
 typedef enum {
     SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
-    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__N_LAT
+    SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__LAT_DP, SM__LAT_ONE,
+    SM__N_LAT
 } sm__lat;
 
 typedef enum {
     SM__STALL_IDLE, SM__STALL_MEMORY, SM__STALL_DEP, SM__STALL_COLLECTOR, SM__STALL_INFLIGHT,
+    SM__STALL_BARRIER,
     SM__N_STALL, SM__STALL_NONE = SM__N_STALL
 } sm__stall;
 
@@ -83,7 +90,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__N_OPS + 1]; /* and SM__OP_FLAG */
+extern const sm__op_info sm__ops[SM__OP_BAR + 1]; /* and SM__OP_FLAG, SM__OP_BAR */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
@@ -139,6 +146,7 @@ typedef struct sm__warp {
 typedef struct sm__block {
     int ordinal;         /* k-th block of this SM's share: keys its warps' streams */
     int warps_left;      /* warps not yet finished */
+    int at_barrier;      /* warps that issued the barrier the block waits at */
     bool live;
     uint8_t rename[SM_MAX_BANKS]; /* per-block renaming table, logical -> virtual bank */
 } sm__block;
@@ -146,6 +154,7 @@ typedef struct sm__block {
 typedef struct sm__sched {
     uint64_t warps;      /* resident warps of this scheduler */
     uint64_t ready;      /* warps worth trying: not scoreboard-blocked, instructions left */
+    uint64_t barrier;    /* warps waiting at their block's barrier: no candidates */
     uint64_t unit_mask[SM__N_UNITS]; /* warps whose next instruction needs that unit */
     int last;            /* last warp issued (LRR, GTO) or -1 */
     int resume;          /* FWAS: >= 0 to make the base order resume at this warp */
@@ -170,6 +179,9 @@ typedef struct sm__kernel {
     int first_div;       /* registers [first_div, regs) are touched only under thread-ID branches */
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
+    double lat1_share;    /* ALU share at latency 1 (sm.latency_table = "gpgpusim")   */
+    uint32_t bar_thresh;  /* frac_barrier * 2^32: instruction i is a barrier when a hash *
+                           * of (seed, i) falls below it (0: no barriers)               */
     uint32_t mate_thresh; /* same_bank_share * 2^32 (0: off) */
     int mate_srcs;        /* same_bank_srcs */
     uint8_t n_mates[SM__MAX_REGS];              /* registers in r's (plain) bank, not r */
@@ -617,7 +629,7 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
  * of being tried.  Branch-free over the three units. */
 static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
 {
-    uint64_t cand = q->ready;
+    uint64_t cand = q->ready & ~q->barrier;
     for (unsigned f = s->units_full; f; f &= f - 1)
         cand &= ~q->unit_mask[__builtin_ctz(f)];
     return cand;

@@ -97,6 +97,10 @@ typedef enum {
     SM_PREDICT_ORACLE = 3               /* knows the stream's misses                */
 } sm_hit_predictor;
 
+/* Latencies: rfdse's classes, or GPGPU-Sim 4.0's table in which every ALU opcode its
+ * latency table does not name runs at latency 1 (docs/workloads.md). */
+typedef enum { SM_LATENCY_RFDSE, SM_LATENCY_GPGPUSIM } sm_latency_table;
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -127,6 +131,12 @@ typedef struct sm_config {
     int lat_l1_hit;         /* L1 hit                                35    */
     int lat_shared;         /* shared memory                         26    */
     int lat_miss;           /* L1 miss to L2/DRAM, unloaded          450   */
+    int lat_dp;             /* double add/mul/mad (GTX480 has no DP   8     *
+                             * units: GPGPU-Sim runs them on the SP pipes,  *
+                             * one per 8 cycles)                            */
+    sm_latency_table latency_table; /* rfdse, or gpgpusim: the       rfdse *
+                             * profile's latency1_share of ALU instructions  *
+                             * at latency 1, as GPGPU-Sim 4.0 (comparison)   */
     int max_misses;         /* outstanding misses per SM (MSHRs)     32    */
     /* memory hazards and replay (docs/replay.md; defaults reproduce the model
      * without them bit for bit) */
@@ -153,6 +163,14 @@ typedef struct sm_profile {
     double frac_fp;         /* share of ALU instructions that are floating point */
     double frac_mad;        /* share of ALU instructions that are mad          */
     double frac_div;        /* share of ALU instructions that are divides      */
+    double frac_fp64;       /* share of ALU instructions in double precision   *
+                             * (part of frac_fp)                               */
+    double frac_barrier;    /* share of instructions that are block barriers   *
+                             * (__syncthreads), at the same positions in every *
+                             * warp of a block                                 */
+    double store_share;     /* share of global-memory instructions that store  */
+    double latency1_share;  /* ALU instructions GPGPU-Sim 4.0 runs at latency *
+                             * 1 (used with sm.latency_table = "gpgpusim")     */
     double src_operands;    /* mean source register operands per instruction   */
     double reg_skew;        /* register-ID skew: P(r) ~ exp(-reg_skew * r)     */
     double dep_distance;    /* mean distance (instructions) to the producer    */

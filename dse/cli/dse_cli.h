@@ -30,6 +30,7 @@ int dse_cmd_run(int argc, char **argv);
 int dse_cmd_analyze(int argc, char **argv);
 int dse_cmd_submit(int argc, char **argv);
 int dse_cmd_list(int argc, char **argv);
+int dse_cmd_trace(int argc, char **argv);
 
 /* Shared helpers: print "rfdse CMD: message" to stderr, return DSE_EXIT_USAGE. */
 int dse_cli_usage_error(const char *cmd, const char *fmt, ...);

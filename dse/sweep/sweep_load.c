@@ -79,8 +79,14 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
 {
     int t = config_setting_type(s);
     bool integer_key = k->type == DSE__INT || k->type == DSE__INT64 || k->type == DSE__INT_LIST;
-    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
-        *v = (double)config_setting_get_int64(s);
+    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+        long long i = config_setting_get_int64(s);
+        *v = (double)i;
+        /* beyond 2^53 a double would round what was written */
+        if ((double)i >= 0x1p63 || (long long)*v != i)
+            return fail(ld, s, path, "%lld is not exactly a double, accepted: an integer of "
+                        "at most 2^53 in magnitude", i);
+    }
     else if (t == CONFIG_TYPE_FLOAT && !integer_key)
         *v = config_setting_get_float(s);
     else
@@ -88,7 +94,7 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
                     type_name(t));
     if (!in_range(k, *v)) {
         char got[64];
-        snprintf(got, sizeof got, "%.15g", *v);
+        dse__format_double(got, sizeof got, *v);
         return bad_range(ld, s, path, k, got);
     }
     return 0;
@@ -484,16 +490,9 @@ static int read_workloads(const loader *ld, const config_setting_t *l, dse_sweep
         return -1;
     for (int i = 0; i < sw->n_workloads; i++) {
         const config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
-        char key[64], msg[256], path[96];
         if (read_workload(ld, e, i, &sw->workloads[i]) ||
             check_unique(ld, e, "workloads", sw->workloads[i].name, i, workload_name, sw))
             return -1;
-        if (sm_profile_check(&sw->workloads[i], &sw->sm, key, sizeof key, msg, sizeof msg)) {
-            const config_setting_t *at = config_setting_type(e) == CONFIG_TYPE_GROUP
-                                             ? config_setting_get_member(e, key) : NULL;
-            snprintf(path, sizeof path, "workloads[%d].%s", i, key);
-            return fail(ld, at ? at : e, path, "%s", msg);
-        }
     }
     return 0;
 }
@@ -609,6 +608,58 @@ static int check_cycle_budget(const loader *ld, const config_t *cfg, const dse_s
     return 0;
 }
 
+/* Each workload against the SM (a block must fit it), once every section is read: the
+ * sm section may follow the workloads, and built-in workloads have no setting of their
+ * own (the line is then that of the SM key that refuses them). */
+static int check_workloads(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    const config_setting_t *list = config_lookup(cfg, "workloads");
+    for (int i = 0; i < sw->n_workloads; i++) {
+        char key[64], msg[256], path[96];
+        if (!sm_profile_check(&sw->workloads[i], &sw->sm, key, sizeof key, msg, sizeof msg))
+            continue;
+        const config_setting_t *e = list ? config_setting_get_elem(list, (unsigned)i) : NULL;
+        const config_setting_t *at = e && config_setting_type(e) == CONFIG_TYPE_GROUP
+                                         ? config_setting_get_member(e, key) : NULL;
+        const char *sm_key = !strcmp(key, "regs_per_thread") ? "sm.n_registers"
+                             : !strcmp(key, "block_threads") ? "sm.max_threads" : NULL;
+        const char *const where[] = { sm_key ? sm_key : "sm", NULL };
+        if (!at && !e)
+            at = first_setting(cfg, where);
+        snprintf(path, sizeof path, "workloads[%d].%s", i, key);
+        return fail(ld, at ? at : e, path, "%s (workload %s)", msg, sw->workloads[i].name);
+    }
+    return 0;
+}
+
+/* The SM model keeps n_banks x entries_per_bank register vectors of 32 lanes: every
+ * design that places registers (reg_release's physical pool, the caches' banks after
+ * the main RF's) needs them to hold the registers the SM allocates blocks from. */
+static int check_storage(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    const var_floorplan *f = &sw->var.floorplan;
+    long vectors = (long)f->n_banks * f->entries_per_bank;
+    const char *const where[] = { "floorplan.entries_per_bank", "floorplan.n_banks",
+                                  "sm.n_registers", NULL };
+    if (vectors * 32 < sw->sm.n_registers)
+        return fail(ld, first_setting(cfg, where), "floorplan.entries_per_bank",
+                    "the register file must hold sm.n_registers = %d: n_banks x "
+                    "entries_per_bank x 32 lanes = %d x %d x 32 = %ld, accepted: "
+                    "entries_per_bank >= %ld", sw->sm.n_registers, f->n_banks,
+                    f->entries_per_bank, vectors * 32,
+                    ((long)sw->sm.n_registers / 32 + f->n_banks - 1) / f->n_banks);
+    for (int i = 0; i < sw->n_techniques; i++)
+        if (dse_technique_cache_entries(sw, &sw->techniques[i]) &&
+            2 * f->n_banks > SM_MAX_BANKS) {
+            const char *const nb[] = { "floorplan.n_banks", NULL };
+            return fail(ld, first_setting(cfg, nb), "floorplan.n_banks",
+                        "technique '%s': its register-file cache takes as many banks as the "
+                        "main RF, got %d, accepted: [1, %d]", sw->techniques[i].name,
+                        f->n_banks, SM_MAX_BANKS / 2);
+        }
+    return 0;
+}
+
 static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
 {
     char key[64], msg[256];
@@ -632,7 +683,9 @@ static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
                         "register vectors) needs one per bank (floorplan.n_banks = %d)",
                         sw->techniques[i].name, entries, sw->var.floorplan.n_banks);
     }
-    return check_cycle_budget(ld, cfg, sw) || check_chip_model(ld, cfg, sw) ? -1 : 0;
+    return check_workloads(ld, cfg, sw) || check_storage(ld, cfg, sw) ||
+                   check_cycle_budget(ld, cfg, sw) || check_chip_model(ld, cfg, sw)
+               ? -1 : 0;
 }
 
 static void fill_derived_defaults(dse_sweep *sw)

@@ -2,6 +2,7 @@
 #include "sweep_schema.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ static const char *const port_names[] = { "separate", "shared", NULL };
 static const char *const coll_names[] = { "per_unit", "unified", NULL };
 static const char *const hazard_names[] = { "stall", "replay", NULL };
 static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
+static const char *const latency_table_names[] = { "rfdse", "gpgpusim", NULL };
 static const char *const predictor_names[] = { "hit_unless_replayed", "always_miss", "pc",
                                                "oracle", NULL };
 
@@ -123,6 +125,9 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, lat_l1_hit, 1, 10000, "L1 hit latency, cycles"),
     K_INT(sm_config, lat_shared, 1, 10000, "shared-memory latency, cycles"),
     K_INT(sm_config, lat_miss, 1, 100000, "L1 miss latency (L2 + DRAM), cycles"),
+    K_INT(sm_config, lat_dp, 1, 10000, "double-precision add/mul/mad latency, cycles"),
+    K_ENUM(sm_config, latency_table, latency_table_names,
+           "ALU latencies: rfdse's, or GPGPU-Sim 4.0's (latency1_share at latency 1)"),
     K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
     K_ENUM(sm_config, collectors, coll_names,
            "operand collectors: per unit kind (oc_sp/oc_sfu/oc_mem) or one unified pool"),
@@ -226,6 +231,11 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, frac_fp, 0, 1, "share of ALU instructions in floating point"),
     K_DBL(sm_profile, frac_mad, 0, 1, "share of ALU instructions that are mad"),
     K_DBL(sm_profile, frac_div, 0, 1, "share of ALU instructions that are divides"),
+    K_DBL(sm_profile, frac_fp64, 0, 1, "share of ALU instructions in double precision (of frac_fp)"),
+    K_DBL(sm_profile, frac_barrier, 0, 0.5, "share of instructions that are block barriers"),
+    K_DBL(sm_profile, store_share, 0, 1, "share of global-memory instructions that store"),
+    K_DBL(sm_profile, latency1_share, 0, 1,
+          "ALU instructions at latency 1 with sm.latency_table = \"gpgpusim\""),
     K_DBL(sm_profile, src_operands, 0, 3, "mean source register operands per instruction"),
     K_DBL(sm_profile, reg_skew, 0, 100, "register-ID skew: P(r) ~ exp(-reg_skew r)"),
     K_DBL(sm_profile, dep_distance, 1, 10000, "mean distance to the producing instruction"),
@@ -271,7 +281,19 @@ void dse__key_range(const dse__key *k, char *buf, size_t n)
     }
     const char *what = (k->type == DSE__DOUBLE_LIST || k->type == DSE__INT_LIST)
                            ? "a list of values in " : "";
-    snprintf(buf, n, "%s%s%.15g, %.15g]", what, k->min_open ? "(" : "[", k->min, k->max);
+    char lo[40], hi[40];
+    dse__format_double(lo, sizeof lo, k->min);
+    dse__format_double(hi, sizeof hi, k->max);
+    snprintf(buf, n, "%s%s%s, %s]", what, k->min_open ? "(" : "[", lo, hi);
+}
+
+void dse__format_double(char *buf, size_t n, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
 }
 
 const dse__section *dse__section_find(const char *name)

@@ -55,6 +55,10 @@ extern const size_t dse__n_workload_keys;
 /* The accepted range of a key as text, e.g. "(0, 100]" or "one of: sm, chip". */
 void dse__key_range(const dse__key *k, char *buf, size_t n);
 
+/* The shortest of %.15g..%.17g that reads back to the same double: 0.15, not
+ * 0.14999999999999999, and 0.24999999999999997, not 0.25. */
+void dse__format_double(char *buf, size_t n, double v);
+
 /* True when field k of structs a and b holds the same value. */
 bool dse__key_equal(const dse__key *k, const void *a, const void *b);
 

@@ -5,6 +5,8 @@
 #include "dse_quote.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,11 @@ typedef struct scan {
     long string_run;                      /* bytes of adjacent literals ("a" "b" is one)  */
     bool after_string;
     const char *what;                     /* the violation, or NULL                       */
+    char key[64];                         /* the last setting name, for messages          */
+    char path[256];                       /* "chips." inside chips = { ... }               */
+    size_t path_len[DSE_SWEEP_MAX_DEPTH + 1];
+    bool named;                           /* a name and '=' came, its value not yet       */
+    char msg[320];                        /* storage for a `what` built at run time       */
 } scan;
 
 /* Sweeps are self-contained: the results file keeps the resolved sweep, and libconfig
@@ -122,6 +129,10 @@ static void open_container(scan *s, bool is_group)
         s->what = "groups, lists and arrays nested deeper than 32 levels";
         return;
     }
+    s->path_len[s->depth] = strlen(s->path);
+    if (s->named && strlen(s->path) + strlen(s->key) + 2 < sizeof s->path)
+        strcat(strcat(s->path, s->key), ".");
+    s->named = false;
     s->depth++;
     s->group[s->depth] = is_group;
     s->keys[s->depth] = 0;
@@ -142,17 +153,112 @@ static void new_line(scan *s)
         s->what = no_include;
 }
 
+static bool name_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-' || c == '*';
+}
+
+/* A setting name (libconfig: [A-Za-z*][-A-Za-z0-9_*]*), or true/false: skipped whole, so
+ * the digits in `rr_row_groups2` are not a number; kept for the messages below. */
+static void skip_name(scan *s)
+{
+    const char *start = s->p;
+    while (s->p < s->end && name_char(*s->p))
+        s->p++;
+    size_t n = (size_t)(s->p - start);
+    if (n >= sizeof s->key)
+        n = sizeof s->key - 1;
+    memcpy(s->key, start, n);
+    s->key[n] = '\0';
+}
+
+static void refuse_literal(scan *s, const char *lit, size_t n, const char *why)
+{
+    snprintf(s->msg, sizeof s->msg, "key '%.100s%s': %.*s %s", s->path, s->key,
+             (int)(n > 40 ? 40 : n), lit, why);
+    s->what = s->msg;
+}
+
+/* libconfig 1.5 wraps integer literals to 32 bits (5000000000 reads as 705032704, 0xFFFFFFFF
+ * as -1), clamps 64-bit ones (99999999999999999999L reads as INT64_MAX) and lets floats
+ * overflow to inf or underflow to 0.  A value is read exactly or refused, quoting what
+ * was written. */
+static void check_literal(scan *s, const char *lit, size_t n)
+{
+    char buf[64];
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    memcpy(buf, lit, n);
+    buf[n] = '\0';
+    size_t digits = strcspn(buf, "Ll");
+    bool wide = digits < n, hex = strpbrk(buf, "xX") != NULL;
+    bool real = !hex && strpbrk(buf, ".eE") != NULL;
+    buf[digits] = '\0';
+    errno = 0;
+    if (real) {
+        double v = strtod(buf, NULL); /* ERANGE for subnormals too: those read exactly */
+        if (errno == ERANGE && v == 0.0)
+            refuse_literal(s, lit, n, "is too small for a double (it would read as 0)");
+        else if (errno == ERANGE && isinf(v))
+            refuse_literal(s, lit, n, "is too large for a double");
+        return;
+    }
+    unsigned long long mag = strtoull(buf + (buf[0] == '-' || buf[0] == '+'), NULL, hex ? 16 : 10);
+    unsigned long long limit = wide ? (unsigned long long)INT64_MAX : (unsigned long long)INT32_MAX;
+    if (buf[0] == '-')
+        limit++; /* -2147483648 fits */
+    if (errno == ERANGE || mag > limit)
+        refuse_literal(s, lit, n, wide ? "does not fit a 64-bit integer"
+                                       : "does not fit a 32-bit integer (a 64-bit one ends in L)");
+}
+
+/* A number: libconfig's integer, 64-bit, hex and float literals. */
+static void scan_number(scan *s)
+{
+    const char *start = s->p;
+    s->p++;
+    while (s->p < s->end && (name_char(*s->p) || *s->p == '.' || *s->p == '+' ||
+                             ((*s->p == '-') && (s->p[-1] == 'e' || s->p[-1] == 'E'))))
+        s->p++;
+    check_literal(s, start, (size_t)(s->p - start));
+}
+
+static bool starts_number(const scan *s, char c)
+{
+    if (c >= '0' && c <= '9')
+        return true;
+    if (c != '-' && c != '+' && c != '.')
+        return false;
+    const char *q = s->p + 1;
+    if (c != '.' && q < s->end && *q == '.')
+        q++;
+    return q < s->end && *q >= '0' && *q <= '9';
+}
+
 /* One character of code. */
 static void code_char(scan *s, char c)
 {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '*') {
+        s->after_string = false;
+        skip_name(s);
+        return;
+    }
+    if (starts_number(s, c)) {
+        s->after_string = false;
+        scan_number(s);
+        return;
+    }
     if (c != ' ' && c != '\t' && c != '\r')
         s->after_string = false;
     if (c == '{' || c == '(' || c == '[')
         open_container(s, c == '{');
     else if ((c == '}' || c == ')' || c == ']') && s->depth > 0)
-        s->depth--;
-    else if (c == '=' || c == ':')
+        s->path[s->path_len[--s->depth]] = '\0';
+    else if (c == '=' || c == ':') {
         count_setting(s);
+        s->named = true;
+    }
     s->p++;
 }
 

@@ -8,16 +8,11 @@
 #include "dse_sweep.h"
 #include "sweep_schema.h"
 
-/* The shortest of %.15g..%.17g that reads back to the same double (0.15, not
- * 0.14999999999999999); libconfig needs a '.' or an exponent to read a float. */
+/* libconfig needs a '.' or an exponent to read a float. */
 static void write_double(FILE *out, double v)
 {
     char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    dse__format_double(buf, sizeof buf, v);
     fputs(buf, out);
     if (!strpbrk(buf, ".eE"))
         fputs(".0", out);

@@ -1,0 +1,93 @@
+/* dse_trace.h - Accel-Sim traces (kernel-N.traceg) as data: read, import to HDF5, info.
+ *
+ * A trace is what a GPU ran, warp by warp: per thread block and warp the dynamic
+ * instructions as PC, active mask, destination and source registers, SASS opcode, and
+ * for memory instructions the access width and addresses.  docs/traces.md describes the
+ * text format rfdse reads (Accel-Sim trace versions 3 and 4, with and without line
+ * numbers, every address compression) and the HDF5 form `rfdse trace import` writes.
+ *
+ * Errors are one line "FILE:LINE: what" on the err stream (NULL: silent) and a NULL or
+ * -1 return; nothing is written half: the HDF5 form is built under NAME.partial and
+ * renamed. */
+#ifndef RFDSE_DSE_TRACE_H
+#define RFDSE_DSE_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define DSE_TRACE_MAX_REGS 4      /* destination or source registers of one instruction */
+#define DSE_TRACE_RZ 255          /* R255: SASS's zero register, no register-file access */
+
+/* The kernel's header lines ("-grid dim = (1,1,1)", ...). */
+typedef struct dse_trace_header {
+    char kernel_name[256];
+    int kernel_id;
+    int grid[3], block[3];
+    int shmem;          /* bytes of shared memory per block */
+    int nregs;          /* registers per thread              */
+    int binary_version; /* SM architecture the SASS is for (61: Pascal GP10x) */
+    int trace_version;  /* Accel-Sim tracer format version (3, 4)             */
+    int lineinfo;       /* 1: every instruction line starts with a line number */
+} dse_trace_header;
+
+/* Address lists as the tracer writes them (Accel-Sim's address_format). */
+enum { DSE_TRACE_ADDR_LIST = 0, DSE_TRACE_ADDR_BASE_STRIDE = 1, DSE_TRACE_ADDR_BASE_DELTA = 2 };
+
+typedef struct dse_trace_inst {
+    uint32_t pc, mask;
+    uint16_t opcode;   /* index into the trace's opcode names (dse_trace_opcode) */
+    uint8_t n_dst, n_src;
+    uint8_t dst[DSE_TRACE_MAX_REGS], src[DSE_TRACE_MAX_REGS];
+    uint8_t width;     /* bytes per thread of a memory access; 0: not memory     */
+    uint8_t addr_mode; /* DSE_TRACE_ADDR_*                                        */
+    uint32_t n_addr;   /* values at addr_first in dse_trace_addrs: per active lane
+                        * (list: addresses; base_delta: base then deltas) or 2
+                        * (base_stride: base, stride)                             */
+    uint64_t addr_first;
+} dse_trace_inst;
+
+typedef struct dse_trace_warp {
+    int block[3];   /* the thread block's coordinates */
+    int warp;       /* warp index within the block    */
+    uint64_t first; /* its first instruction in dse_trace_insts */
+    uint32_t n;     /* its instruction count                     */
+} dse_trace_warp;
+
+typedef struct dse_trace dse_trace;
+
+/* Reads an Accel-Sim text trace; blocks whose linear index b has b % n_sms != sm are
+ * skipped (sm = 0, n_sms = 1 keeps all), as rfdse's SM model shares a grid's blocks. */
+dse_trace *dse_trace_read_text(const char *path, int sm, int n_sms, FILE *err);
+/* Reads the HDF5 form `dse_trace_write_h5` wrote. */
+dse_trace *dse_trace_read_h5(const char *path, FILE *err);
+/* Writes the HDF5 form (chunked, deflate) to path via path.partial; 0 or -1. */
+int dse_trace_write_h5(const dse_trace *t, const char *path, FILE *err);
+void dse_trace_free(dse_trace *t);
+
+const dse_trace_header *dse_trace_header_of(const dse_trace *t);
+size_t dse_trace_n_warps(const dse_trace *t);
+const dse_trace_warp *dse_trace_warps(const dse_trace *t);
+size_t dse_trace_n_insts(const dse_trace *t);
+const dse_trace_inst *dse_trace_insts(const dse_trace *t);
+const uint64_t *dse_trace_addrs(const dse_trace *t);
+size_t dse_trace_n_addrs(const dse_trace *t);
+size_t dse_trace_n_opcodes(const dse_trace *t);
+const char *dse_trace_opcode(const dse_trace *t, int id);
+
+/* Instruction classes of the opcode table (trace_opcodes.c), the SM model's units. */
+typedef enum {
+    DSE_TRACE_INT, DSE_TRACE_FP32, DSE_TRACE_FP64, DSE_TRACE_SFU,
+    DSE_TRACE_LD_GLOBAL, DSE_TRACE_ST_GLOBAL, DSE_TRACE_LD_SHARED, DSE_TRACE_ST_SHARED,
+    DSE_TRACE_ATOMIC, DSE_TRACE_LOCAL, DSE_TRACE_CONST, DSE_TRACE_BARRIER, DSE_TRACE_CONTROL,
+    DSE_TRACE_N_CLASSES
+} dse_trace_class;
+
+/* The class of a SASS opcode (with or without modifiers: "LDG.E.CG"), or -1 if the
+ * table does not know it for this binary version. */
+int dse_trace_class_of(const char *opcode, int binary_version);
+const char *dse_trace_class_name(dse_trace_class c);
+
+/* Prints shape, header and instruction mix (by class and by opcode). */
+void dse_trace_info(const dse_trace *t, FILE *out);
+
+#endif

@@ -1,0 +1,26 @@
+/* trace_internal.h - the dse_trace struct, shared by the files of dse/trace/. */
+#ifndef RFDSE_DSE_TRACE_INTERNAL_H
+#define RFDSE_DSE_TRACE_INTERNAL_H
+
+#include "dse_trace.h"
+
+#define DSE__TRACE_OPCODE_LEN 32 /* "LDG.E.128.SYS" and the like; longer is refused */
+
+struct dse_trace {
+    dse_trace_header h;
+    dse_trace_warp *warps;
+    size_t n_warps, cap_warps;
+    dse_trace_inst *insts;
+    size_t n_insts, cap_insts;
+    uint64_t *addrs;
+    size_t n_addrs, cap_addrs;
+    char (*opcodes)[DSE__TRACE_OPCODE_LEN];
+    size_t n_opcodes, cap_opcodes;
+};
+
+/* Grows *arr (elements of size sz) to hold n + 1; 0 or -1 (out of memory). */
+int dse__trace_reserve(void **arr, size_t *cap, size_t n, size_t sz);
+/* The id of opcode name in t's table, added if new; -1 out of memory. */
+int dse__trace_opcode_id(dse_trace *t, const char *name);
+
+#endif

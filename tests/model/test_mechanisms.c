@@ -1,0 +1,185 @@
+/* The mechanisms the measured kernels need (issue 27; docs/model.md, "Barriers, double
+ * precision and stores"): block barriers, double precision at GTX480's latency and
+ * initiation interval, the measured store share, GPGPU-Sim's latency-1 table.
+ * Micro-kernels checked by hand, then the synthetic stream's barriers. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sm_fixture.h"
+
+static sm__inst op3(uint8_t op, uint8_t dst, int n_src, uint8_t a)
+{
+    sm__inst in = { .op = op, .dst = dst, .n_src = (uint8_t)n_src,
+                    .src = { a, SM__NO_REG, SM__NO_REG } };
+    return in;
+}
+
+/* One block of two warps on one scheduler, each its own row of 4 (micro_rows):
+ *   warp 0: r1 <- idiv r1 (145) ; r2 <- r1 ; X ; r3 <- r0
+ *   warp 1: X ; r2 <- r0 ; r3 <- r0 ; r4 <- r0
+ * with X a barrier, or an independent r4 <- r0.  Timing (test_sm.c): issue t, a
+ * dependent issues at t + 3 + lat, the run ends one cycle after the last write
+ * (t + lat + 4).  LRR starts at warp 0.
+ * No barrier: w0 idiv @0; w1 @1, @2, @3 and its r4 (WAW behind X's r4, written @8) @8;
+ *   w0 r2 @148 (r1 written @148), X @149, r3 @150: 150 + 8 = 158 cycles.
+ * Barrier: w1's barrier @1 holds it; w0 r2 @148, w0's barrier @149 releases both;
+ *   w1 r2 @150 (LRR after w0), w0 r3 @151, w1 r3 @152, w1 r4 @153: 161 cycles. */
+static sm_stats *run_pair(fixture *f, bool barrier)
+{
+    sm__inst x = barrier ? (sm__inst){ .op = SM__OP_BAR, .dst = SM__NO_REG }
+                         : op3(SM__OP_INT, 4, 1, 0);
+    sm__inst rows[8] = { op3(SM__OP_INT_DIV, 1, 1, 1), op3(SM__OP_INT, 2, 1, 1), x,
+                         op3(SM__OP_INT, 3, 1, 0), x, op3(SM__OP_INT, 2, 1, 0),
+                         op3(SM__OP_INT, 3, 1, 0), op3(SM__OP_INT, 4, 1, 0) };
+    f->c.n_schedulers = 1;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 64;
+    f->p.regs_per_thread = 5;
+    f->p.insts_per_warp = 4;
+    f->sim->k.micro_rows = true;
+    int rc = sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, rows, 8, &f->st);
+    f->sim->k.micro_rows = false;
+    assert_int_equal(rc, SM_OK);
+    return &f->st;
+}
+
+static void test_barrier_by_hand(void **state)
+{
+    fixture *f = *state;
+    sm_stats plain = *run_pair(f, false);
+    sm_stats bar = *run_pair(f, true);
+    assert_int_equal(plain.warp_insts, 8);
+    assert_int_equal(bar.warp_insts, 8);
+    assert_int_equal(bar.barriers, 2);
+    assert_int_equal(plain.barriers, 0);
+    assert_int_equal(plain.cycles, 158);
+    assert_int_equal(bar.cycles, 161);
+    /* while warp 1 waited, warp 0 waited for r1: the dependency is the stall's cause */
+    assert_int_equal(bar.stall_barrier, 0);
+}
+
+/* A chain of n dependent double-precision ops advances every lat_dp + 3 cycles; n
+ * independent ones from one warp leave the two SP pipelines one per 8 cycles each
+ * (GTX480's initiation interval 8). */
+static void test_fp64_latency_and_interval(void **state)
+{
+    fixture *f = *state;
+    f->c.n_schedulers = 1;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 8;
+    f->p.insts_per_warp = 10;
+    sm__inst chain = op3(SM__OP_DP, 1, 1, 1);
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &chain, 1, &f->st),
+                     SM_OK);
+    assert_int_equal(f->st.cycles, 10u * (8 + 3) + 1);
+    f->c.lat_dp = 12;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &chain, 1, &f->st),
+                     SM_OK);
+    assert_int_equal(f->st.cycles, 10u * (12 + 3) + 1);
+    f->c.lat_dp = 8;
+    /* independent: sources r0 (never written), destinations r1..r6 in turn */
+    sm__inst indep[6];
+    for (int i = 0; i < 6; i++) {
+        indep[i] = op3(SM__OP_DP, (uint8_t)(1 + i), 1, 0);
+    }
+    f->p.insts_per_warp = 12;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, indep, 6, &f->st),
+                     SM_OK);
+    sm_stats dp = f->st;
+    for (int i = 0; i < 6; i++)
+        indep[i].op = SM__OP_FP;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, indep, 6, &f->st),
+                     SM_OK);
+    /* 12 DP ops on 2 pipelines at 1 per 8 cycles: the last dispatches >= 5 x 8 cycles
+     * after the first; FP at interval 1 runs them back to back */
+    assert_true(dp.cycles >= 40 + 8);
+    assert_true(f->st.cycles < 30);
+    assert_true(dp.dispatch_stalls > 0);
+}
+
+/* latency_table = "gpgpusim" with every ALU instruction at latency 1: a synthetic
+ * kernel's dependent chains shorten, so it runs in fewer cycles than with rfdse's
+ * latencies; latency1_share is ignored with the default table. */
+static void test_latency_table(void **state)
+{
+    fixture *f = *state;
+    sm_profile_default(&f->p);
+    f->p.frac_mem = f->p.frac_shared = f->p.frac_sfu = 0;
+    f->p.dep_distance = 1.0;
+    f->p.grid_blocks = 15;
+    f->p.latency1_share = 1.0;
+    sm_config_default(&f->c);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats rfdse = f->st;
+    f->p.latency1_share = 0.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&rfdse, &f->st, sizeof rfdse); /* the share alone changes nothing */
+    f->p.latency1_share = 1.0;
+    f->c.latency_table = SM_LATENCY_GPGPUSIM;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.warp_insts, rfdse.warp_insts);
+    assert_true(f->st.cycles < rfdse.cycles);
+}
+
+/* store_share: every global-memory instruction a store (no L1 misses, stores do not
+ * look up L1) or a load. */
+static void test_store_share(void **state)
+{
+    fixture *f = *state;
+    sm_config_default(&f->c);
+    sm_fixture_memory_bound(&f->p);
+    f->p.store_share = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.l1_misses, 0);
+    f->p.store_share = 0.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_true(f->st.l1_misses > 0);
+}
+
+/* Synthetic barriers: every warp meets the same ones (the barrier count is a multiple of
+ * the warps run), their share of the instructions is frac_barrier within a binomial
+ * tolerance over the positions (4 standard deviations), runs are deterministic, and
+ * with frac_barrier = 0 no barrier is issued. */
+static void test_synthetic_barriers(void **state)
+{
+    fixture *f = *state;
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    f->p.grid_blocks = 15 * 4;
+    f->p.insts_per_warp = 2000;
+    f->p.frac_barrier = 0.05;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats a = f->st;
+    uint64_t warps = 4u * (uint64_t)((f->p.block_threads + 31) / 32);
+    assert_int_equal(a.warp_insts, warps * 2000u);
+    assert_int_equal(a.barriers % warps, 0);
+    double share = (double)(a.barriers / warps) / 2000.0;
+    double tol = 4.0 * sqrt(0.05 * 0.95 / 1999.0);
+    printf("# barrier share %.4f (frac_barrier 0.05, tolerance %.4f)\n", share, tol);
+    assert_true(fabs(share - 0.05) < tol);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&a, &f->st, sizeof a);
+    f->p.frac_barrier = 0.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.barriers, 0);
+    assert_int_equal(f->st.stall_barrier, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_barrier_by_hand),
+        cmocka_unit_test(test_fp64_latency_and_interval),
+        cmocka_unit_test(test_latency_table),
+        cmocka_unit_test(test_store_share),
+        cmocka_unit_test(test_synthetic_barriers),
+    };
+    return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
+}
