@@ -57,7 +57,8 @@ static const char help[] =
     "one second after it passes the signal on), write every finished unit and say\n"
     "\"N units saved; rerun with --resume\".  SIGUSR1 (what Slurm sends before the time\n"
     "limit) lets the chips in flight finish first.  The ranks exit with status 3; mpirun\n"
-    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.\n"
+    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.  Should mpirun\n"
+    "die (SIGKILL), its ranks stop as after SIGTERM, at once (Linux).\n"
     "Exit status: 0 done, 1 failed, 2 bad input, 3 stopped early (resumable).\n";
 
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
