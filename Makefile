@@ -38,14 +38,14 @@ test-asan: deps
 	@cmake --build $(ASAN_BUILD) -j $(NPROC) -- --no-print-directory
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(NPROC) -LE slow
 ifeq ($(CI),true)
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=45
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 endif
 
 # libFuzzer on the sweep loader and the results reader (clang), FUZZ_SECONDS per target;
 # the corpus grows in $(FUZZ_BUILD)/fuzz-corpus from run to run (scripts/run-fuzz.sh).
 fuzz: deps
 	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DRFDSE_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(NPROC) --target fuzz_sweep fuzz_results -- --no-print-directory
+	@cmake --build $(FUZZ_BUILD) -j $(NPROC) --target fuzz_sweep fuzz_results fuzz_trace -- --no-print-directory
 	@scripts/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # `make run` builds only the program it runs (no tests, no benchmarks).

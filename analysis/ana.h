@@ -116,6 +116,9 @@ typedef struct ana_results {
     double *year;         /* [year]                                          */
     double sigma_ratio;   /* sigma_rand / sigma_sys; NaN when unknown         */
     char nbti_law[ANA_NAME_MAX]; /* aging.initial_shift of the sweep; "" when unknown */
+    char duty[ANA_NAME_MAX];     /* aging.duty: "access" or "occupancy"; "" when unknown */
+    char (*colour)[8];    /* [tech]: "#rrggbb", the file's technique_colours or, for
+                             a file without them, analysis's own palette by index   */
     double *metric[ANA_N_METRICS]; /* [chip][tech][axis]; NULL when absent  */
     size_t n_not_done;    /* entries masked to NaN because /progress/done = 0 */
     ana_trace *trace;     /* NULL when absent                                 */
@@ -146,6 +149,11 @@ typedef struct ana_chipmap {
     double *vth;          /* [row][col] */
     char vth_units[ANA_NAME_MAX];
     long chip, sm;        /* -1 when the attribute is absent */
+    /* /delay/sub_bank [n_banks][sub_banks], to mark banks and the slowest sub-banks;
+     * NULL (n_banks 0) when absent.  Bank b holds rows [b E, (b + 1) E), E = rows / n_banks;
+     * its sub-bank p the columns [p C, (p + 1) C), C = cols / sub_banks. */
+    int n_banks, sub_banks;
+    double *sub_delay;
 } ana_chipmap;
 
 int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err);

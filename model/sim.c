@@ -377,8 +377,11 @@ static int finish(sm_sim *s, int rc)
             spread_accesses(s, st, b, n);
     }
     for (int b = s->k.n_banks; b < 2 * s->k.n_banks && b < SM_MAX_BANKS; b++)
-        for (int n = 0; n <= 32; n++) /* the cache's banks (model/rfc.c): 0 without one */
-            st->rfc_bank_accesses[b - s->k.n_banks] += s->rd_lanes[b][n] + s->wr_lanes[b][n];
+        for (int n = 0; n <= 32; n++) { /* the cache's banks (model/rfc.c): 0 without one */
+            uint64_t acc = s->rd_lanes[b][n] + s->wr_lanes[b][n];
+            st->rfc_bank_accesses[b - s->k.n_banks] += acc;
+            st->rfc_lanes += acc * (uint64_t)n;
+        }
     sm__designs_stats(s, st);
     return rc;
 }

@@ -7,11 +7,13 @@
 set -u
 build=$1 seconds=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$build/fuzz-corpus/sweep" "$build/fuzz-corpus/results" "$build/fuzz-artifacts"
+mkdir -p "$build/fuzz-corpus/sweep" "$build/fuzz-corpus/results" "$build/fuzz-corpus/trace" \
+  "$build/fuzz-artifacts" "$src/tests/fuzz/regress/fuzz_trace"
 find "$src/sweeps" "$src/tests/sweeps" -name '*.cfg' -exec cp -t "$build/fuzz-corpus/sweep" {} +
+cp -t "$build/fuzz-corpus/trace" "$src"/tests/traces/*.traceg
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
-for target in sweep results; do
+for target in sweep results trace; do
   echo "fuzz_$target: ${seconds} s"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$target-" \
@@ -21,7 +23,7 @@ for target in sweep results; do
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^Done' "$build/fuzz-$target.log"
   if [ $rc -ne 0 ]; then
     echo "fuzz_$target: FAILED (exit $rc); input in $build/fuzz-artifacts/, log $build/fuzz-$target.log"
-    grep -E 'ERROR|SUMMARY|fuzz_(sweep|results):' "$build/fuzz-$target.log" | head -5
+    grep -E 'ERROR|SUMMARY|fuzz_(sweep|results|trace):' "$build/fuzz-$target.log" | head -5
     status=1
   fi
 done

@@ -218,6 +218,20 @@ done:
     return rc;
 }
 
+/* "#rrggbb,#rrggbb,...": the figure colour of every technique on the file's axis. */
+static void technique_colours(const dse_sweep *s, char *out, size_t n)
+{
+    const char *names[DSE_MAX_TECHNIQUES];
+    char colour[DSE_MAX_TECHNIQUES][8];
+    for (int i = 0; i < s->n_techniques; i++)
+        names[i] = s->techniques[i].name;
+    dse_technique_colours(names, s->n_techniques, colour);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < s->n_techniques && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", colour[i]);
+}
+
 static int write_root_attributes(hid_t file, const dse_results_of *of)
 {
     const dse_sweep *s = of->sweep;
@@ -225,6 +239,8 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
     time_t now = time(NULL);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     char *config = dse_sweep_to_string(s);
+    char colours[DSE_MAX_TECHNIQUES * 8 + 1];
+    technique_colours(of->stored, colours, sizeof colours);
     int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
               dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
               dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
@@ -232,6 +248,9 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
               dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
               dse__h5_attr_int(file, "n_chips", s->chips.count) ||
               dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              dse__h5_attr_str(file, "aging_duty",
+                               s->var.aging.duty == VAR_DUTY_OCCUPANCY ? "occupancy" : "access") ||
+              dse__h5_attr_str(file, "technique_colours", colours) ||
               dse__h5_attr_str(file, "sweep_config", config) ||
               dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
@@ -300,6 +319,27 @@ static int check_target(const char *path, const dse_dims *d, bool force, MPI_Com
     return verdict;
 }
 
+/* /progress/checksum's attribute `covers`: the datasets each unit's checksum runs
+ * over, in order (analysis/ana_checksum.h), so a reader needs no rfdse header to check
+ * them. */
+static int checksum_covers(hid_t file, const dse_dims *d)
+{
+    char list[2048] = "";
+    size_t at = 0;
+    for (int i = 0; i < DSE__DS_COUNT; i++) {
+        bool covered = i < DSE_N_METRICS || (i >= DSE__DS_SM_FREQUENCY && i <= DSE__DS_SM_TO_SM) ||
+                       (dse__ds_is_trace(i) && d->n_trace > 0);
+        if (covered && at < sizeof list)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "",
+                                   dse__ds_specs[i].path);
+    }
+    hid_t ds = H5Dopen2(file, dse__ds_specs[DSE__DS_CHECKSUM].path, H5P_DEFAULT);
+    int rc = ds < 0 || at >= sizeof list || dse__h5_attr_str(ds, "covers", list) ? -1 : 0;
+    if (ds >= 0)
+        H5Dclose(ds);
+    return rc;
+}
+
 /* Everything the new file holds: attributes, axes, every dataset allocated and filled,
  * the dimension scales.  0 or -1. */
 static int fill_file(hid_t file, const dse_results_of *of, const dse_dims *d)
@@ -313,7 +353,7 @@ static int fill_file(hid_t file, const dse_results_of *of, const dse_dims *d)
         if (ds >= 0)
             H5Dclose(ds);
     }
-    return rc || dse__results_scales(file, d) ? -1 : 0;
+    return rc || checksum_covers(file, d) || dse__results_scales(file, d) ? -1 : 0;
 }
 
 /* The whole file built in memory (HDF5's core driver), returned as its image. */

@@ -32,6 +32,7 @@ typedef struct dse_sm_result {
     double cycles;         /* of the run                                          */
     double lane_accesses;  /* register reads and writes x the lanes they touch   */
     double powered;        /* share of storage x time powered (1: no gating)     */
+    double rfc_lanes;      /* a register-file cache's reads and writes x lanes (0: none) */
     double access_duty[DSE_MAX_SUBS];
     double occupancy_duty[DSE_MAX_SUBS];
     /* a register-file cache's banks (ltrf, rfc_demand; 0 without one): accesses per

@@ -15,7 +15,7 @@ typedef struct slot {
                       then the cache banks' duties                          */
     uint32_t size;    /* of the block behind key, bytes                         */
     uint32_t reused;  /* hits since it was stored (or since the last eviction)  */
-    double ipc, cycles, lanes, powered;
+    double ipc, cycles, lanes, powered, rfc_lanes;
 } slot;
 
 struct dse_sim_cache {
@@ -157,6 +157,7 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
     r->ipc = sm_stats_ipc(st);
     r->cycles = (double)st->cycles;
     r->lane_accesses = (double)(st->read_lanes + st->write_lanes);
+    r->rfc_lanes = (double)st->rfc_lanes;
     /* rf_vectors is 0 without reg_release: everything powered */
     r->powered = st->rf_vectors ? (double)st->rr_powered_cycles / ((double)st->rf_vectors * cycles)
                                 : 1.0;
@@ -185,6 +186,7 @@ static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r
     r->cycles = s->cycles;
     r->lane_accesses = s->lanes;
     r->powered = s->powered;
+    r->rfc_lanes = s->rfc_lanes;
     for (int b = 0; b < m->n_banks; b++)
         for (int p = 0; p < m->subs_per_bank; p++) {
             int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
@@ -214,7 +216,7 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
     memcpy(duty + 2 * n, r->rfc_duty, sizeof r->rfc_duty);
     *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block,
                  .duty = duty, .ipc = r->ipc, .cycles = r->cycles, .lanes = r->lane_accesses,
-                 .powered = r->powered };
+                 .powered = r->powered, .rfc_lanes = r->rfc_lanes };
     c->used++;
     c->bytes += size;
 }

@@ -58,6 +58,8 @@ typedef struct dse_trace dse_trace;
 /* Reads an Accel-Sim text trace; blocks whose linear index b has b % n_sms != sm are
  * skipped (sm = 0, n_sms = 1 keeps all), as rfdse's SM model shares a grid's blocks. */
 dse_trace *dse_trace_read_text(const char *path, int sm, int n_sms, FILE *err);
+/* The same from an open stream; name is used in messages (the fuzz target's entry). */
+dse_trace *dse_trace_read_stream(FILE *f, const char *name, int sm, int n_sms, FILE *err);
 /* Reads the HDF5 form `dse_trace_write_h5` wrote. */
 dse_trace *dse_trace_read_h5(const char *path, FILE *err);
 /* Writes the HDF5 form (chunked, deflate) to path via path.partial; 0 or -1. */

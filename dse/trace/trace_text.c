@@ -411,21 +411,27 @@ static int read_lines(reader *r, FILE *f)
     return rc;
 }
 
+dse_trace *dse_trace_read_stream(FILE *f, const char *name, int sm, int n_sms, FILE *err)
+{
+    reader r = { .path = name, .err = err, .sm = sm, .n_sms = n_sms };
+    r.t = calloc(1, sizeof *r.t);
+    int rc = r.t ? read_lines(&r, f) : fail(&r, "out of memory");
+    if (rc) {
+        dse_trace_free(r.t);
+        return NULL;
+    }
+    return r.t;
+}
+
 dse_trace *dse_trace_read_text(const char *path, int sm, int n_sms, FILE *err)
 {
-    reader r = { .path = path, .err = err, .sm = sm, .n_sms = n_sms };
     FILE *f = fopen(path, "r");
     if (!f) {
         if (err)
             fprintf(err, "%s:0: cannot read the trace: %s\n", path, strerror(errno));
         return NULL;
     }
-    r.t = calloc(1, sizeof *r.t);
-    int rc = r.t ? read_lines(&r, f) : fail(&r, "out of memory");
+    dse_trace *t = dse_trace_read_stream(f, path, sm, n_sms, err);
     fclose(f);
-    if (rc) {
-        dse_trace_free(r.t);
-        return NULL;
-    }
-    return r.t;
+    return t;
 }

@@ -3,7 +3,7 @@
 # - frequency never rises over the schedule, for every technique and chip;
 # - ideal stays at 1 with zero guardband; raw guardbands are >= 0 and finite with aging;
 # - the baseline's normalised guardband is 1 wherever its raw one is positive;
-# - raw guardband = 1 - f_end / f_0 of the mix matches within the workloads' spread;
+# - raw guardband = 1 - f_end / f_0 of the mix is at most the harshest workload's;
 # - a sweep without aging (years = [0]) has NaN for guardbands and later years;
 # - more aging (larger kv) never gives a smaller guardband.
 set -u
@@ -39,10 +39,26 @@ b = t.index("baseline"); assert np.allclose(gb[:, b][raw[:, b] > 0], 1.0)
 for k, name in enumerate(t):
     if name == "ideal": continue
     mix = 1 - fr[:, k, -1] / fr[:, k, 0]
-    lo, hi = raw[:, k].min(axis=1), raw[:, k].max(axis=1)
-    assert (mix >= lo - 1e-9).all() and (mix <= hi + 1e-9).all(), name + ": mix outside workloads"
+    hi = raw[:, k].max(axis=1)
+    # Each register's duty under the mix is a weighted mean of the workloads' and its
+    # shift grows with duty, so no register ages more than under the harshest workload:
+    # the mix's loss is at most the largest.  It may fall below the smallest: workloads
+    # that wear different registers hardest leave the mix no register as worn as any
+    # of them wears its own (vl_rf on nn, hotspot, histogram64: 0.104 < 0.105).
+    assert (mix <= hi + 1e-9).all(), name + ": mix ages more than its harshest workload"
     assert (fr[:, k, -1] < fr[:, k, 0]).all(), name + ": no aging at all"
+# the guardband lifetime performance pays: the mix's, per year, from the file's frequency
+gm, gmr = f["/results/guardband_mix"][...], f["/results/guardband_mix_raw"][...]
+assert np.allclose(gmr, 1 - fr / fr[:, :, :1], rtol=1e-12, atol=1e-15), "guardband_mix_raw"
+assert np.isnan(gm[:, :, 0]).all() and np.isfinite(gm[:, :, 1:]).all(), "guardband_mix"
+assert np.allclose(gm[:, b, 1:], 1.0, rtol=1e-12), "baseline's mix guardband is the normaliser"
+assert (gm[:, i, 1:] == 0).all()
+assert f.attrs["aging_duty"].decode() == "access", f.attrs["aging_duty"]
+col = f.attrs["technique_colours"].decode().split(",")
+assert len(col) == len(t) and len(set(col)) == len(t), col
+assert col[i] == "#000000" and col[b] == "#777777"
 n = h5py.File(d + "/none.h5", "r")
+assert np.isnan(n["/results/guardband_mix"][...]).all()
 assert n["/axes/year"].shape == (1,) and np.isnan(n["/results/guardband"][...]).all()
 s = h5py.File(d + "/strong.h5", "r")["/results/guardband_raw"][...]
 r = h5py.File(d + "/sched.h5", "r")["/results/guardband_raw"][...]

@@ -123,7 +123,10 @@ static void test_memory_bound_lose_less(void **state)
     static const char *const comp[] = { "lavamd", "binomialoptions", "matrixmul", "hotspot" };
     double lm = loss(r, mem, 4), lc = loss(r, comp, 4);
     print_message("rf_bro IPC loss: memory-bound %.4f compute-bound %.4f\n", lm, lc);
-    assert_true(lm < 0.5 * lc);
+    /* less than half before the profiles carried barriers and double precision (issue
+     * 27): lavaMD is now bound by the DP pipelines' interval of 8, which hides slow
+     * banks as memory does (0.0136 against 0.0241 with the measured keys) */
+    assert_true(lm < lc);
 }
 
 /* Mean IPC over the chip's SMs of profile w under preset `name` with main-RF latency L
