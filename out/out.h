@@ -46,4 +46,9 @@ out_lock *out_lock_take(const char *path, const char *what, char *err, size_t er
 /* Removes the lock file and releases the lock; NULL is ignored. */
 void out_lock_release(out_lock *lock);
 
+/* Removes what a killed MPI-IO writer of `path` left beside it (Open MPI's shared file
+ * pointer files PATH.data.N and PATH.metadata.N, regular files only).  Call it holding
+ * the lock of `path`.  Returns how many were removed. */
+int out_leftovers_remove(const char *path);
+
 #endif
