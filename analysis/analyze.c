@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "ana_checksum.h"
 #include "ana_internal.h"
 
 typedef struct input {
@@ -34,6 +35,13 @@ static int load(input *in, const char *path, FILE *err)
         return ana_chipmap_load(path, &in->map, err);
     /* Not recognisably either kind: the results loader says precisely why. */
     in->kind = ANA_FILE_RESULTS;
+    char msg[1400];
+    long bad = ana_results_damaged(path, msg, sizeof msg);
+    if (bad > 0) { /* numbers not as they were written */
+        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes %s\n",
+                path, msg, path, bad == 1 ? "it" : "them");
+        return ANA_ECORRUPT;
+    }
     int rc = ana_results_load(path, &in->res, err);
     if (!rc)
         rc = ana_summary_compute(in->res, &in->sum);

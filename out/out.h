@@ -57,4 +57,9 @@ void out_lock_note(out_lock *lock, const char *note);
  * holder: identity, note), control characters but line breaks replaced. */
 int out_lock_query(const char *path, char *buf, size_t n);
 
+/* Removes what a killed MPI-IO writer of `path` left beside it (Open MPI's shared file
+ * pointer files PATH.data.N and PATH.metadata.N, regular files only).  Call it holding
+ * the lock of `path`.  Returns how many were removed. */
+int out_leftovers_remove(const char *path);
+
 #endif

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "dse_cli.h"
 #include "dse_eval.h"
@@ -57,7 +61,8 @@ static const char help[] =
     "one second after it passes the signal on), write every finished unit and say\n"
     "\"N units saved; rerun with --resume\".  SIGUSR1 (what Slurm sends before the time\n"
     "limit) lets the chips in flight finish first.  The ranks exit with status 3; mpirun\n"
-    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.\n"
+    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.  Should mpirun\n"
+    "die (SIGKILL), its ranks stop as after SIGTERM, at once (Linux).\n"
     "Exit status: 0 done, 1 failed, 2 bad input, 3 stopped early (resumable).\n";
 
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
@@ -78,6 +83,24 @@ static void install_handlers(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* A rank started by a launcher (mpirun, srun, hydra) is the child of the launcher or
+ * of its node daemon.  When that dies (SIGKILL of mpirun) nothing tells the rank for a
+ * second or more (Open MPI's ranks ended 1.0-1.3 s later, keeping the output's lock), so
+ * the kernel sends it SIGTERM at once: the stop of a Ctrl-C (abandon the chip in flight,
+ * write what is finished, release the lock).  Called before MPI_Init, when SIGTERM
+ * still ends the process outright: nothing is held yet.  Not for a lone process, whose
+ * parent (a shell that started it with nohup) may rightly go first. */
+static void stop_with_launcher(void)
+{
+#ifdef __linux__
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+        return;
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) == 0 && getppid() != parent)
+        raise(SIGTERM); /* it died before the request took effect */
+#endif
 }
 
 typedef struct run_args {
@@ -258,12 +281,18 @@ static void idle_barrier(MPI_Comm comm)
         nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
 }
 
-/* Open MPI's shared-file-pointer component "sm" overflows a fixed buffer on output
- * paths of about 240 bytes (a crash inside H5Fopen).  HDF5 never uses shared file
- * pointers, so pick the component that keeps no file of its own, unless the user has
- * chosen one.  Read by MPI_Init; harmless under other MPI libraries. */
+/* Open MPI's MPI-IO components, unless the user has chosen them.  ROMIO rather than
+ * OMPIO: OMPIO opens a shared file pointer with every file, and its components either
+ * keep it in files beside the output (PATH.data.N, PATH.metadata.N: "individual"; a
+ * lock file: "lockedfile"), left behind by a killed run, or overflow a fixed buffer on
+ * output paths of about 240 bytes (a crash inside H5Fopen: "sm").  ROMIO creates a
+ * shared file pointer only when one is used, and HDF5 never uses one.  Should OMPIO be
+ * chosen anyway, "individual" is the component that works on every path, and the next
+ * run removes its files (out_leftovers_remove).  Read by MPI_Init; harmless under
+ * other MPI libraries. */
 static void choose_mpi_io_components(void)
 {
+    setenv("OMPI_MCA_io", "^ompio", 0);
     setenv("OMPI_MCA_sharedfp", "individual", 0);
 }
 
@@ -288,6 +317,7 @@ int dse_cmd_run(int argc, char **argv)
     }
     run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested } };
     int rank, size, rc;
+    stop_with_launcher();
     choose_mpi_io_components();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ana_checksum.h"
 #include "dse_cli.h"
 #include "dse_quote.h"
 #include "dse_results_status.h"
@@ -19,6 +20,8 @@ static const char help[] =
     "How far a results file is: units (chip, technique) done of all, per technique,\n"
     "and whether a run holds the file's lock (is writing it now); for a running file\n"
     "also the rate (units/s since that run started) and an estimate of the time left.\n"
+    "It checks every unit done against its checksum and names damaged ones (which\n"
+    "`rfdse run --resume` computes again).\n"
     "Safe on a file a run is writing: it reads read-only, with HDF5's file locking off,\n"
     "and never takes or waits for the lock.  The counts may be one write step (10 s by\n"
     "default, --flush-interval) behind the run's own progress line.\n"
@@ -26,7 +29,8 @@ static const char help[] =
     "Options:\n"
     "  --json       one JSON object per file, one per line, for scripts: file, chips,\n"
     "               techniques, units_done, units_total, created, git_revision,\n"
-    "               selection, done_per_technique, running, holder, units_per_second,\n"
+    "               selection, done_per_technique, damaged_units, damaged, running,\n"
+    "               holder, units_per_second,\n"
     "               seconds_left (null when unknown); error instead for an unreadable file\n"
     "  -h, --help   show this help\n"
     "\n"
@@ -109,7 +113,8 @@ static void print_rate(const char *lock_text)
 
 /* --json: one object per file, one line each (JSON Lines); null for what is unknown. */
 static void json_status(const char *path, const dse_results_status *st, int held,
-                        const char *lock_text, const char *error)
+                        const char *lock_text, const char *error, long damaged,
+                        const char *damaged_msg)
 {
     FILE *out = stdout;
     fputs("{\"file\": ", out);
@@ -134,7 +139,14 @@ static void json_status(const char *path, const dse_results_status *st, int held
         dse_cli_json_string(out, st->tech[t]);
         fprintf(out, ": %ld", st->done_per_tech[t]);
     }
-    fprintf(out, "}, \"running\": %s, \"holder\": ", held > 0 ? "true" : "false");
+    fputs("}, \"damaged_units\": ", out);
+    if (damaged >= 0)
+        fprintf(out, "%ld", damaged);
+    else
+        fputs("null", out);
+    fputs(", \"damaged\": ", out);
+    dse_cli_json_string(out, damaged ? damaged_msg : "");
+    fprintf(out, ", \"running\": %s, \"holder\": ", held > 0 ? "true" : "false");
     char line[512];
     size_t len = strcspn(lock_text, "\n");
     snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1),
@@ -181,6 +193,23 @@ static void print_run(const char *path, const dse_results_status *st, int held,
     }
 }
 
+/* The per-unit checksums (analysis/ana_checksum.h) of the units marked done. */
+static void print_damaged(const char *path, long damaged, const char *msg)
+{
+    if (damaged == 0) {
+        printf("  checksums:  every unit done matches its checksum (or the file predates "
+               "them)\n");
+        return;
+    }
+    size_t len = strlen(path); /* a failure's message starts "PATH: " */
+    if (damaged < 0 && !strncmp(msg, path, len) && !strncmp(msg + len, ": ", 2))
+        msg += len + 2;
+    fputs(damaged > 0 ? "  checksums:  " : "  checksums:  not checked: ", stdout);
+    dse__fput_escaped(stdout, msg);
+    fputs(damaged > 0 ? "; `rfdse run SWEEP.cfg --resume -o FILE` computes them again\n" : "\n",
+          stdout);
+}
+
 static int status_of(const char *path, bool json)
 {
     char err[512], lock_text[1024];
@@ -202,8 +231,10 @@ static int status_of(const char *path, bool json)
         snprintf(err, sizeof err, "%s", held > 0 ? "being created" : "no such file");
     if (!exists && held > 0)
         rc = DSE_EXIT_OK;
+    char dmsg[1200] = "";
+    long damaged = exists && !rc ? ana_results_damaged(path, dmsg, sizeof dmsg) : 0;
     if (json) {
-        json_status(path, &st, held, lock_text, exists && !rc ? NULL : err);
+        json_status(path, &st, held, lock_text, exists && !rc ? NULL : err, damaged, dmsg);
         return rc;
     }
     if (rc) {
@@ -218,8 +249,7 @@ static int status_of(const char *path, bool json)
            st.n_tech);
     printf("  created:    %s by git revision %s%s%s\n", st.created, st.git_revision,
            st.selection[0] ? "; part of a sweep: " : "", st.selection);
-    /* TODO(issue 33 item 17): when per-unit checksums exist, verify the units marked
-     * done here and name the damaged ones (see docs/driver.md, "rfdse status"). */
+    print_damaged(path, damaged, dmsg);
     print_techniques(&st);
     print_run(path, &st, held, lock_text);
     return DSE_EXIT_OK;
@@ -243,6 +273,9 @@ int dse_cmd_status(int argc, char **argv)
     if (!n)
         return dse_cli_usage_error("status", "expected at least one results file");
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* one line of ours instead of HDF5's stack */
+    /* The checksum check opens the file its own way: without HDF5's file lock too, so it
+     * neither waits for nor is refused by a writer holding the file (this process only). */
+    setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
     int rc = DSE_EXIT_OK;
     bool first = true;
     for (int i = 1; i < argc; i++) {

@@ -85,13 +85,16 @@ static int poll(void *arg)
 }
 
 /* Rank 0 takes the output's write lock, so a second run on the same file (--force or
- * --resume) is refused while this one works; everyone learns the verdict. */
+ * --resume) is refused while this one works, and removes what a killed run left beside
+ * the file (Open MPI's shared file pointer files); everyone learns the verdict. */
 static int take_lock(run_state *st, char *err, size_t n)
 {
     int ok = 1;
     if (st->rank == 0) {
         st->lock = out_lock_take(st->o->output, "rfdse run", err, n);
         ok = st->lock != NULL;
+        if (ok)
+            out_leftovers_remove(st->o->output);
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, st->comm);
     return ok ? 0 : -1;
@@ -117,6 +120,13 @@ static int open_results(run_state *st)
         fputs("rfdse run: ", stderr);
         dse__fput_escaped(stderr, err);
         fputc('\n', stderr);
+    }
+    long n_bad;
+    const char *bad = st->results ? dse_results_damaged(st->results, &n_bad) : NULL;
+    if (bad && st->rank == 0) {
+        fprintf(stderr, "rfdse run: note: %ld damaged unit%s in ", n_bad, n_bad == 1 ? "" : "s");
+        dse__fput_escaped(stderr, st->o->output);
+        fprintf(stderr, " (checksum mismatch), computed again: %s\n", bad);
     }
     return st->results ? 0 : status;
 }

@@ -43,7 +43,9 @@ typedef struct dse_sm_result {
 /* The result of a run from its statistics and the map it ran on. */
 void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r);
 
-/* A cache of at most 2^capacity_log2 runs (it starts over when full). */
+/* A cache of at most 2^capacity_log2 runs, whose keys and results take at most
+ * DSE_SIM_CACHE_BYTES; when full it keeps only the runs reused since they were stored. */
+#define DSE_SIM_CACHE_BYTES ((size_t)32 << 20)
 dse_sim_cache *dse_sim_cache_alloc(int capacity_log2);
 void dse_sim_cache_free(dse_sim_cache *c);
 

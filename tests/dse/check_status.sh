@@ -25,6 +25,18 @@ grep -q '^  units: *18 of 18 done (100.0 %): 3 chips x 6 techniques$' <<<"$out" 
 grep -q '^  run: *none; complete$' <<<"$out" || bad "not complete: $out"
 echo "ok: finished file"
 
+# A damaged unit (one value changed after the run): named by its checksum.
+cp a.h5 d.h5
+$py - d.h5 <<'PY' || bad "h5py"
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    d = f["/results/ipc"]; x = d[...]; x[1, 2, 0] += 1e-9; d[...] = x
+PY
+grep -q '^  checksums: *every unit done matches' <<<"$out" || bad "checksums of a good file: $out"
+out=$("$rfdse" status d.h5) || bad "status of a damaged file: exit $?"
+grep -q '^  checksums: *1 damaged unit.*chip 1 vl_rf.*--resume' <<<"$out" || bad "damaged unit not named: $out"
+echo "ok: damaged unit named"
+
 # Units left, a lock file nobody holds: what to do next.
 cp a.h5 b.h5
 $py - b.h5 <<'PY' || bad "h5py"
@@ -67,6 +79,7 @@ took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 awk -v t="$took" 'BEGIN { exit !(t < 5) }' || bad "status took $took s beside a writer"
 grep -q '^  run: *writing now: pid [0-9]* on testhost since' <<<"$out" || bad "no 'writing now': $out"
 grep -q '^  rate: *1.20 units/s (12 units in the 10 s' <<<"$out" || bad "rate: $out"
+grep -q '^  checksums: *every unit done matches' <<<"$out" || bad "checksums beside a writer: $out"
 # 3 units at 1.2 units/s, 2 s of them gone: 0.5 s left (rounded to whole seconds).
 grep -qE '^  time left: *about [01] s, an estimate' <<<"$out" || bad "time left: $out"
 # --json: the same, one object per file and line.
@@ -77,6 +90,7 @@ import json, sys
 a, b, m = (json.loads(line) for line in open(sys.argv[1]))
 assert a["units_done"] == a["units_total"] == 18 and not a["running"], a
 assert a["done_per_technique"]["vl_rf"] == 3 and a["seconds_left"] is None, a
+assert a["damaged_units"] == 0 and b["damaged_units"] == 0, (a, b)
 assert b["units_done"] == 15 and b["running"] and "testhost" in b["holder"], b
 assert abs(b["units_per_second"] - 1.2) < 1e-9 and 0 <= b["seconds_left"] <= 1.5, b
 assert m["error"] == "no such file", m
