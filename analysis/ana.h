@@ -6,6 +6,7 @@
 #ifndef RFDSE_ANA_H
 #define RFDSE_ANA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -202,9 +203,10 @@ int ana_summary_write(const char *path, const ana_results *r, const ana_summary 
 /* The summary table (techniques as rows) on out. */
 void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s);
 
-/* CSV files DIR/STEM_VIEW.csv (statistics) and DIR/STEM_VIEW_hist.csv (histograms). */
+/* CSV files DIR/STEM_per_chip.csv (every value of /results), DIR/STEM_stats.csv (every
+ * view's statistics) and, with histograms, DIR/STEM_hist.csv (every view's bins). */
 int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
-                  const ana_summary *s, FILE *err);
+                  const ana_summary *s, bool histograms, FILE *err);
 
 /* ---- figures ------------------------------------------------------------------------ */
 
@@ -289,6 +291,7 @@ int ana_png_size(const char *path, uint32_t *width, uint32_t *height);
 typedef struct ana_options {
     const char *figures_dir;  /* NULL: no figures    */
     const char *csv_dir;      /* NULL: no CSV        */
+    bool csv_histograms;      /* also STEM_hist.csv  */
     const char *tool_version; /* recorded in /analysis */
     ana_mean mean;            /* the bar figures' mean group (default arithmetic) */
     FILE *out;                /* summary table       */

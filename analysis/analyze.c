@@ -137,7 +137,8 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
         first = 0;
         ana_table_print(opt->out, in[i].res, in[i].sum);
         if (opt->csv_dir)
-            rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum, opt->err);
+            rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum,
+                               opt->csv_histograms, opt->err);
     }
     for (int i = 0; i < n && !rc && opt->figures_dir; i++)
         rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);

@@ -33,6 +33,14 @@ dry_vs_real() {
   [ -n "$units" ] && [ "$units" = "$u" ] || bad "$name: dry-run units '$units', the run's '$u'"
   [ -n "$runs" ] && [ "$runs" = $((s + r)) ] || bad "$name: dry-run SM runs '$runs', the run's $s + $r"
   echo "ok: $name: $u units, $runs SM runs, as --dry-run said"
+  # The time estimate (issue 33 item 5): said to be one, and within a factor 4 of the
+  # run (both on one process, under the same load; the run's own set-up included).
+  local est took
+  est=$(sed -n 's/^time: about \([0-9.]*\) s on 1 rank, an estimate .*/\1/p' <<<"$dry")
+  took=$(sed -E 's/^rfdse: [0-9]+ units in ([0-9.]+) s .*/\1/' <<<"$real")
+  [ -n "$est" ] && awk -v e="$est" -v t="$took" 'BEGIN { exit !(e <= 4 * t + 0.2 && t <= 4 * e + 0.2) }' ||
+    bad "$name: --dry-run estimate '$est' s, the run took $took s: $(grep '^time' <<<"$dry")"
+  echo "ok: $name: estimated $est s, took $took s"
 }
 dry_vs_real whole
 dry_vs_real part --techniques=nbti_opt,rf_bro --workloads=hotspot

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -38,14 +39,17 @@ static const char help[] =
     "                        over the years is the one under the whole mix's stress\n"
     "                        (a sweep file with fewer workloads changes the mix).\n"
     "                        --resume needs the same two options as the run it continues\n"
-    "      --dry-run         print chips x techniques x workloads, the units, the SM runs\n"
-    "                        and a warning when ranks exceed chips; write nothing\n"
+    "      --dry-run         print chips x techniques x workloads, the units, the SM runs,\n"
+    "                        a warning when ranks exceed chips, and an estimate of the\n"
+    "                        run's time (rank 0 times the set-up and the first two chips;\n"
+    "                        seconds for small sweeps); write nothing\n"
     "      --resume          continue an interrupted results file of the same sweep,\n"
     "                        computed by this build (the same git revision)\n"
     "      --force-revision  with --resume: continue a file computed by another git\n"
     "                        revision; the file's git_revisions lists every one\n"
     "      --force           replace an existing results file\n"
-    "  -q, --quiet           no progress output\n"
+    "  -q, --quiet           no progress lines; the closing line (units, time, SM runs,\n"
+    "                        memory) and the summary table still print\n"
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
     "                        finished since the last write is redone after a crash\n"
     "      --no-reuse        simulate every SM run, even one whose inputs equal an earlier\n"
@@ -203,8 +207,41 @@ static int apply_selection(const dse_sweep *s, run_args *a, dse_selection *sel, 
     return 0;
 }
 
-/* --dry-run: what the run would do, from the sweep alone (rank 0 prints). */
-static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks)
+static void format_seconds(double s, char *buf, size_t n)
+{
+    if (s < 120)
+        snprintf(buf, n, "%.1f s", s);
+    else if (s < 7200)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+/* The time estimate of --dry-run: a calibration on the evaluated sweep e. */
+static void dry_run_estimate(const dse_sweep *e, int ranks, volatile sig_atomic_t *stop)
+{
+    dse_estimate est;
+    char err[1024], total[32];
+    if (dse_run_estimate(e, ranks, stop, &est, err, sizeof err)) {
+        fputs("time: no estimate (the calibration failed: ", stdout);
+        dse__fput_escaped(stdout, err);
+        fputs(")\n", stdout);
+        return;
+    }
+    format_seconds(est.total, total, sizeof total);
+    printf("time: about %s on %d rank%s, an estimate (calibrated on this process: set-up "
+           "%.2f s, chip 0 %.2f s with an empty SM-run cache", total, ranks,
+           ranks == 1 ? "" : "s", est.setup, est.first);
+    if (est.chips_timed > 1)
+        printf(", chip 1 %.2f s reusing its runs", est.next);
+    printf("; %d chip%s on the busiest rank; ranks sharing cores, other load and chips "
+           "unlike these change it)\n", est.chips_per_rank, est.chips_per_rank == 1 ? "" : "s");
+}
+
+/* --dry-run: what the run would do, from the sweep alone (rank 0 prints), and a time
+ * estimate from a short calibration. */
+static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks,
+                    volatile sig_atomic_t *stop)
 {
     dse_sweep *part = sel ? dse_sweep_select(whole, sel, false) : NULL;
     dse_sweep *ev = sel && whole->var.aging.n_years > 1 ? dse_sweep_select(whole, sel, true)
@@ -225,9 +262,23 @@ static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks)
         if (ranks > s->chips.count)
             printf("warning: %d ranks for %d chips: %d ranks would have nothing to do\n", ranks,
                    s->chips.count, ranks - s->chips.count);
+        fflush(stdout); /* the counts first: the calibration takes a moment */
+        dry_run_estimate(e, ranks, stop);
     }
     dse_sweep_free(part);
     dse_sweep_free(ev);
+}
+
+/* The other ranks wait for rank 0's calibration asleep: Open MPI's blocking barrier
+ * (and MPI_Finalize's) polls, which would take a core from the ranks' shared node and
+ * slow the very chips being timed. */
+static void idle_barrier(MPI_Comm comm)
+{
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(comm, &req);
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
 }
 
 /* Open MPI's MPI-IO components, unless the user has chosen them.  ROMIO rather than
@@ -286,11 +337,12 @@ int dse_cmd_run(int argc, char **argv)
              ? DSE_EXIT_USAGE : DSE_EXIT_OK;
     if (rc == DSE_EXIT_OK && a.dry_run) {
         if (rank == 0)
-            dry_run(s, a.opts.select, size);
+            dry_run(s, a.opts.select, size, &stop_requested);
+        idle_barrier(MPI_COMM_WORLD);
     } else if (rc == DSE_EXIT_OK) {
         a.opts.output = s->output.file;
         rc = dse_run(s, &a.opts, MPI_COMM_WORLD);
-        if (rc == 0 && rank == 0 && !a.opts.quiet)
+        if (rc == 0 && rank == 0) /* --quiet hides the progress lines only */
             dse_run_summary(s->output.file, stdout);
     }
     dse_sweep_free(s);

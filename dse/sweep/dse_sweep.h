@@ -140,6 +140,21 @@ int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t);
 /* One line on what preset `name` is, or NULL for an unknown name (dse/sweep/technique.c). */
 const char *dse_technique_preset_doc(const char *name);
 
+/* The nearest of offered names to a mistyped one, for "did you mean 'vth_sigma'?":
+ * edit distance (a swap of neighbours counts one) at most DSE_SUGGEST_MAX, the first
+ * offered of equally near ones; an exact match is never suggested (dse/sweep/suggest.c). */
+#define DSE_SUGGEST_MAX 2
+typedef struct dse_suggest {
+    const char *got;  /* not NUL-terminated: len bytes */
+    size_t len;
+    const char *best; /* NULL: nothing near enough */
+    int dist;
+} dse_suggest;
+void dse_suggest_init(dse_suggest *s, const char *got, size_t len);
+void dse_suggest_offer(dse_suggest *s, const char *name);
+/* ", did you mean 'NAME'?" in buf, or "" when nothing is near: buf. */
+const char *dse_suggest_format(const dse_suggest *s, char *buf, size_t n);
+
 /* A part of a sweep's techniques and workloads (rfdse run --techniques/--workloads):
  * flags by index in the sweep. */
 typedef struct dse_selection {

@@ -16,9 +16,31 @@ cp "$tmp/run.h5" "$tmp/orig.h5"
 grep -q '^technique ' "$tmp/out" || bad "no table header"
 grep -q '^pv_opt_nbti_opt ' "$tmp/out" || bad "no row for pv_opt_nbti_opt"
 [ "$(grep -c '^technique ' "$tmp/out")" -eq 1 ] || bad "table header printed more than once"
-head -1 "$tmp/csv/run_frequency.csv" | grep -q '^technique,year,n,n_nan,mean,std,ci95_low' \
+# Two tidy CSV files by default (issue 33 item 8: one sweep gave 43, two per view).
+[ "$(ls "$tmp/csv" | tr '\n' ' ')" = "run_per_chip.csv run_stats.csv " ] \
+  || bad "CSV files by default: $(ls "$tmp/csv" | tr '\n' ' ')"
+head -1 "$tmp/csv/run_stats.csv" | grep -q '^view,technique,benchmark,year,n,n_nan,mean,std,ci95_low' \
   || bad "CSV header"
-[ "$(wc -l < "$tmp/csv/run_chip_performance.csv")" -eq 14 ] || bad "CSV rows (13 techniques)"
+[ "$(grep -c '^chip_performance,' "$tmp/csv/run_stats.csv")" -eq 13 ] || bad "CSV rows (13 techniques)"
+grep -q '^frequency,baseline,,0,' "$tmp/csv/run_stats.csv" || bad "no per-year row of frequency"
+# The histograms on request, one file: one row per bin of every view (bins: the views'
+# own counts, read from /analysis).
+"$rfdse" analyze "$tmp/run.h5" --csv "$tmp/csvh" --csv-histograms >/dev/null 2>&1 || bad "--csv-histograms"
+[ "$(ls "$tmp/csvh" | tr '\n' ' ')" = "run_hist.csv run_per_chip.csv run_stats.csv " ] \
+  || bad "CSV files with --csv-histograms: $(ls "$tmp/csvh" | tr '\n' ' ')"
+bins=$(/usr/bin/python3 - "$tmp/run.h5" <<'PY'
+import sys, h5py
+n = 0
+def visit(name, obj):
+    global n
+    if isinstance(obj, h5py.Dataset) and name.endswith("/histogram"):
+        n += obj.size
+h5py.File(sys.argv[1], "r")["/analysis"].visititems(visit)
+print(n)
+PY
+)
+[ "$(($(wc -l < "$tmp/csvh/run_hist.csv") - 1))" = "$bins" ] || bad "histogram rows $(wc -l < "$tmp/csvh/run_hist.csv") - 1, bins in /analysis $bins"
+"$rfdse" analyze "$tmp/run.h5" --csv-histograms >/dev/null 2>&1; [ $? -eq 2 ] || bad "--csv-histograms without --csv accepted"
 for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
   [ -s "$tmp/fig/run_$f.png" ] || bad "figure $f missing"
 done
