@@ -6,6 +6,7 @@
 #ifndef RFDSE_ANA_H
 #define RFDSE_ANA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,6 +117,9 @@ typedef struct ana_results {
     double *year;         /* [year]                                          */
     double sigma_ratio;   /* sigma_rand / sigma_sys; NaN when unknown         */
     char nbti_law[ANA_NAME_MAX]; /* aging.initial_shift of the sweep; "" when unknown */
+    char duty[ANA_NAME_MAX];     /* aging.duty: "access" or "occupancy"; "" when unknown */
+    char (*colour)[8];    /* [tech]: "#rrggbb", the file's technique_colours or, for
+                             a file without them, analysis's own palette by index   */
     double *metric[ANA_N_METRICS]; /* [chip][tech][axis]; NULL when absent  */
     size_t n_not_done;    /* entries masked to NaN because /progress/done = 0 */
     ana_trace *trace;     /* NULL when absent                                 */
@@ -146,6 +150,11 @@ typedef struct ana_chipmap {
     double *vth;          /* [row][col] */
     char vth_units[ANA_NAME_MAX];
     long chip, sm;        /* -1 when the attribute is absent */
+    /* /delay/sub_bank [n_banks][sub_banks], to mark banks and the slowest sub-banks;
+     * NULL (n_banks 0) when absent.  Bank b holds rows [b E, (b + 1) E), E = rows / n_banks;
+     * its sub-bank p the columns [p C, (p + 1) C), C = cols / sub_banks. */
+    int n_banks, sub_banks;
+    double *sub_delay;
 } ana_chipmap;
 
 int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err);
@@ -194,9 +203,10 @@ int ana_summary_write(const char *path, const ana_results *r, const ana_summary 
 /* The summary table (techniques as rows) on out. */
 void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s);
 
-/* CSV files DIR/STEM_VIEW.csv (statistics) and DIR/STEM_VIEW_hist.csv (histograms). */
+/* CSV files DIR/STEM_per_chip.csv (every value of /results), DIR/STEM_stats.csv (every
+ * view's statistics) and, with histograms, DIR/STEM_hist.csv (every view's bins). */
 int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
-                  const ana_summary *s, FILE *err);
+                  const ana_summary *s, bool histograms, FILE *err);
 
 /* ---- figures ------------------------------------------------------------------------ */
 
@@ -289,6 +299,7 @@ int ana_png_size(const char *path, uint32_t *width, uint32_t *height);
 typedef struct ana_options {
     const char *figures_dir;  /* NULL: no figures    */
     const char *csv_dir;      /* NULL: no CSV        */
+    bool csv_histograms;      /* also STEM_hist.csv  */
     const char *tool_version; /* recorded in /analysis */
     ana_mean mean;            /* the bar figures' mean group (default arithmetic) */
     FILE *out;                /* summary table       */

@@ -44,6 +44,7 @@ typedef struct ana_design {
     double *kval;                         /* [P][n_knobs]; text knobs: category index */
     ana_name *ktext;                      /* [P][n_knobs]: every value as text       */
     ana_name *tech;                       /* [T]                                     */
+    char (*colour)[8];                    /* [T]: "#rrggbb", as ana_results'          */
     int baseline;                         /* index of "baseline", or -1              */
     bool aged;                            /* performance is lifetime performance     */
     double *chip[ANA_N_DQ];               /* [P][C][T]                               */

@@ -82,9 +82,13 @@ void ana__plot_escape(const char *in, char *out, size_t size);
 void ana__figure_path(const char *dir, const char *prefix, ana_figure f, char *buf,
                       size_t size);
 
-/* A technique's colour, the same in every figure and file: the named presets have fixed
- * colours, other names one by their index. */
-const char *ana__colour(const char *tech, int index);
+/* Technique t's colour, the same in every figure of a file: the file's own
+ * (technique_colours, from the preset registry; docs/results-format.md). */
+const char *ana__colour(const ana_results *r, int t);
+
+/* The colours of techniques tech[n_tech] of open file f, into a new array *colour
+ * (the file's technique_colours, else analysis's own palette).  ANA_EOK or ANA_ENOMEM. */
+int ana__technique_colours(hid_t f, const ana_name *tech, int n_tech, char (**colour)[8]);
 
 /* Index of name in r->tech, or -1. */
 int ana__tech_find(const ana_results *r, const char *name);
@@ -95,6 +99,12 @@ void ana__ratio_label(double ratio, char *buf, size_t size);
 /* The per-chip values behind view v at technique t and axis point x (a chip_ view: each
  * chip's mean over benchmarks, computed as the summary does), into out[n_chip]. */
 void ana__view_values(const ana_results *r, const ana_view *v, int t, int x, double *out);
+
+/* The mean group of the per-workload figures (fig_bars.c): per technique tech[n], the
+ * chip view cv's statistics (each chip's arithmetic mean over workloads) or those of
+ * each chip's geometric mean of view v, into last[n].  ANA_EOK or ANA_ENOMEM. */
+int ana__mean_stats(const ana_results *r, const ana_view *v, const ana_view *cv,
+                    const int *tech, int n, ana_mean mean, ana_stats *last);
 
 /* Prints "  skipped FIG: WHY (produced by SWEEP)" on note and sets *skipped. */
 void ana__skip(FILE *note, ana_figure f, const char *why, int *skipped);

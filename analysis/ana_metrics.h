@@ -39,28 +39,54 @@
       "performance at time zero per chip, technique and benchmark: IPC x time-zero "       \
       "frequency")                                                                         \
     X(guardband, benchmark, normalised_to, "baseline",                                     \
-      "NBTI guardband, normalised to the baseline technique",                              \
+      "NBTI guardband of each workload alone, normalised to the baseline technique",       \
       "the baseline technique's guardband on the same chip and benchmark",                 \
-      "NBTI guardband per chip, technique and benchmark; NaN without aging")               \
+      "NBTI guardband per chip, technique and benchmark with that workload alone "         \
+      "stressing the chip all its life; NaN without aging (lifetime performance ages "     \
+      "under the mix: guardband_mix)")                                                     \
     X(guardband_raw, benchmark, units, "fraction of frequency",                            \
-      "NBTI guardband: fraction of frequency lost",                                        \
+      "NBTI guardband of each workload alone: fraction of frequency lost",                 \
       "fraction of the time-zero frequency",                                               \
-      "frequency lost by the end of the aging schedule; NaN without aging")                \
+      "frequency lost by the end of the aging schedule with that workload alone; NaN "     \
+      "without aging")                                                                     \
+    X(guardband_mix, year, normalised_to, "baseline",                                      \
+      "NBTI guardband under the workload mix, normalised to the baseline technique",       \
+      "the baseline technique's guardband under the mix on the same chip and year",        \
+      "NBTI guardband under the workload mix's stress, the one lifetime performance "      \
+      "pays: 1 - frequency[year] / frequency[0], normalised to the baseline's on the same " \
+      "chip; NaN at year 0 and without aging")                                             \
+    X(guardband_mix_raw, year, units, "fraction of frequency",                             \
+      "NBTI guardband under the workload mix: fraction of frequency lost",                 \
+      "fraction of the time-zero frequency",                                               \
+      "frequency lost by each year under the workload mix's stress: 1 - frequency[year] / " \
+      "frequency[0]")                                                                      \
     X(rf_energy, benchmark, normalised_to, "ideal",                                        \
       "register-file energy of the kernel, normalised to the ideal technique",             \
       "the ideal technique on the same benchmark",                                         \
-      "register-file energy (dynamic + leakage, every SM, the whole kernel, time zero) per " \
-      "chip, technique and benchmark (docs/model.md, Energy); NaN with a register-file "   \
-      "cache (ltrf, rfc_demand), whose own energy is not modelled")                        \
+      "register-file energy (dynamic + leakage, every SM, the whole kernel, time zero; "  \
+      "with a register-file cache, ltrf or rfc_demand, the cache's too) per chip, "       \
+      "technique and benchmark (docs/model.md, Energy)")                                   \
+    X(rf_dynamic, benchmark, normalised_to, "ideal",                                       \
+      "register-file dynamic energy, normalised to the ideal technique's total",           \
+      "the ideal technique's total register-file energy on the same benchmark",            \
+      "the dynamic part of rf_energy: rf_dynamic + rf_leakage = rf_energy")                \
+    X(rf_leakage, benchmark, normalised_to, "ideal",                                       \
+      "register-file leakage energy, normalised to the ideal technique's total",           \
+      "the ideal technique's total register-file energy on the same benchmark",            \
+      "the leakage part of rf_energy: rf_dynamic + rf_leakage = rf_energy")                \
     X(rf_energy_dynamic, benchmark, units, "J",                                            \
       "register-file dynamic energy of the kernel, joules", "J",                           \
       "register-file dynamic energy: lane accesses x energy per lane access, summed over " \
-      "the SMs, for the whole kernel (with a register-file cache: the main RF's only)")   \
+      "the SMs, for the whole kernel (with a register-file cache: main RF and cache)")     \
     X(rf_energy_leakage, benchmark, units, "J",                                            \
       "register-file leakage energy of the kernel, joules", "J",                           \
       "register-file leakage energy: powered sub-banks x leakage power x run time at the " \
       "SM's time-zero clock, summed over the SMs, for the whole kernel (with a "           \
-      "register-file cache: the main RF's only)")                                          \
+      "register-file cache: main RF and cache)")                                           \
+    X(rfc_energy, benchmark, units, "J",                                                   \
+      "register-file cache energy (dynamic + leakage) of the kernel, joules", "J",        \
+      "the register-file cache's part of rf_energy_dynamic + rf_energy_leakage: its lane " \
+      "accesses and its cells' leakage, x rfc_cell_area; 0 without a cache")               \
     X(main_latency, year, units, "cycles",                                                 \
       "main register-file access latency at the year's clock (mean over SMs), cycles",     \
       "cycles",                                                                            \

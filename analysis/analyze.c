@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ana_design.h"
+#include "ana_checksum.h"
 #include "ana_internal.h"
 
 typedef struct input {
@@ -27,6 +28,20 @@ static void stem_of(const char *path, char *buf, size_t size)
         *dot = '\0';
 }
 
+/* A results file (with design points or not) whose finished units fail their checksums
+ * is refused: its numbers are not the ones written. */
+static int check_damage(const char *path, FILE *err)
+{
+    char msg[1400];
+    long bad = ana_results_damaged(path, msg, sizeof msg);
+    if (bad > 0) { /* numbers not as they were written */
+        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes %s\n",
+                path, msg, path, bad == 1 ? "it" : "them");
+        return ANA_ECORRUPT;
+    }
+    return ANA_EOK;
+}
+
 static int load(input *in, const char *path, FILE *err)
 {
     stem_of(path, in->stem, sizeof in->stem);
@@ -35,6 +50,8 @@ static int load(input *in, const char *path, FILE *err)
         return ana_chipmap_load(path, &in->map, err);
     /* Not recognisably either kind: the results loader says precisely why. */
     in->kind = ANA_FILE_RESULTS;
+    if (check_damage(path, err))
+        return ANA_ECORRUPT;
     int rc = ana_results_load(path, &in->res, err);
     if (!rc)
         rc = ana_summary_compute(in->res, &in->sum);
@@ -119,8 +136,8 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
         return ANA_ENOMEM;
     }
     for (int i = 0; i < n && !rc; i++)
-        if (!(design[i] = ana_design_is(paths[i])))
-            rc = load(&in[i], paths[i], opt->err);
+        rc = !(design[i] = ana_design_is(paths[i])) ? load(&in[i], paths[i], opt->err)
+                                                    : check_damage(paths[i], opt->err);
     for (int i = 0; i < n && !rc; i++) {
         if (design[i]) {
             stem_of(paths[i], in[i].stem, sizeof in[i].stem);
@@ -145,7 +162,8 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
         first = 0;
         ana_table_print(opt->out, in[i].res, in[i].sum);
         if (opt->csv_dir)
-            rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum, opt->err);
+            rc = ana_csv_write(opt->csv_dir, in[i].stem, in[i].res, in[i].sum,
+                               opt->csv_histograms, opt->err);
     }
     for (int i = 0; i < n && !rc && opt->figures_dir; i++)
         if (!design[i])

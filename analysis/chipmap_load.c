@@ -26,6 +26,7 @@ void ana_chipmap_free(ana_chipmap *m)
     if (!m)
         return;
     free(m->vth);
+    free(m->sub_delay);
     free(m);
 }
 
@@ -71,6 +72,19 @@ int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err)
     }
     if (ana__h5_attr_string(f, "/map/vth", "units", m->vth_units, sizeof m->vth_units))
         snprintf(m->vth_units, sizeof m->vth_units, "V");
+    /* the sub-bank delays, when they fit the map's rows and columns */
+    if (ana__h5_exists(f, "/delay/sub_bank") && !ana__h5_shape(f, "/delay/sub_bank", &rank, d) &&
+        rank == 2 && d[0] > 0 && d[1] > 0 && d[0] <= (hsize_t)m->rows && d[1] <= (hsize_t)m->cols &&
+        m->rows % (int)d[0] == 0 && m->cols % (int)d[1] == 0 &&
+        (m->sub_delay = malloc(d[0] * d[1] * sizeof *m->sub_delay))) {
+        if (ana__h5_read_double(f, "/delay/sub_bank", m->sub_delay)) {
+            free(m->sub_delay);
+            m->sub_delay = NULL;
+        } else {
+            m->n_banks = (int)d[0];
+            m->sub_banks = (int)d[1];
+        }
+    }
     m->chip = attr_long(f, "chip");
     m->sm = attr_long(f, "sm");
     rc = ANA_EOK;

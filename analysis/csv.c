@@ -1,8 +1,10 @@
-/* The numbers as CSV: DIR/STEM_VIEW.csv holds one row per technique and axis point with
- * every statistic of /analysis, DIR/STEM_VIEW_hist.csv one row per histogram bin, and
- * DIR/STEM_per_chip.csv every value of /results in one tidy long table (one row per
- * chip, technique, axis point and metric), for pandas in one line.  Numbers are
- * written in the shortest form that reads back to the same double. */
+/* The numbers as CSV, two tidy tables by default: DIR/STEM_per_chip.csv every value of
+ * /results (one row per chip, technique, axis point and metric) and DIR/STEM_stats.csv
+ * every statistic of /analysis (one row per view, technique and axis point); with
+ * histograms, DIR/STEM_hist.csv one row per histogram bin of every view.  One file per
+ * kind, not per view: a sweep gave 43 files when each view had two of its own (issue 33
+ * item 8).  Numbers are written in the shortest form that reads back to the same
+ * double. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -35,55 +37,64 @@ static void num(FILE *f, double v)
     fprintf(f, ",%s", b);
 }
 
-static const char *x_label(const ana_results *r, const ana_view *v, int x, char *buf, size_t n)
+/* A view's axis point as the tidy tables' two columns "benchmark,year": the one the
+ * view does not have, and both for a view over chips alone (chip_*), left empty. */
+static void axis_columns(FILE *f, const ana_results *r, const ana_view *v, int x)
 {
-    if (!v->x_axis)
-        return "all";
-    if (!strcmp(v->x_axis, "benchmark"))
-        return r->bench[x];
-    shortest(r->year[x], buf, n);
-    return buf;
+    char b[32] = "";
+    bool by_bench = v->x_axis && !strcmp(v->x_axis, "benchmark");
+    bool by_year = v->x_axis && !strcmp(v->x_axis, "year");
+    if (by_year)
+        shortest(r->year[x], b, sizeof b);
+    fprintf(f, ",%s,%s", by_bench ? r->bench[x] : "", b);
 }
 
-static int write_stats(FILE *f, const ana_results *r, const ana_view *v)
+static int write_stats(FILE *f, const ana_results *r, const ana_summary *sum)
 {
-    char b[32];
-    fprintf(f, "technique,%s,n,n_nan,mean,std,ci95_low,ci95_high,min,p5,p50,p95,max\n",
-            v->x_axis ? v->x_axis : "benchmarks");
-    for (int t = 0; t < v->n_tech; t++)
-        for (int x = 0; x < v->n_x; x++) {
-            const ana_stats *s = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
-            fprintf(f, "%s,%s,%zu,%zu", r->tech[t], x_label(r, v, x, b, sizeof b), s->n, s->n_nan);
-            const double vals[] = { s->mean, s->std, s->ci_low, s->ci_high, s->min,
-                                    s->p5, s->p50, s->p95, s->max };
-            for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
-                num(f, vals[i]);
-            fputc('\n', f);
-        }
+    fputs("view,technique,benchmark,year,n,n_nan,mean,std,ci95_low,ci95_high,min,p5,p50,p95,"
+          "max\n", f);
+    for (int i = 0; i < sum->n_views; i++) {
+        const ana_view *v = &sum->views[i];
+        for (int t = 0; t < v->n_tech; t++)
+            for (int x = 0; x < v->n_x; x++) {
+                const ana_stats *st = &v->stats[(size_t)t * (size_t)v->n_x + (size_t)x];
+                fprintf(f, "%s,%s", v->name, r->tech[t]);
+                axis_columns(f, r, v, x);
+                fprintf(f, ",%zu,%zu", st->n, st->n_nan);
+                const double vals[] = { st->mean, st->std, st->ci_low, st->ci_high, st->min,
+                                        st->p5, st->p50, st->p95, st->max };
+                for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++)
+                    num(f, vals[k]);
+                fputc('\n', f);
+            }
+    }
     return ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
-static int write_hist(FILE *f, const ana_results *r, const ana_view *v)
+static int write_hist(FILE *f, const ana_results *r, const ana_summary *sum)
 {
-    char b[32];
-    size_t nb = (size_t)v->n_bins;
-    fprintf(f, "technique,%s,bin_low,bin_high,count\n", v->x_axis ? v->x_axis : "benchmarks");
-    for (int t = 0; t < v->n_tech; t++)
-        for (int x = 0; x < v->n_x; x++) {
-            size_t tx = (size_t)t * (size_t)v->n_x + (size_t)x;
-            for (size_t i = 0; i < nb; i++) {
-                fprintf(f, "%s,%s", r->tech[t], x_label(r, v, x, b, sizeof b));
-                num(f, v->edges[tx * (nb + 1) + i]);
-                num(f, v->edges[tx * (nb + 1) + i + 1]);
-                fprintf(f, ",%llu\n", (unsigned long long)v->counts[tx * nb + i]);
+    fputs("view,technique,benchmark,year,bin_low,bin_high,count\n", f);
+    for (int i = 0; i < sum->n_views; i++) {
+        const ana_view *v = &sum->views[i];
+        size_t nb = (size_t)v->n_bins;
+        for (int t = 0; t < v->n_tech; t++)
+            for (int x = 0; x < v->n_x; x++) {
+                size_t tx = (size_t)t * (size_t)v->n_x + (size_t)x;
+                for (size_t k = 0; k < nb; k++) {
+                    fprintf(f, "%s,%s", v->name, r->tech[t]);
+                    axis_columns(f, r, v, x);
+                    num(f, v->edges[tx * (nb + 1) + k]);
+                    num(f, v->edges[tx * (nb + 1) + k + 1]);
+                    fprintf(f, ",%llu\n", (unsigned long long)v->counts[tx * nb + k]);
+                }
             }
-        }
+    }
     return ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
 /* Every value of /results, one row per chip, technique, axis point and metric; the
  * axis a metric does not have is left empty. */
-static int write_per_chip(FILE *f, const ana_results *r, const ana_view *unused)
+static int write_per_chip(FILE *f, const ana_results *r, const ana_summary *unused)
 {
     (void)unused;
     char y[32];
@@ -110,12 +121,12 @@ static int write_per_chip(FILE *f, const ana_results *r, const ana_view *unused)
     return ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
-static int write_one(const char *dir, const char *stem, const char *suffix, const ana_results *r,
-                     const ana_view *v, int (*fn)(FILE *, const ana_results *, const ana_view *),
+static int write_one(const char *dir, const char *stem, const char *kind, const ana_results *r,
+                     const ana_summary *sum, int (*fn)(FILE *, const ana_results *, const ana_summary *),
                      FILE *err)
 {
     char path[OUT_PATH_MAX + 256], tmp[OUT_PATH_MAX + 300], why[OUT_PATH_MAX + 400];
-    snprintf(path, sizeof path, "%s/%s_%s%s.csv", dir, stem, v ? v->name : "per_chip", suffix);
+    snprintf(path, sizeof path, "%s/%s_%s.csv", dir, stem, kind);
     if (out_target_check(path, why, sizeof why)) {
         fprintf(err, ANA__PREFIX "%s\n", why);
         return ANA_EIO;
@@ -128,7 +139,7 @@ static int write_one(const char *dir, const char *stem, const char *suffix, cons
         fprintf(err, ANA__PREFIX "%s: cannot write: %s\n", path, strerror(errno));
         return ANA_EIO;
     }
-    int rc = fn(f, r, v);
+    int rc = fn(f, r, sum);
     if (fclose(f) != 0 || out_target_kind(path) || (!rc && rename(tmp, path) != 0))
         rc = ANA_EIO;
     if (rc) {
@@ -139,22 +150,23 @@ static int write_one(const char *dir, const char *stem, const char *suffix, cons
 }
 
 int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
-                  const ana_summary *s, FILE *err)
+                  const ana_summary *s, bool histograms, FILE *err)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
         return ANA_EIO;
     }
-    int rc = write_one(dir, stem, "", r, NULL, write_per_chip, err);
-    for (int i = 0; i < s->n_views && !rc; i++) {
-        rc = write_one(dir, stem, "", r, &s->views[i], write_stats, err);
-        if (!rc)
-            rc = write_one(dir, stem, "_hist", r, &s->views[i], write_hist, err);
-    }
+    int rc = write_one(dir, stem, "per_chip", r, s, write_per_chip, err);
     if (!rc)
-        fprintf(err, ANA__PREFIX "wrote %d CSV files to %s: %s_per_chip.csv (every value, one "
-                "row per chip, technique, axis point and metric), %s_VIEW.csv and "
-                "%s_VIEW_hist.csv (statistics and histograms of /analysis)\n",
-                1 + 2 * s->n_views, dir, stem, stem, stem);
+        rc = write_one(dir, stem, "stats", r, s, write_stats, err);
+    if (!rc && histograms)
+        rc = write_one(dir, stem, "hist", r, s, write_hist, err);
+    if (!rc)
+        fprintf(err, ANA__PREFIX "wrote %d CSV files to %s: %s_per_chip.csv (every value: one "
+                "row per chip, technique, axis point and metric), %s_stats.csv (the statistics "
+                "of /analysis: one row per view, technique and axis point)%s%s%s\n",
+                histograms ? 3 : 2, dir, stem, stem,
+                histograms ? ", " : "; --csv-histograms adds the histograms",
+                histograms ? stem : "", histograms ? "_hist.csv (one row per histogram bin)" : "");
     return rc;
 }

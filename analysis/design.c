@@ -40,6 +40,7 @@ void ana_design_free(ana_design *d)
     free(d->kval);
     free(d->ktext);
     free(d->tech);
+    free(d->colour);
     for (int q = 0; q < ANA_N_DQ; q++) {
         free(d->chip[q]);
         free(d->stat[q]);
@@ -211,6 +212,8 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
         rc = ana__h5_read_names(f, "/axes/technique", d->tech, d->T) ||
                      ana__h5_read_u8(f, "/progress/done", done) ? ANA_ECORRUPT
                  : load_knobs(f, d);
+    if (!rc)
+        rc = ana__technique_colours(f, d->tech, d->T, &d->colour);
     for (int q = 0; !rc && q < ANA_N_DQ; q++)
         rc = load_quantity(f, d, (ana_dq)q, done);
     if (!rc) {

@@ -53,7 +53,7 @@ static void line_panel(FILE *gp, const ana_design *d, const ord *o, ana_dq q, bo
     fputs("plot ", gp);
     for (int t = 0; t < d->T; t++) {
         char name[2 * ANA_NAME_MAX];
-        const char *col = ana__colour(d->tech[t], t);
+        const char *col = d->colour[t];
         ana__plot_escape(d->tech[t], name, sizeof name);
         fprintf(gp, "%s$t%d using 1:3:4 with filledcurves fs transparent solid 0.18 noborder "
                     "lc rgb '%s' notitle, $t%d using 1:2 with linespoints pt 7 ps 0.8 lw 2 "
@@ -271,7 +271,7 @@ static int fig_pareto(const char *dir, const char *prefix, const ana_design *d, 
             ana__plot_escape(d->tech[t], tn, sizeof tn);
             if (shown[t]) /* a technique without energy (a cache design) has no point */
                 fprintf(gp, ", $t%d using 1:2 with points pt 7 ps 1.1 lc rgb '%s' title \"%s\"",
-                        t, ana__colour(d->tech[t], t), tn);
+                        t, d->colour[t], tn);
         }
         fputc('\n', gp);
         rc = ana__plot_close(&pl, err);

@@ -12,6 +12,8 @@ typedef struct bars_spec {
     ana_figure fig;
     int clip; /* cut outliers (clip_level) */
     const char *view, *chip_view;
+    const char *mix_view; /* a per-year view whose last year is one more group, or NULL */
+    const char *note;     /* appended to the line that explains the groups, or NULL   */
     const char *title, *ylabel, *reference_label;
     const char *missing;
 } bars_spec;
@@ -52,12 +54,16 @@ static double half_ci(const ana_stats *s)
     return isnan(s->ci_high) ? 0.0 : 0.5 * (s->ci_high - s->ci_low);
 }
 
-/* Statistics of bar i (technique tech[i]) in group x: a workload's, or (x = n_x) the
- * mean group's, last[i]. */
+enum { MAX_BARS = 64 };
+
+/* Statistics of bar i (technique tech[i]) in group x: a workload's, or (x >= n_x) the
+ * groups after the workloads', last[(x - n_x) MAX_BARS + i]: the mean group, then (the
+ * guardband) the workload mix's. */
 static const ana_stats *bar(const ana_view *v, const ana_stats *last, const int *tech, int i,
                             int x)
 {
-    return x < v->n_x ? &v->stats[(size_t)tech[i] * (size_t)v->n_x + (size_t)x] : &last[i];
+    return x < v->n_x ? &v->stats[(size_t)tech[i] * (size_t)v->n_x + (size_t)x]
+                      : &last[(x - v->n_x) * MAX_BARS + i];
 }
 
 /* A chip's geometric mean over the workloads: NaN when a value is NaN or not positive
@@ -75,8 +81,8 @@ static double geometric(const double *x, int n)
 
 /* The mean group's statistics per drawn technique: the chip view's (each chip's
  * arithmetic mean over workloads), or over each chip's geometric mean. */
-static int mean_stats(const ana_results *r, const ana_view *v, const ana_view *cv,
-                      const int *tech, int n, ana_mean mean, ana_stats *last)
+int ana__mean_stats(const ana_results *r, const ana_view *v, const ana_view *cv,
+                    const int *tech, int n, ana_mean mean, ana_stats *last)
 {
     double *vals = malloc(sizeof(double) * 2 * (size_t)r->n_chip + 1);
     if (!vals)
@@ -99,11 +105,11 @@ static int mean_stats(const ana_results *r, const ana_view *v, const ana_view *c
  * drawn as a dotted line.  A bar's x: its group's plus its place among the n bars of the
  * cluster, as gnuplot lays out clustered histograms with `gap 1.5`. */
 static void clip_labels(FILE *gp, const ana_view *v, const ana_stats *last, const int *tech,
-                        int n, double clip)
+                        int n, int ng, double clip)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        for (int x = 0; x <= v->n_x; x++) {
+        for (int x = 0; x < ng; x++) {
             const ana_stats *s = bar(v, last, tech, i, x);
             if (!(s->mean > clip))
                 continue;
@@ -117,12 +123,12 @@ static void clip_labels(FILE *gp, const ana_view *v, const ana_stats *last, cons
 
 /* The datablock: group label, then (mean, CI half-width) per shown technique. */
 static void send_data(FILE *gp, const ana_results *r, const ana_view *v, const ana_stats *last,
-                      const int *tech, int n, const char *mean_label, double clip)
+                      const int *tech, int n, int ng, const char *const *extra, double clip)
 {
     char label[2 * ANA_NAME_MAX];
     fputs("$bars << EOD\n", gp);
-    for (int x = 0; x <= v->n_x; x++) {
-        ana__plot_escape(x < v->n_x ? r->bench[x] : mean_label, label, sizeof label);
+    for (int x = 0; x < ng; x++) {
+        ana__plot_escape(x < v->n_x ? r->bench[x] : extra[x - v->n_x], label, sizeof label);
         fprintf(gp, "\"%s\"", label);
         for (int i = 0; i < n; i++) {
             const ana_stats *s = bar(v, last, tech, i, x);
@@ -147,12 +153,13 @@ static int by_value(const void *a, const void *b)
 /* Where outliers are cut (guardband: vl_rf's 5-15x beside the others' 0.5-2 would
  * flatten every other bar): the nice number at or above 3 x the median bar, when some
  * bar rises above it; else infinity (nothing cut). */
-static double clip_level(const ana_view *v, const ana_stats *last, const int *tech, int n)
+static double clip_level(const ana_view *v, const ana_stats *last, const int *tech, int n,
+                         int ng)
 {
-    double tops[64 * 65], mx = -INFINITY;
+    double tops[64 * 66], mx = -INFINITY;
     size_t k = 0;
     for (int i = 0; i < n; i++)
-        for (int x = 0; x <= v->n_x && k < sizeof tops / sizeof *tops; x++) {
+        for (int x = 0; x < ng && k < sizeof tops / sizeof *tops; x++) {
             const ana_stats *s = bar(v, last, tech, i, x);
             if (s->n > 0 && isfinite(s->mean)) {
                 tops[k++] = s->mean;
@@ -167,12 +174,12 @@ static double clip_level(const ana_view *v, const ana_stats *last, const int *te
 }
 
 /* The y range; bars above `clip` count as reaching it. */
-static void y_range(const ana_view *v, const ana_stats *last, const int *tech, int n,
+static void y_range(const ana_view *v, const ana_stats *last, const int *tech, int n, int ng,
                     double clip, double *lo, double *hi)
 {
     double mn = INFINITY, mx = -INFINITY;
     for (int i = 0; i < n; i++)
-        for (int x = 0; x <= v->n_x; x++) {
+        for (int x = 0; x < ng; x++) {
             const ana_stats *s = bar(v, last, tech, i, x);
             if (s->n == 0)
                 continue;
@@ -197,8 +204,8 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         ana__skip(note, b->fig, b->missing, skipped);
         return ANA_EOK;
     }
-    int tech[64], n = 0;
-    for (int t = 0; t < v->n_tech && n < 64; t++)
+    int tech[MAX_BARS], n = 0;
+    for (int t = 0; t < v->n_tech && n < MAX_BARS; t++)
         if (shown(v, t))
             tech[n++] = t;
     if (n == 0) {
@@ -227,26 +234,36 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
         snprintf(out + strlen(out), sizeof out - strlen(out), "; 0 on every chip: %s", zero);
     if (none[0])
         snprintf(out + strlen(out), sizeof out - strlen(out), "; not computed: %s", none);
-    ana_stats last[64];
+    ana_stats last[2 * MAX_BARS];
     const char *mean_label = mean == ANA_MEAN_GEOMETRIC ? "geometric mean" : "arithmetic mean";
-    int rc = mean_stats(r, v, cv, tech, n, mean, last);
+    const char *extra[2] = { mean_label, "workload mix" };
+    int rc = ana__mean_stats(r, v, cv, tech, n, mean, last);
     if (rc)
         return rc;
+    /* the guardband of the mix lifetime performance ages under: its last year */
+    const ana_view *mv = b->mix_view && r->n_year > 1 ? ana_summary_find(s, b->mix_view) : NULL;
+    for (int i = 0; mv && i < n; i++)
+        last[MAX_BARS + i] = mv->stats[(size_t)tech[i] * (size_t)mv->n_x + (size_t)mv->n_x - 1];
+    int ng = v->n_x + 1 + (mv != NULL);
     ana__plot p;
     if ((rc = ana__plot_open(&p, dir, prefix, b->fig, note)))
         return rc;
     double lo, hi;
-    double clip = b->clip ? clip_level(v, last, tech, n) : INFINITY;
-    y_range(v, last, tech, n, clip, &lo, &hi);
+    double clip = b->clip ? clip_level(v, last, tech, n, ng) : INFINITY;
+    y_range(v, last, tech, n, ng, clip, &lo, &hi);
     if (isfinite(clip)) {
-        clip_labels(p.gp, v, last, tech, n, clip);
+        clip_labels(p.gp, v, last, tech, n, ng, clip);
         snprintf(out + strlen(out), sizeof out - strlen(out),
                  "; bars above %g cut at the dotted line, their mean written on them", clip);
     }
-    send_data(p.gp, r, v, last, tech, n, mean_label, clip);
+    send_data(p.gp, r, v, last, tech, n, ng, extra, clip);
+    char groups[300];
+    snprintf(groups, sizeof groups, "%s: of each chip's %s over workloads%s%s", mean_label,
+             mean_label, mv ? "; workload mix: all workloads together, the guardband lifetime "
+                              "performance pays" : "", b->note ? b->note : "");
     fprintf(p.gp,
-            "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips (last group: of each chip's "
-            "%s over workloads); error bars: 95 %% CI of the mean; the axis starts at %.2f}%s%s%s\"\n"
+            "set title \"{/:Bold=16 %s}\\n{/=12 mean over %d chips; error bars: 95 %% CI of "
+            "the mean; the axis starts at %.2f}\\n{/=12 %s}%s%s%s\"\n"
             "set ylabel \"%s\"\nset xlabel 'workload'\n"
             "set yrange [%.17g:%.17g]\nset xrange [-0.6:%d.6]\n"
             "set style data histograms\n"
@@ -260,14 +277,17 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
             "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' lw 1\n"
             "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb "
             "'#555555' front\n",
-            b->title, r->n_chip, mean_label, lo, out[0] ? "\\n{/=12 " : "",
-            out[0] ? out + 2 : "", out[0] ? "}" : "", b->ylabel, lo, hi, r->n_bench, r->n_bench - 1, r->n_bench - 1);
+            b->title, r->n_chip, lo, groups, out[0] ? "\\n{/=12 " : "", out[0] ? out + 2 : "",
+            out[0] ? "}" : "", b->ylabel, lo, hi, ng - 1, v->n_x - 1, v->n_x - 1);
+    if (mv)
+        fprintf(p.gp, "set arrow from %d.5, graph 0 to %d.5, graph 1 nohead lc rgb '#999999' "
+                      "lw 1\n", v->n_x, v->n_x);
     fputs("plot ", p.gp);
     for (int i = 0; i < n; i++) {
         char name[2 * ANA_NAME_MAX];
         ana__plot_escape(r->tech[tech[i]], name, sizeof name);
         fprintf(p.gp, "%s$bars using %d:%d%s lc rgb '%s' title \"%s\"", i ? ", " : "",
-                2 + 2 * i, 3 + 2 * i, i ? "" : ":xtic(1)", ana__colour(r->tech[tech[i]], tech[i]),
+                2 + 2 * i, 3 + 2 * i, i ? "" : ":xtic(1)", ana__colour(r, tech[i]),
                 name);
     }
     fprintf(p.gp, ", NaN with lines dt 2 lw 1.5 lc rgb '#555555' title '%s'\n",
@@ -275,40 +295,21 @@ static int bars_figure(const bars_spec *b, const char *dir, const char *prefix,
     return ana__plot_close(&p, note);
 }
 
-int ana_fig_ipc(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
-                const ana_summary *s, FILE *note, int *skipped)
-{
-    static const bars_spec b = { ANA_FIG_ipc, 0, "ipc", "chip_ipc",
-                                 "IPC per workload, normalised to the ideal register file",
-                                 "IPC (normalised to ideal)", "ideal = 1",
-                                 "the file has no /results/ipc with /axes/benchmark" };
-    return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
-}
-
-int ana_fig_energy(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
-                   const ana_summary *s, FILE *note, int *skipped)
-{
-    static const bars_spec b = { ANA_FIG_energy, 0, "rf_energy", "chip_rf_energy",
-                                 "Register-file energy per workload, normalised to the ideal "
-                                 "register file (lower is better)",
-                                 "energy (normalised to ideal)", "ideal = 1",
-                                 "the file has no /results/rf_energy (made before energy "
-                                 "accounting)" };
-    return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
-}
-
 int ana_fig_guardband(const char *dir, const char *prefix, const ana_results *r, ana_mean mean,
                       const ana_summary *s, FILE *note, int *skipped)
 {
-    /* The reading of the NBTI law the sweep used, when the file says (docs/nbti.md §1). */
-    char title[160];
-    snprintf(title, sizeof title, "NBTI guardband per workload, normalised to the baseline, lower is "
-             "better%s",
-             !strcmp(r->nbti_law, "pv") ? " (law: dVth_{t0} = PV deviation, the paper's wording)"
-             : !strcmp(r->nbti_law, "accumulated") ? " (law: accumulated shift, the source's)"
-             : "");
-    const bars_spec b = { ANA_FIG_guardband, 1, "guardband", "chip_guardband", title,
-                          "guardband (normalised to baseline)", "baseline = 1",
+    /* The reading of the NBTI law and the stress duty the sweep used, when the file
+     * says (docs/nbti.md): the duty alone can reverse the ranking. */
+    char title[160], law[120];
+    snprintf(law, sizeof law, "%s",
+             !strcmp(r->nbti_law, "pv") ? "; NBTI law: dVth_{t0} = PV deviation, the paper's "
+                                          "wording"
+             : !strcmp(r->nbti_law, "accumulated") ? "; NBTI law: accumulated shift, the source's"
+                                                   : "");
+    snprintf(title, sizeof title, "NBTI guardband, normalised to the baseline (lower is better), "
+             "%s stress duty", r->duty[0] ? r->duty : "unknown");
+    const bars_spec b = { ANA_FIG_guardband, 1, "guardband", "chip_guardband", "guardband_mix",
+                          law, title, "guardband (normalised to baseline)", "baseline = 1",
                           "the file has no /results/guardband with /axes/benchmark" };
     return bars_figure(&b, dir, prefix, r, s, mean, note, skipped);
 }

@@ -120,18 +120,23 @@ static void end_outlines(FILE *gp, const ana_view *v, const groups *g, int t, in
     }
 }
 
-/* The plot clauses of those outlines. */
+/* The plot clauses of those outlines.  Several outlines often share steps, so none may
+ * hide another: they are drawn widest first, each narrower than the one before (from
+ * 6 down to 1.5), and a quarter transparent, so every outline shows as a band of its
+ * colour beside or under the next. */
 static void plot_outlines(FILE *gp, const ana_results *r, const groups *g, int t)
 {
-    int distinct = 0;
+    int distinct = 0, k = 0;
     for (int i = 0; i < g->n; i++)
         distinct += g->g0[i] == t && g->gend[i] == g->tech[i];
     for (int i = 0; i < g->n; i++) {
         int u = g->tech[i];
         if (g->g0[i] != t || g->gend[i] != u)
             continue;
-        fprintf(gp, ", $e%d using 1:2 with histeps lw %s lc rgb '%s' ", u,
-                distinct > 1 ? "1.8" : "2.2", distinct > 1 ? ana__colour(r->tech[u], u) : "#111111");
+        double lw = distinct > 1 ? 1.5 + 4.5 * (distinct - 1 - k) / (distinct - 1) : 2.2;
+        k++;
+        fprintf(gp, ", $e%d using 1:2 with histeps lw %.2f lc rgb '%s%s' ", u, lw,
+                distinct > 1 ? "#40" : "", distinct > 1 ? ana__colour(r, u) + 1 : "#111111");
         if (distinct > 1) {
             fputs("title \"", gp);
             names_of(gp, r, g, g->gend, u, 2);
@@ -199,7 +204,7 @@ static void panel(FILE *gp, const ana_results *r, const ana_view *v, const group
     for (int i = 0; i < g->n; i++)
         members += g->g0[i] == t;
     fprintf(gp, "plot $h%d using 1:2:3 with boxes fill solid 0.85 lc rgb '%s' notitle", t,
-            members > 1 ? "#c4c4c4" : ana__colour(r->tech[t], t));
+            members > 1 ? "#c4c4c4" : ana__colour(r, t));
     if (nxs > 1)
         plot_outlines(gp, r, g, t);
     fputc('\n', gp);

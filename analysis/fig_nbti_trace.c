@@ -1,15 +1,20 @@
-/* The NBTI trace of one chip: per-sub-bank delay of SM 0 at time zero and at the end of
- * the aging schedule, with the fast/slow boundary, for a technique with nbti_opt next to
- * the same technique without it; the stress duty of each sub-bank under one workload for
- * both; and, for every traced technique that classifies sub-banks, how the delay that
- * sets SM 0's clock (the slowest fast sub-bank) moves over the schedule relative to the
- * technique without nbti_opt, which is what the guardband pays for.
+/* The NBTI trace of one chip, SM 0, read as one message: which sub-banks age, and what
+ * that costs the clock.  Left: the delay each sub-bank gains over the aging schedule
+ * (% of its time-zero delay), sub-banks ordered from the fastest at time zero, for a
+ * technique with nbti_opt beside the same technique without it (fast sub-banks, which
+ * set the clock, solid; slow ones pale; the one that sets the clock at the end marked),
+ * and under it the stress duty that aged them (mean over the schedule's intervals and
+ * the workloads).  Right: the delay that sets SM 0's clock (the slowest fast sub-bank)
+ * over the years, relative to its own time-zero value, for every traced technique that
+ * classifies sub-banks: the clock period aging costs each (their own guardband), on one
+ * scale whatever their time-zero clocks.
  *
  * The file names techniques but not their options, so the pair is found by name: "with"
  * is the first technique whose name contains "nbti"; "without" is that name with
  * "_nbti_opt" removed (pv_opt_nbti_opt -> pv_opt) when present, else rf_bro (what
  * nbti_opt builds on), else baseline. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ana_internal.h"
@@ -42,57 +47,6 @@ static size_t didx(const ana_results *r, int t, int y, int sb)
     return ((size_t)t * (size_t)r->n_year + (size_t)y) * (size_t)r->trace->n_sub_bank + (size_t)sb;
 }
 
-/* The delay between the slowest fast and the fastest slow sub-bank; NaN when one class
- * is empty. */
-static double boundary(const ana_results *r, int t, int y)
-{
-    double fast = -INFINITY, slow = INFINITY;
-    for (int sb = 0; sb < r->trace->n_sub_bank; sb++) {
-        size_t i = didx(r, t, y, sb);
-        if (r->trace->slow[i])
-            slow = fmin(slow, r->trace->delay[i]);
-        else
-            fast = fmax(fast, r->trace->delay[i]);
-    }
-    return isfinite(fast) && isfinite(slow) ? 0.5 * (fast + slow) : NAN;
-}
-
-static void delay_panel(FILE *gp, const ana_results *r, int t, int left, double lo, double hi)
-{
-    const ana_trace *tr = r->trace;
-    int end = r->n_year - 1;
-    char name[2 * ANA_NAME_MAX];
-    ana__plot_escape(r->tech[t], name, sizeof name);
-    fprintf(gp, "$d%d << EOD\n", t);
-    for (int sb = 0; sb < tr->n_sub_bank; sb++)
-        fprintf(gp, "%d %.17g %.17g %d\n", sb, tr->delay[didx(r, t, 0, sb)],
-                tr->delay[didx(r, t, end, sb)], tr->slow[didx(r, t, end, sb)]);
-    fputs("EOD\n", gp);
-    double b0 = boundary(r, t, 0), b1 = boundary(r, t, end);
-    fprintf(gp, "set title \"{/:Bold %s}: sub-bank delay (axis from %.2f)\"\nset ylabel \"%s\"\n"
-                "set xlabel ''\nset yrange [%.17g:%.17g]\nset format y '%%.2f'\n"
-                "unset arrow\n",
-            name, lo, left ? "delay (1 = no variation)" : "", lo, hi);
-    if (!isnan(b0))
-        fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 3 "
-                    "lw 2 lc rgb '#1f78b4' front\n", b0, b0);
-    if (!isnan(b1))
-        fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 2 "
-                    "lw 2 lc rgb '#b2182b' front\n", b1, b1);
-    /* One legend for the figure, under its title. */
-    fprintf(gp, "set key %s\n", left ? "at screen 0.5, 0.955 top center horizontal maxrows 1 "
-                                      "width 0.5 samplen 2 font 'Sans,11'" : "off");
-    fprintf(gp,
-            "plot $d%d using 1:3:(0.7):($4 > 0.5 ? 0xd6604d : 0x4393c3) with boxes fill solid 0.85 "
-            "lc rgb variable notitle, "
-            "$d%d using 1:2 with points pt 6 ps 1.1 lw 1.5 lc rgb '#000000' title 't = 0', "
-            "NaN with boxes fill solid 0.85 lc rgb '#4393c3' title 't = %g y, fast', "
-            "NaN with boxes fill solid 0.85 lc rgb '#d6604d' title 't = %g y, slow', "
-            "NaN with lines dt 3 lw 2 lc rgb '#1f78b4' title 'boundary, t = 0', "
-            "NaN with lines dt 2 lw 2 lc rgb '#b2182b' title 'boundary, t = %g y'\n",
-            t, t, r->year[end], r->year[end], r->year[end]);
-}
-
 static size_t uidx(const ana_results *r, int t, int bench, int y, int sb)
 {
     /* [trace 0][tech][bench][year][sub_bank] */
@@ -100,40 +54,38 @@ static size_t uidx(const ana_results *r, int t, int bench, int y, int sb)
                (size_t)r->trace->n_sub_bank + (size_t)sb;
 }
 
-/* Both techniques' stress duty per sub-bank over the last interval, side by side. */
-static void duty_panel(FILE *gp, const ana_results *r, int without, int with, int bench,
-                       double hi)
+/* The mean stress duty of sub-bank sb under technique t: over the intervals inside the
+ * schedule (those starting before its last point; the one from the last point lies past
+ * it), each weighted by its length, and the workloads, equally weighted (the file does
+ * not hold the mix's weights). */
+static double mean_duty(const ana_results *r, int t, int sb)
 {
-    const ana_trace *tr = r->trace;
-    int y = r->n_year - 1;
-    char a[2 * ANA_NAME_MAX], b[2 * ANA_NAME_MAX], bname[2 * ANA_NAME_MAX];
-    ana__plot_escape(r->tech[without], a, sizeof a);
-    ana__plot_escape(r->tech[with], b, sizeof b);
-    ana__plot_escape(r->bench[bench], bname, sizeof bname);
-    fputs("$u << EOD\n", gp);
-    for (int sb = 0; sb < tr->n_sub_bank; sb++)
-        fprintf(gp, "%d %.17g %.17g\n", sb, tr->utilisation[uidx(r, without, bench, y, sb)],
-                tr->utilisation[uidx(r, with, bench, y, sb)]);
-    fputs("EOD\n", gp);
-    fprintf(gp, "set title \"{/:Bold Stress duty}, %s, interval from t = %g y\"\n"
-                "set ylabel 'stress duty (fraction of time, from 0)'\nset xlabel 'sub-bank (SM 0)'\n"
-                "set yrange [0:%.17g]\nset format y '%%.2f'\nunset arrow\n"
-                "set key default\nset key inside top left horizontal samplen 1.5 font 'Sans,11'\n"
-                "plot $u using ($1-0.2):2:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\", "
-                "$u using ($1+0.2):3:(0.4) with boxes fill solid 0.85 lc rgb '%s' title \"%s\"\n",
-            bname, r->year[y], hi, ana__colour(r->tech[without], without), a,
-            ana__colour(r->tech[with], with), b);
+    double sum = 0, w = 0;
+    for (int b = 0; b < r->n_bench; b++)
+        for (int y = 0; y + 1 < r->n_year; y++) {
+            double u = r->trace->utilisation[uidx(r, t, b, y, sb)];
+            double dt = r->year[y + 1] - r->year[y];
+            if (isfinite(u))
+                sum += u * dt, w += dt;
+        }
+    return w > 0 ? sum / w : NAN;
 }
 
-/* The delay that sets SM 0's clock: the slowest sub-bank not classified slow. */
-static double critical(const ana_results *r, int t, int y)
+/* The delay that sets SM 0's clock: the slowest sub-bank not classified slow; its index
+ * in *at (may be NULL). */
+static double critical_at(const ana_results *r, int t, int y, int *at)
 {
     double d = 0;
     for (int sb = 0; sb < r->trace->n_sub_bank; sb++)
-        if (!r->trace->slow[didx(r, t, y, sb)])
-            d = fmax(d, r->trace->delay[didx(r, t, y, sb)]);
+        if (!r->trace->slow[didx(r, t, y, sb)] && r->trace->delay[didx(r, t, y, sb)] > d) {
+            d = r->trace->delay[didx(r, t, y, sb)];
+            if (at)
+                *at = sb;
+        }
     return d;
 }
+
+static double critical(const ana_results *r, int t, int y) { return critical_at(r, t, y, NULL); }
 
 /* Techniques whose trace says which sub-banks count: some classified slow at t = 0, or
  * the baseline (all count).  Register-level ones (vl_rf) classify registers, not
@@ -146,44 +98,151 @@ static int classifies(const ana_results *r, int t)
     return !strcmp(r->tech[t], "baseline");
 }
 
-static double difference(const ana_results *r, int t, int ref, int y)
+/* Aging's cost to the clock: the clock-setting delay at year y over its time-zero value,
+ * in % (SM 0's guardband as a longer period). */
+static double cost(const ana_results *r, int t, int y)
 {
-    return 100.0 * (critical(r, t, y) / critical(r, ref, y) - 1.0);
+    return 100.0 * (critical(r, t, y) / critical(r, t, 0) - 1.0);
 }
 
-/* Critical delay of every such technique minus the reference's, in %, over the years;
- * the y range leaves the top third to the key. */
-static void difference_panel(FILE *gp, const ana_results *r, int ref)
+/* order[n_sub_bank] = sub-banks by technique t's time-zero delay, fastest first (ties
+ * by index): an insertion sort, sub-banks are a few dozen. */
+static void sort_by_delay0(const ana_results *r, int t, int *order)
 {
-    char name[2 * ANA_NAME_MAX], rname[2 * ANA_NAME_MAX];
-    int k = 0;
-    double lo = 0, hi = 0;
+    for (int k = 0; k < r->trace->n_sub_bank; k++) {
+        double d = r->trace->delay[didx(r, t, 0, k)];
+        int j = k;
+        while (j > 0 && r->trace->delay[didx(r, t, 0, order[j - 1])] > d) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
+/* $s: per sub-bank in order: position, index, then for each of the pair the delay gained
+ * (%) when fast at the end, when slow (NaN otherwise), and its mean duty; and the x tics. */
+static void send_sub_banks(FILE *gp, const ana_results *r, const int *pair, const int *order,
+                           double *gain_hi, double *duty_hi)
+{
+    const ana_trace *tr = r->trace;
+    int end = r->n_year - 1;
+    *gain_hi = *duty_hi = 0;
+    fputs("$s << EOD\n", gp);
+    for (int k = 0; k < tr->n_sub_bank; k++) {
+        int sb = order[k];
+        fprintf(gp, "%d %d", k, sb);
+        for (int i = 0; i < 2; i++) {
+            size_t e = didx(r, pair[i], end, sb);
+            double g = 100.0 * (tr->delay[e] / tr->delay[didx(r, pair[i], 0, sb)] - 1.0);
+            double u = mean_duty(r, pair[i], sb);
+            *gain_hi = fmax(*gain_hi, g);
+            *duty_hi = fmax(*duty_hi, u);
+            fprintf(gp, tr->slow[e] ? " NaN %.17g %.17g" : " %.17g NaN %.17g", g, u);
+        }
+        fputc('\n', gp);
+    }
+    fputs("EOD\nset xtics (", gp);
+    for (int k = 0; k < tr->n_sub_bank; k++)
+        fprintf(gp, "%s\"%d\" %d", k ? ", " : "", order[k], k);
+    fputs(") scale 0 font 'Sans,9'\n", gp);
+}
+
+/* Top left: the delay each sub-bank gains, both techniques side by side; a triangle over
+ * the sub-bank that sets the clock at the end. */
+static void gain_panel(FILE *gp, const ana_results *r, const int *pair, const int *order,
+                       double hi)
+{
+    int end = r->n_year - 1, n = r->trace->n_sub_bank;
+    char name[2][2 * ANA_NAME_MAX];
+    fprintf(gp, "set lmargin at screen 0.07\nset rmargin at screen 0.6\n"
+                "set tmargin at screen 0.84\nset bmargin at screen 0.52\n"
+                "set xrange [-0.6:%d.6]\nset yrange [0:%.17g]\nset format y '%%.0f'\n"
+                "set title \"{/:Bold Which sub-banks age}: delay gained by %g years (%% of "
+                "time-zero delay)\"\nset ylabel 'delay gained (%%)'\nset xlabel ''\n"
+                "set key inside top left horizontal maxrows 2 Left reverse samplen 1.5 "
+                "font 'Sans,10' width 1\n",
+            n - 1, hi * 1.45 + 1e-9, r->year[end]);
+    fputs("plot ", gp);
+    for (int i = 0; i < 2; i++) {
+        int at = -1, k = 0;
+        const char *c = ana__colour(r, pair[i]);
+        ana__plot_escape(r->tech[pair[i]], name[i], sizeof name[i]);
+        critical_at(r, pair[i], end, &at);
+        while (k < n && order[k] != at)
+            k++;
+        double off = i ? 0.2 : -0.2;
+        fprintf(gp, "%s$s using ($1%+.1f):%d:(0.4) with boxes fill solid 0.9 border lc rgb "
+                    "'%s' lc rgb '%s' title \"%s: fast (counts for the clock)\", "
+                    "$s using ($1%+.1f):%d:(0.4) with boxes fill solid 0.25 border lc rgb '%s' "
+                    "lc rgb '%s' title \"%s: slow\"",
+                i ? ", " : "", off, 3 + 3 * i, c, c, name[i], off, 4 + 3 * i, c, c, name[i]);
+        if (k < n)
+            fprintf(gp, ", '+' using (%d%+.1f):(%.17g) every ::0::0 with points pt 11 ps 1.6 "
+                        "lc rgb '%s' title \"%s: sets the clock at %g y\"",
+                    k, off, hi * 1.12, c, name[i], r->year[end]);
+    }
+    fputc('\n', gp);
+}
+
+/* Bottom left: the stress duty that aged them, in the same order. */
+static void duty_panel(FILE *gp, const ana_results *r, const int *pair, double hi)
+{
+    char a[2 * ANA_NAME_MAX], b[2 * ANA_NAME_MAX];
+    ana__plot_escape(r->tech[pair[0]], a, sizeof a);
+    ana__plot_escape(r->tech[pair[1]], b, sizeof b);
+    fprintf(gp, "set tmargin at screen 0.43\nset bmargin at screen 0.1\n"
+                "set yrange [0:%.17g]\nset format y '%%.2f'\n"
+                "set title \"{/:Bold Stress duty} (%s duty), mean over %g-%g y and %d "
+                "workload%s\"\nset ylabel 'stress duty (fraction of time)'\n"
+                "set xlabel 'sub-bank of SM 0, fastest at t = 0 left'\n"
+                "set key inside top left horizontal samplen 1.5 font 'Sans,10'\n"
+                "plot $s using ($1-0.2):5:(0.4) with boxes fill solid 0.9 lc rgb '%s' title \"%s\", "
+                "$s using ($1+0.2):8:(0.4) with boxes fill solid 0.9 lc rgb '%s' title \"%s\"\n",
+            hi * 1.3 + 1e-9, r->duty[0] ? r->duty : "stress", r->year[0], r->year[r->n_year - 1],
+            r->n_bench, r->n_bench > 1 ? "s" : "", ana__colour(r, pair[0]), a,
+            ana__colour(r, pair[1]), b);
+}
+
+/* Right: the clock period aging costs every technique that classifies sub-banks, with the
+ * pair's end values written at the right. */
+static void cost_panel(FILE *gp, const ana_results *r, const int *pair)
+{
+    char name[2 * ANA_NAME_MAX];
+    int end = r->n_year - 1, k = 0;
+    double hi = 0;
     for (int t = 0; t < r->n_tech; t++)
-        for (int y = 0; y < r->n_year && t != ref && classifies(r, t); y++)
-            lo = fmin(lo, difference(r, t, ref, y)), hi = fmax(hi, difference(r, t, ref, y));
-    ana__plot_escape(r->tech[ref], rname, sizeof rname);
-    fprintf(gp, "set title \"{/:Bold Clock-setting delay} (slowest fast sub-bank) minus %s's\"\n"
-                "set ylabel \"difference (%%, 0 = %s)\"\nset xlabel 'years of aging (from 0)'\n"
-                "set xrange [0:%g]\nset xtics auto\nset yrange [%.17g:%.17g]\n"
-                "set format y '%%+.1f'\nset key default\nset key inside top center horizontal "
-                "maxcols 4 Left reverse samplen 2 font 'Sans,10'\n"
-                "set arrow from 0, first 0 to %g, first 0 nohead lw 1 lc rgb '#555555'\nplot ",
-            rname, rname, r->year[r->n_year - 1], lo - 0.05 * (hi - lo + 1e-9),
-            hi + 0.6 * (hi - lo + 1e-9), r->year[r->n_year - 1]);
+        for (int y = 0; y < r->n_year && classifies(r, t); y++)
+            hi = fmax(hi, cost(r, t, y));
+    fprintf(gp, "set lmargin at screen 0.69\nset rmargin at screen 0.9\n"
+                "set tmargin at screen 0.84\nset bmargin at screen 0.1\n"
+                "set xrange [%g:%g]\nset xtics auto font 'Sans,11'\nset yrange [0:%.17g]\n"
+                "set format y '%%.0f'\nset title \"{/:Bold What it costs the clock}\\n"
+                "{/=11 clock-setting delay (slowest fast sub-bank) over its t = 0 value}\"\n"
+                "set ylabel 'clock period added by aging (%%)'\nset xlabel 'years of aging'\n"
+                "set key inside top left Left reverse samplen 2 font 'Sans,10' maxrows 8\n",
+            r->year[0], r->year[end], hi * 1.35 + 1e-9);
+    for (int i = 0; i < 2; i++)
+        fprintf(gp, "set label %d \"%.1f %%\" at %.17g, %.17g left offset 0.6,0 font 'Sans,10' "
+                    "tc rgb '%s' front\n", 10 + i, cost(r, pair[i], end), r->year[end],
+                cost(r, pair[i], end), ana__colour(r, pair[i]));
+    fputs("plot ", gp);
     for (int t = 0; t < r->n_tech; t++) {
-        if (t == ref || !classifies(r, t))
+        if (!classifies(r, t))
             continue;
+        int main_pair = t == pair[0] || t == pair[1];
         ana__plot_escape(r->tech[t], name, sizeof name);
-        fprintf(gp, "%s'-' using 1:2 with linespoints pt %d ps 1.2 lw 2 lc rgb '%s' title \"%s\"",
-                k ? ", " : "", 4 + k % 10, ana__colour(r->tech[t], t), name);
+        fprintf(gp, "%s'-' using 1:2 with linespoints pt %d ps %s lw %s lc rgb '%s' title \"%s\"",
+                k ? ", " : "", 4 + k % 10, main_pair ? "1.2" : "0.8", main_pair ? "2.5" : "1.2",
+                ana__colour(r, t), name);
         k++;
     }
     fputc('\n', gp);
     for (int t = 0; t < r->n_tech; t++) {
-        if (t == ref || !classifies(r, t))
+        if (!classifies(r, t))
             continue;
         for (int y = 0; y < r->n_year; y++)
-            fprintf(gp, "%.17g %.17g\n", r->year[y], difference(r, t, ref, y));
+            fprintf(gp, "%.17g %.17g\n", r->year[y], cost(r, t, y));
         fputs("e\n", gp);
     }
 }
@@ -191,43 +250,44 @@ static void difference_panel(FILE *gp, const ana_results *r, int ref)
 int ana_fig_nbti_trace(const char *dir, const char *prefix, const ana_results *r, FILE *note,
                        int *skipped)
 {
-    int with, without;
+    int pair[2];
     if (!r->trace || r->n_year < 2) {
         ana__skip(note, ANA_FIG_nbti_trace,
                   r->trace ? "the traces have one aging point" : "the file has no /chips/trace",
                   skipped);
         return ANA_EOK;
     }
-    if (pick_pair(r, &with, &without)) {
+    if (pick_pair(r, &pair[1], &pair[0])) {
         ana__skip(note, ANA_FIG_nbti_trace,
                   "needs a technique named *nbti* and rf_bro, baseline or the same name "
                   "without _nbti_opt", skipped);
         return ANA_EOK;
     }
     const ana_trace *tr = r->trace;
-    double lo = INFINITY, hi = -INFINITY, uhi = 0.0;
-    size_t nd = (size_t)r->n_tech * (size_t)r->n_year * (size_t)tr->n_sub_bank;
-    for (size_t i = 0; i < nd; i++)
-        if (isfinite(tr->delay[i]))
-            lo = fmin(lo, tr->delay[i]), hi = fmax(hi, tr->delay[i]);
-    for (size_t i = 0; i < nd * (size_t)r->n_bench; i++)
-        if (isfinite(tr->utilisation[i]))
-            uhi = fmax(uhi, tr->utilisation[i]);
-    double pad = 0.1 * (hi - lo) + 1e-3;
+    int *order = malloc(sizeof(int) * (size_t)tr->n_sub_bank);
+    if (!order)
+        return ANA_ENOMEM;
+    sort_by_delay0(r, pair[0], order);
     ana__plot p;
     int rc = ana__plot_open(&p, dir, prefix, ANA_FIG_nbti_trace, note);
-    if (rc)
+    if (rc) {
+        free(order);
         return rc;
-    fprintf(p.gp, "set xrange [-0.6:%d.6]\nset xtics 0,%d\n"
-                  "set multiplot layout 2,2 title \"{/:Bold=16 NBTI aging of chip %d, SM 0: "
-                  "with and without nbti\\\\_opt}\" margins 0.07,0.98,0.07,0.85 spacing 0.09,0.1\n",
-            tr->n_sub_bank - 1, tr->n_sub_bank > 16 ? 4 : 2, tr->chip[0]);
-    /* The delay axes start at 1, the no-variation delay, when every delay is above it. */
-    double from = lo >= 1.0 ? 1.0 : lo - pad;
-    delay_panel(p.gp, r, without, 1, from, hi + 2.5 * pad);
-    delay_panel(p.gp, r, with, 0, from, hi + 2.5 * pad);
-    duty_panel(p.gp, r, without, with, 0, uhi * 1.3 + 1e-9);
-    difference_panel(p.gp, r, without);
+    }
+    char a[2 * ANA_NAME_MAX], b[2 * ANA_NAME_MAX];
+    ana__plot_escape(r->tech[pair[0]], a, sizeof a);
+    ana__plot_escape(r->tech[pair[1]], b, sizeof b);
+    fprintf(p.gp, "set multiplot title \"{/:Bold=16 NBTI aging of chip %d, SM 0: which "
+                  "sub-banks age, and what it costs the clock}\\n{/=12 %s against %s over %g "
+                  "years, %s duty, one traced chip (the distributions over chips: the guardband "
+                  "figure)}\"\n",
+            tr->chip[0], b, a, r->year[r->n_year - 1], r->duty[0] ? r->duty : "stress");
+    double gain_hi, duty_hi;
+    send_sub_banks(p.gp, r, pair, order, &gain_hi, &duty_hi);
+    gain_panel(p.gp, r, pair, order, gain_hi);
+    duty_panel(p.gp, r, pair, duty_hi);
+    cost_panel(p.gp, r, pair);
     fputs("unset multiplot\n", p.gp);
+    free(order);
     return ana__plot_close(&p, note);
 }

@@ -84,7 +84,7 @@ static void panel(FILE *gp, const ana_results *const *res, const ana_summary *co
     fputs("plot ", gp);
     for (int k = 0; k < nt; k++) {
         char name[2 * ANA_NAME_MAX];
-        const char *col = ana__colour(r0->tech[tech[k]], tech[k]);
+        const char *col = ana__colour(r0, tech[k]);
         ana__plot_escape(r0->tech[tech[k]], name, sizeof name);
         fprintf(gp, "%s$s%d using 1:2:3 with yerrorlines pt %d ps 1.2 lw 1.6 lc rgb '%s' "
                     "title \"%s\"", k ? ", " : "", k,

@@ -30,29 +30,7 @@ void ana__plot_escape(const char *in, char *out, size_t size)
     out[o] = '\0';
 }
 
-/* Kelly's colours of maximum contrast, by family so related designs read as related
- * while 13 bars side by side stay distinguishable: references black and grey; the
- * variable-latency designs blues and violet; the sub-bank designs green, yellow-green,
- * buff, yellow and brown; the techniques of the source warm (red, orange, pink). */
-static const struct {
-    const char *name, *colour;
-} fixed[] = {
-    { "ideal", "#000000" },     { "baseline", "#848482" },  { "vl_rf", "#a1caf1" },
-    { "vl_rv", "#0067a5" },     { "vl_sb", "#604e97" },     { "rf_bro", "#008856" },
-    { "fba_rm", "#8db600" },    { "two_level", "#c2b280" }, { "fwas", "#f3c300" },
-    { "hybrid", "#882d17" },    { "pv_opt", "#be0032" },    { "nbti_opt", "#f38400" },
-    { "pv_opt_nbti_opt", "#e68fac" },
-};
-static const char *const others[] = { "#0072b2", "#56b4e9", "#009e73", "#cc79a7",
-                                      "#f0e442", "#661100", "#6699cc", "#888888" };
-
-const char *ana__colour(const char *tech, int index)
-{
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (!strcmp(tech, fixed[i].name))
-            return fixed[i].colour;
-    return others[(size_t)index % (sizeof others / sizeof others[0])];
-}
+const char *ana__colour(const ana_results *r, int t) { return r->colour[t]; }
 
 int ana__tech_find(const ana_results *r, const char *name)
 {

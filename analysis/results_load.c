@@ -45,6 +45,7 @@ void ana_results_free(ana_results *r)
         return;
     free(r->chip);
     free(r->tech);
+    free(r->colour);
     free(r->bench);
     free(r->year);
     for (int m = 0; m < ANA_N_METRICS; m++)
@@ -201,6 +202,65 @@ static void nbti_law(hid_t f, char *out, size_t n)
     free(cfg);
 }
 
+/* aging.duty: the root attribute aging_duty, else `duty = "..."` in the sweep_config
+ * text; "" when neither says. */
+static void aging_duty(hid_t f, char *out, size_t n)
+{
+    size_t size = 1 << 20;
+    char *cfg;
+    if (ana__h5_attr_string(f, "/", "aging_duty", out, n) == ANA_EOK)
+        return;
+    out[0] = '\0';
+    if ((cfg = malloc(size)) && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+        const char *p = strstr(cfg, "duty = \"");
+        if (p) {
+            p += strlen("duty = \"");
+            size_t len = strcspn(p, "\"");
+            snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), p);
+        }
+    }
+    free(cfg);
+}
+
+/* The file's technique_colours ("#rrggbb,..." in axis order), or for a file without
+ * them (or with a malformed list) a palette of analysis's own by index, references
+ * black and grey.  *colour gets a new array of n (ana_design.c shares this). */
+int ana__technique_colours(hid_t f, const ana_name *tech, int n_tech, char (**colour)[8])
+{
+    static const char *const own[] = { "#0077bb", "#ee7733", "#009988", "#cc3311",
+                                       "#aa4499", "#88ccee", "#ddaa33", "#882255",
+                                       "#117733", "#ee3377", "#332288", "#999933" };
+    size_t n = (size_t)n_tech * 8 + 1;
+    char *list = malloc(n + 1);
+    char(*c8)[8] = calloc((size_t)n_tech ? (size_t)n_tech : 1, sizeof *c8);
+    *colour = c8;
+    if (!list || !c8) {
+        free(list);
+        return ANA_ENOMEM;
+    }
+    int ok = ana__h5_attr_string(f, "/", "technique_colours", list, n + 1) == ANA_EOK &&
+             strlen(list) == n - 2;
+    for (int t = 0; ok && t < n_tech; t++) {
+        const char *c = list + (size_t)t * 8;
+        ok = c[0] == '#' && strspn(c + 1, "0123456789abcdefABCDEF") >= 6 &&
+             (c[7] == ',' || c[7] == '\0');
+        if (ok)
+            snprintf(c8[t], 8, "%.7s", c);
+    }
+    for (int t = 0, k = 0; !ok && t < n_tech; t++)
+        snprintf(c8[t], 8, "%s",
+                 !strcmp(tech[t], "ideal")      ? "#000000"
+                 : !strcmp(tech[t], "baseline") ? "#777777"
+                                                : own[k++ % (sizeof own / sizeof *own)]);
+    free(list);
+    return ANA_EOK;
+}
+
+static int technique_colours(hid_t f, ana_results *r)
+{
+    return ana__technique_colours(f, r->tech, r->n_tech, &r->colour);
+}
+
 int ana__trace_load(hid_t f, ana_results *r, FILE *err);
 
 int ana_results_load(const char *path, ana_results **out, FILE *err)
@@ -234,6 +294,11 @@ int ana_results_load(const char *path, ana_results **out, FILE *err)
         goto done;
     r->sigma_ratio = sigma_ratio(f);
     nbti_law(f, r->nbti_law, sizeof r->nbti_law);
+    aging_duty(f, r->duty, sizeof r->duty);
+    if ((rc = technique_colours(f, r))) {
+        rc = fail(err, path, rc, "out of memory");
+        goto done;
+    }
     *out = r;
     r = NULL;
 done:

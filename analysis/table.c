@@ -43,7 +43,7 @@ static const ana_view *latency_view(const ana_summary *s)
 
 void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
 {
-    column c[16];
+    column c[20];
     int n = 0;
     const ana_view *fq = ana_summary_find(s, "frequency");
     const ana_view *pf = ana_summary_find(s, "chip_performance");
@@ -65,13 +65,21 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
     if (life)
         n = add(c, n, "perf_t0", ana_summary_find(s, "chip_performance_t0"), 0,
                 offsetof(ana_stats, mean));
-    n = add(c, n, "guardband", ana_summary_find(s, "chip_guardband"), 0,
+    /* the guardband lifetime performance pays (the mix's), then each workload's alone */
+    if (r->n_year > 1)
+        n = add(c, n, "gb_mix", ana_summary_find(s, "guardband_mix"), r->n_year - 1,
+                offsetof(ana_stats, mean));
+    n = add(c, n, "gb_alone", ana_summary_find(s, "chip_guardband"), 0,
             offsetof(ana_stats, mean));
     n = add(c, n, "rf_energy", ana_summary_find(s, "chip_rf_energy"), 0,
             offsetof(ana_stats, mean));
+    n = add(c, n, "e_dyn", ana_summary_find(s, "chip_rf_dynamic"), 0, offsetof(ana_stats, mean));
+    n = add(c, n, "e_leak", ana_summary_find(s, "chip_rf_leakage"), 0, offsetof(ana_stats, mean));
 
     fprintf(out, "%s: %d chips, %d techniques, %d benchmarks, %d aging points", r->path,
             r->n_chip, r->n_tech, r->n_bench, r->n_year);
+    if (r->n_year > 1)
+        fprintf(out, ", NBTI stress duty: %s", r->duty[0] ? r->duty : "unknown");
     if (r->n_not_done)
         fprintf(out, " (%zu chip x technique pairs unfinished, left out)", r->n_not_done);
     fprintf(out, "\n%-18s", "technique");
@@ -92,5 +100,10 @@ void ana_table_print(FILE *out, const ana_results *r, const ana_summary *s)
     char what[160];
     ana_results_perf_label(r, what, sizeof what);
     fprintf(out, "(means over chips, normalised per docs/results-format.md; perf_ci: 95 %% CI "
-                 "of the mean; - : not computed; perf%s = %s)\n", life ? "_life" : "", what);
+                 "of the mean; - : not computed; perf%s = %s", life ? "_life" : "", what);
+    if (r->n_year > 1)
+        fprintf(out, "; gb_mix: guardband under the workload mix (what perf_life pays), "
+                     "gb_alone: each workload alone, both / baseline's, %s duty",
+                r->duty[0] ? r->duty : "unknown");
+    fprintf(out, "; e_dyn + e_leak = rf_energy, dynamic and leakage / ideal's total)\n");
 }

@@ -332,7 +332,7 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
 static bool accounting_only(const char *name)
 {
     static const char *const names[] = { "read_lanes", "write_lanes", "sub_read_lanes",
-                                         "sub_write_lanes" };
+                                         "sub_write_lanes", "rfc_lanes" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
             return true;

@@ -15,3 +15,15 @@ add_custom_target(bench_variation
   COMMENT "variation: chip generation, field, per-cell maps, R RandomFields comparison"
   USES_TERMINAL)
 add_dependencies(bench bench_variation)
+
+# The core paper's frequency premise in rfdse's variation model (issue 34, docs/variation.md
+# section 12): where a bank's delay spread lies (vertical / horizontal / random) and what
+# sub-bank classification reaches against per-register classification, per scenario.
+add_executable(premise_bench ${CMAKE_CURRENT_LIST_DIR}/premise_bench.c)
+target_link_libraries(premise_bench PRIVATE rfdse_variation)
+add_custom_target(bench_premise
+  COMMAND premise_bench --chips 100
+  DEPENDS premise_bench
+  COMMENT "variation: the frequency premise of the core paper, per scenario"
+  USES_TERMINAL)
+add_dependencies(bench bench_premise)

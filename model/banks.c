@@ -117,6 +117,8 @@ int sm__banks_setup(sm_sim *s, const sm_rf_map *m, const sm_technique *t, const 
     k->map = m;
     k->t = t;
     k->extra_lat = t->main_rf_latency > 1 ? t->main_rf_latency - 1 : 0;
+    k->slow_cycles = s->c->slow_access == SM_SLOW_REPLAY ? 2 : 1; /* slow_access.c */
+    sm__port_rules_setup(s);
     int cls[SM_MAX_BANKS], n_ff = 0, n_ss = 0, n_mx = 0;
     for (int b = 0; b < k->n_banks; b++) {
         cls[b] = map_class(m, b);
@@ -219,7 +221,7 @@ uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes)
     uint8_t slow = k->map->entry_slow[k->origin[bank]][entry];
     for (int p = 0; p < parts; p++)
         slow |= k->sub_slow[bank][p];
-    return slow != 0;
+    return (uint8_t)((slow != 0) * k->slow_cycles); /* 2 with slow_access = replay */
 }
 
 /* Fills warp w's register-to-bank and latency tables at launch.  Entry (row) of a

@@ -17,7 +17,8 @@
  * dispatch waits for ready_at, which is at least one cycle after the last grant. */
 #include "sm_internal.h"
 
-void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+/* `rules` is a constant in each of sm__collect's two calls, so each is specialised. */
+static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules)
 {
     int u = in->unit, n_src = in->n_src;
     int bit = sm__coll_take(s, u);
@@ -29,7 +30,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     uint64_t waited = 0, slow_reads = 0;
     for (int i = 0; i < n_src; i++) {
         int reg = in->src[i], sl = slow[reg];
-        int64_t grant = sm__port_read(s, wp->bank[reg], sl, lanes);
+        int64_t grant = sm__port_read_as(s, wp->bank[reg], sl, lanes, rules);
         int64_t at = grant + 1 + sl; /* operand arrives */
         ready_at = at > ready_at ? at : ready_at;
         waited += (uint64_t)(grant - first);
@@ -38,4 +39,12 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
     sm__coll_fill(s, u, bit, slot, ready_at);
+}
+
+void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+{
+    if (__builtin_expect(s->k.port_rules, 0)) /* sm.slow_access, sm.bro_ports: slow_access.c */
+        collect(s, w, slot, in, true);
+    else
+        collect(s, w, slot, in, false);
 }

@@ -9,6 +9,8 @@ void sm_config_default(sm_config *c)
         .max_warps = 48, .max_threads = 1536, .max_blocks = 8, .n_registers = 32768,
         .n_schedulers = 2, .base_policy = SM_SCHED_LRR, .group_size = 8,
         .oc_sp = 6, .oc_sfu = 8, .oc_mem = 2, .bank_ports = SM_PORTS_SEPARATE,
+        /* the model of issue 2 and of GPGPU-Sim's slow-bank patch (docs/model.md) */
+        .slow_access = SM_SLOW_HOLD_PORT, .bro_ports = SM_BRO_PORTS_VIRTUAL,
         .result_slots = false,
         .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,

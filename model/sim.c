@@ -201,6 +201,10 @@ static void reset_state(sm_sim *s)
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);
+    memset(s->phys_read_next, 0, sizeof s->phys_read_next);
+    memset(s->phys_write_next, 0, sizeof s->phys_write_next);
+    s->frozen = 0;
+    s->frozen_base = 0;
     s->n_wq = 0;
     for (int l = 0; l < 2; l++)
         for (int i = 0; i < SM__WHEEL; i++) {
@@ -377,8 +381,11 @@ static int finish(sm_sim *s, int rc)
             spread_accesses(s, st, b, n);
     }
     for (int b = s->k.n_banks; b < 2 * s->k.n_banks && b < SM_MAX_BANKS; b++)
-        for (int n = 0; n <= 32; n++) /* the cache's banks (model/rfc.c): 0 without one */
-            st->rfc_bank_accesses[b - s->k.n_banks] += s->rd_lanes[b][n] + s->wr_lanes[b][n];
+        for (int n = 0; n <= 32; n++) { /* the cache's banks (model/rfc.c): 0 without one */
+            uint64_t acc = s->rd_lanes[b][n] + s->wr_lanes[b][n];
+            st->rfc_bank_accesses[b - s->k.n_banks] += acc;
+            st->rfc_lanes += acc * (uint64_t)n;
+        }
     sm__designs_stats(s, st);
     return rc;
 }

@@ -59,6 +59,7 @@
     X(rfc_writebacks, "accesses", "dirty registers written back to the main register file")  \
     X(rfc_intervals, "intervals", "register intervals begun (ltrf: one prefetch each)")     \
     X(rfc_wait, "warp x cycles", "warps held back while their interval's prefetch is in flight") \
+    X(rfc_lanes, "lane accesses", "register-file cache: reads and writes (fills included) x active lanes (energy)") \
     X(rf_vectors, "register vectors", "reg_release: register vectors per SM (0: design off)") \
     X(n_row_groups, "row groups", "reg_release: row groups per SM: valid length of group_*") \
     X(rr_alloc_cycles, "register vectors x cycles", "registers the kernel allocates, summed over cycles") \

@@ -236,6 +236,13 @@ typedef struct sm__kernel {
     int n_sites;         /* load_sites */
     bool site_bias;      /* site_bias > 0: a load's miss follows its site's hit rate */
     uint16_t site_hit[SM__LOAD_SITES]; /* site_bias: per-site hit threshold (of 4096) */
+    /* sm_config.slow_access and bro_ports (slow_access.c): port_rules routes the port
+     * calls through sm__port_*_rules; off with the defaults */
+    bool port_rules;
+    int slow_cycles;     /* cycles a slow access adds: 1, or 2 with replay            */
+    int hold_cap;        /* cycles past the first a port is held at most (pipelined) */
+    bool slow_stall;     /* stall_collector                                          */
+    bool phys_ports;     /* bro_ports = physical                                      */
 } sm__kernel;
 
 /* Per in-flight slot state of the hazard model, beside the hot slot pool. */
@@ -350,6 +357,11 @@ struct sm_sim {
 
     char diag[512];
     sm__hz hz;           /* memory hazards and replay; cold, so last */
+    /* slow_access.c (cold too): the physical banks' ports (bro_ports = physical) and
+     * the cycles stall_collector froze, bit i = cycle frozen_base + i */
+    int64_t phys_read_next[SM_MAX_BANKS], phys_write_next[SM_MAX_BANKS];
+    uint64_t frozen;
+    int64_t frozen_base;
 };
 
 /* banks.c: the working bank table, register mapping, renaming */
@@ -480,8 +492,9 @@ void sm__designs_stats(const sm_sim *s, sm_stats *out);
 /* banks.c, for designs that map registers: the logical bank of register r of warp w
  * with `lanes` active lanes, before the block's renaming */
 int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
-/* ... and whether an access to entry `entry` of virtual bank `bank` touching `lanes`
- * lanes is slow (designs that place registers themselves) */
+/* ... and the cycles process variation adds to an access to entry `entry` of virtual
+ * bank `bank` touching `lanes` lanes: 0 if fast, else k->slow_cycles (designs that place
+ * registers themselves) */
 uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 
 /* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
@@ -534,6 +547,16 @@ static inline void sm__port_order(sm_sim *s)
 #endif
 }
 
+/* slow_access.c: the port rules of sm_config.slow_access and bro_ports, out of line so
+ * the default path pays one predictable branch.  `grant` is the plain rule's candidate;
+ * they book the port(s) and return the grant cycle. */
+int64_t sm__port_read_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
+    __attribute__((cold, noinline));
+int64_t sm__port_write_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
+    __attribute__((cold, noinline));
+/* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
+void sm__port_rules_setup(sm_sim *s);
+
 /* Takes the first free operand collector of unit u (one must be free: issue filters
  * on units_full); returns its index within the unit. */
 static inline int sm__coll_take(sm_sim *s, int u)
@@ -562,14 +585,25 @@ static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64
 
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
  * grant cycle: the operand arrives and the port frees at grant + 1 + slow. */
-static inline int64_t sm__port_read(sm_sim *s, int b, int slow, int lanes)
+static inline int64_t sm__port_read_as(sm_sim *s, int b, int slow, int lanes, bool rules)
 {
     sm__port_order(s);
     const int64_t first = s->now + 1;
     int64_t grant = s->read_next[b] > first ? s->read_next[b] : first;
-    s->read_next[b] = grant + 1 + slow;
+    if (rules)
+        grant = sm__port_read_rules(s, b, slow, lanes, grant);
+    else
+        s->read_next[b] = grant + 1 + slow;
     s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
     return grant;
+}
+
+/* The same, the rules looked up per call.  The operand collector, the hot client, tests
+ * s->k.port_rules once per instruction and calls sm__port_read_as with a constant
+ * instead (a test per read cost +1.8 % host instructions per warp instruction). */
+static inline int64_t sm__port_read(sm_sim *s, int b, int slow, int lanes)
+{
+    return sm__port_read_as(s, b, slow, lanes, __builtin_expect(s->k.port_rules, 0));
 }
 
 /* Would a read of bank b requested now wait behind another access? */
@@ -578,12 +612,17 @@ static inline bool sm__port_read_busy(const sm_sim *s, int b)
     return s->read_next[b] > s->now + 1;
 }
 
-/* Grants a write of bank b; returns the grant cycle (the write ends at grant + slow). */
-static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
+/* Grants a write of bank b; returns the grant cycle (the write ends at grant + slow).
+ * rules: s->k.port_rules, a constant where the caller tested it (sm__write). */
+static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, bool rules)
 {
     sm__port_order(s);
     const int64_t first = s->now + 1;
     int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
+    if (rules) {
+        s->wr_lanes[b][lanes]++;
+        return sm__port_write_rules(s, b, slow, lanes, grant);
+    }
     s->write_next[b] = grant + 1 + slow;
     if (s->c->bank_ports == SM_PORTS_SHARED) {
         /* One port for reads and writes, writes first: the write does not wait for
@@ -596,6 +635,11 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
     }
     s->wr_lanes[b][lanes]++;
     return grant;
+}
+
+static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
+{
+    return sm__port_write_as(s, b, slow, lanes, __builtin_expect(s->k.port_rules, 0));
 }
 
 /* sim.c */

@@ -70,6 +70,28 @@ typedef enum {
                             * (GPGPU-Sim's operand collector)                      */
 } sm_bank_ports;
 
+/* What a slow (PV, 2-cycle) register access costs (docs/model.md, "The cost of a slow
+ * access"; issue 34).  Only the cycle process variation adds is concerned, not
+ * main_rf_latency's. */
+typedef enum {
+    SM_SLOW_HOLD_PORT = 0,      /* the bank port is busy 2 cycles, the operand arrives and *
+                                 * the destination is released a cycle late               */
+    SM_SLOW_PIPELINED = 1,      /* a 2-stage bank: a cycle late, but the port takes a new *
+                                 * access every cycle                                     */
+    SM_SLOW_REPLAY = 2,         /* speed found at the access: the 1-cycle attempt fails   *
+                                 * and is redone as a 2-cycle one (port 3 cycles, 2 late)  */
+    SM_SLOW_STALL_COLLECTOR = 3 /* as hold_port, and the slow read's second cycle freezes *
+                                 * the read arbiter of every bank                         */
+} sm_slow_access;
+
+/* With rf_bro (virtual banks of sub-banks of two physical banks): whose ports an access
+ * holds (docs/model.md, "The cost of a slow access"). */
+typedef enum {
+    SM_BRO_PORTS_VIRTUAL = 0,  /* each virtual bank has its own ports                  */
+    SM_BRO_PORTS_PHYSICAL = 1  /* the ports stay with the physical banks: an access     *
+                                * holds those of every sub-bank it touches              */
+} sm_bro_ports;
+
 /* Operand collectors (docs/replay.md). */
 typedef enum {
     SM_COLLECTORS_PER_UNIT = 0, /* oc_sp / oc_sfu / oc_mem, one pool per unit kind     */
@@ -114,6 +136,9 @@ typedef struct sm_config {
     int oc_sfu;             /*                          for SFU      8     */
     int oc_mem;             /*                          for LD/ST    2     */
     sm_bank_ports bank_ports; /* bank ports                      separate */
+    sm_slow_access slow_access; /* what a slow access costs      hold_port */
+    sm_bro_ports bro_ports; /* virtual banks' ports: own or the      virtual *
+                             * physical banks' (rf_bro)                       */
     bool result_slots;      /* an SP/SFU pipeline refuses an instruction false *
                              * whose result would leave it in the same cycle   *
                              * as an earlier one's (GPGPU-Sim's per-unit       *

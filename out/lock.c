@@ -14,6 +14,7 @@
 
 struct out_lock {
     int fd;
+    size_t identity_len; /* bytes of the first line, its '\n' included */
     char path[OUT_PATH_MAX + 8];
 };
 
@@ -33,7 +34,7 @@ static void holder(int fd, char *buf, size_t n)
         snprintf(buf, n, "unknown process");
 }
 
-static void write_identity(int fd, const char *what)
+static size_t write_identity(int fd, const char *what)
 {
     char host[256] = "?", when[32] = "?", line[512];
     time_t now = time(NULL);
@@ -43,6 +44,7 @@ static void write_identity(int fd, const char *what)
                        when, what);
     if (ftruncate(fd, 0) == 0 && len > 0)
         (void)!pwrite(fd, line, (size_t)len, 0);
+    return len > 0 ? (size_t)len : 0;
 }
 
 /* The lock file we hold is still the one at `path` (a previous holder unlinks its file
@@ -93,7 +95,7 @@ out_lock *out_lock_take(const char *path, const char *what, char *err, size_t n)
         }
         /* Any other fcntl failure (a file system without locks): go on unlocked. */
         if (still_linked(l->fd, l->path)) {
-            write_identity(l->fd, what);
+            l->identity_len = write_identity(l->fd, what);
             return l;
         }
         close(l->fd);
@@ -111,4 +113,50 @@ void out_lock_release(out_lock *l)
     unlink(l->path); /* while still holding it: see still_linked() */
     close(l->fd);
     free(l);
+}
+
+void out_lock_note(out_lock *l, const char *note)
+{
+    if (!l || !l->identity_len)
+        return;
+    char line[512];
+    int len = snprintf(line, sizeof line, "%s\n", note);
+    if (len <= 0 || (size_t)len >= sizeof line)
+        return;
+    /* The new note over the old, then the tail cut: the identity line never changes, and
+     * a reader sees a whole note or, for an instant, a garbled one it rejects. */
+    if (pwrite(l->fd, line, (size_t)len, (off_t)l->identity_len) == len)
+        (void)!ftruncate(l->fd, (off_t)(l->identity_len + (size_t)len));
+}
+
+int out_lock_query(const char *path, char *buf, size_t n)
+{
+    char lp[OUT_PATH_MAX + 8];
+    buf[0] = '\0';
+    if (strlen(path) > OUT_PATH_MAX) {
+        snprintf(buf, n, "output path too long");
+        return -1;
+    }
+    snprintf(lp, sizeof lp, "%s.lock", path);
+    /* Read-only and never waiting: F_GETLK asks, it does not take. */
+    int fd = open(lp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(buf, n, "cannot read the lock file %s: %s", lp,
+                 fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    ssize_t k = pread(fd, buf, n - 1, 0);
+    buf[k > 0 ? k : 0] = '\0';
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\n')
+            *p = '?';
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    int held = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+    close(fd);
+    return held;
 }

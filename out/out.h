@@ -46,4 +46,20 @@ out_lock *out_lock_take(const char *path, const char *what, char *err, size_t er
 /* Removes the lock file and releases the lock; NULL is ignored. */
 void out_lock_release(out_lock *lock);
 
+/* Replaces the lock file's second line (the first is the holder's identity) with
+ * `note`, one line: what the holder says of itself, its progress for `rfdse status`.
+ * NULL is ignored; a failed write is ignored (the note is advice). */
+void out_lock_note(out_lock *lock, const char *note);
+
+/* Whether a process holds the lock of `path`, asked without taking it or waiting:
+ * 1 held, 0 not (no lock file, or one left by a run that was killed), -1 cannot tell
+ * (one line in buf).  For 1 and 0, buf receives the lock file's text (lines of the
+ * holder: identity, note), control characters but line breaks replaced. */
+int out_lock_query(const char *path, char *buf, size_t n);
+
+/* Removes what a killed MPI-IO writer of `path` left beside it (Open MPI's shared file
+ * pointer files PATH.data.N and PATH.metadata.N, regular files only).  Call it holding
+ * the lock of `path`.  Returns how many were removed. */
+int out_leftovers_remove(const char *path);
+
 #endif

@@ -18,8 +18,12 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 mkdir -p results "$figures"
 
+# the premises study (issue 34): one assumption each, figure by scripts/premises-figure.sh
+premises=(premises-hold_port premises-pipelined premises-replay premises-stall_collector
+          premises-shared_ports premises-physical_ports premises-chip_1to4
+          premises-chip_1to4_replay)
 sweeps=(frequency ipc performance guardband guardband-pv ltrf sensitivity-1to4 sensitivity-1to1
-        sensitivity-4to1 vth_sigma pareto)
+        sensitivity-4to1 vth_sigma pareto "${premises[@]}")
 if [ "${SKIP_RUN:-0}" != 1 ]; then
   for s in "${sweeps[@]}"; do
     echo "== sweep $s ($np processes)"
@@ -36,6 +40,12 @@ for s in frequency ipc performance guardband guardband-pv ltrf vth_sigma pareto;
 done
 "$rfdse" analyze results/sensitivity-1to4.h5 results/sensitivity-1to1.h5 \
   results/sensitivity-4to1.h5 --figures "$figures" --csv results/csv
+
+# The premises study: its CSV files, then one figure over all of them.
+for s in "${premises[@]}"; do
+  "$rfdse" analyze "results/$s.h5" --csv results/csv >/dev/null
+done
+scripts/premises-figure.sh results/csv "$figures/premises.png" >/dev/null
 
 # The Vth map of one chip.
 rm -f results/chipmap.h5

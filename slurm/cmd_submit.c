@@ -61,6 +61,7 @@ static const char help[] =
     "      --print-template     print the script template (slurm/rfdse.sbatch.in)\n"
     "  -h, --help               show this help\n"
     "\n"
+    "A failed submission (sbatch missing or refusing) leaves no file behind.\n"
     "Exit status: 0 submitted, 1 sbatch failed or is missing, 2 bad input.\n";
 
 typedef struct submit_args {
@@ -302,18 +303,57 @@ static int resolve(dse_submit_job *job, const submit_args *a, const dse_sweep *s
     return check_job(job) ? DSE_EXIT_USAGE : signal_lead(a, &job->signal_lead);
 }
 
-static int mkdir_p(const char *dir)
+/* What one submission created, so a failed one removes it all: files that did not
+ * exist before, and directories it made (removed only when empty, deepest first).  A
+ * file that existed (the copies of an earlier submission of the same sweep) is
+ * replaced, as a successful submission replaces it, and kept. */
+typedef struct made {
+    int n_files;
+    char files[3][SCRIPT_PATH_MAX];
+    char dir[DSE_PATH_MAX]; /* the job's directory                                    */
+    char top[DSE_PATH_MAX]; /* the outermost directory made, "" if none: every one     *
+                             * between it and `dir` was made too                       */
+} made;
+
+static void made_file(made *m, const char *path)
+{
+    if (m->n_files < 3 && access(path, F_OK))
+        snprintf(m->files[m->n_files++], sizeof m->files[0], "%s", path);
+}
+
+static void made_undo(const made *m)
+{
+    char buf[DSE_PATH_MAX];
+    for (int i = 0; i < m->n_files; i++)
+        unlink(m->files[i]);
+    snprintf(buf, sizeof buf, "%s", m->dir);
+    for (char *slash; m->top[0]; *slash = '\0') {
+        rmdir(buf); /* only when empty: a log or a file of someone else's stays */
+        slash = strrchr(buf, '/');
+        if (!strcmp(buf, m->top) || !slash || slash == buf)
+            break;
+    }
+}
+
+static int mkdir_p(const char *dir, made *m)
 {
     char buf[DSE_PATH_MAX];
     snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+    snprintf(m->dir, sizeof m->dir, "%s", dir);
+    for (char *p = buf + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        char end = *p;
+        *p = '\0';
+        if (mkdir(buf, 0777) == 0) {
+            if (!m->top[0])
+                snprintf(m->top, sizeof m->top, "%s", buf);
+        } else if (errno != EEXIST)
+            return -1;
+        *p = end;
+        if (!end)
+            return 0;
+    }
 }
 
 /* Copies src's bytes, or writes the resolved sweep when s is given, to path: through a
@@ -362,7 +402,7 @@ static int write_script(const dse_submit_job *job, char *path, size_t n)
         return -1;
     }
     unlink(tmp); /* never write through a link planted at the temporary name */
-    FILE *f = mkdir_p(job->dir) ? NULL : fopen(tmp, "w");
+    FILE *f = fopen(tmp, "w");
     int bad = !f || dse__submit_script_write(job, f);
     if (f && fclose(f))
         bad = 1;
@@ -374,13 +414,34 @@ static int write_script(const dse_submit_job *job, char *path, size_t n)
     return 0;
 }
 
+/* Nothing is written before sbatch is known to exist, and a submission that fails
+ * takes back everything it wrote (issue 33 item 9). */
 static int submit(const dse_submit_job *job, const dse_sweep *s)
 {
     char script[SCRIPT_PATH_MAX], id[64], err[2 * DSE_PATH_MAX], log[2 * DSE_PATH_MAX + 64];
-    if (mkdir_p(job->dir) || put_file(job->rfdse, job->rfdse_built, NULL, 0755) ||
-        put_file(job->sweep, NULL, s, 0644) || write_script(job, script, sizeof script))
+    made m = { 0 };
+    if (!dse__submit_sbatch_found()) {
+        fprintf(stderr, "rfdse submit: %s\n", DSE_SUBMIT_NO_SBATCH);
         return DSE_EXIT_FAILURE;
-    if (dse__submit_sbatch(script, id, sizeof id, err, sizeof err)) {
+    }
+    snprintf(script, sizeof script, "%s/%s.sbatch", job->dir, job->stem);
+    if (mkdir_p(job->dir, &m)) {
+        fprintf(stderr, "rfdse submit: cannot create %s: %s\n", job->dir, strerror(errno));
+        made_undo(&m);
+        return DSE_EXIT_FAILURE;
+    }
+    made_file(&m, job->rfdse);
+    made_file(&m, job->sweep);
+    made_file(&m, script);
+    if (put_file(job->rfdse, job->rfdse_built, NULL, 0755) ||
+        put_file(job->sweep, NULL, s, 0644) || write_script(job, script, sizeof script)) {
+        made_undo(&m);
+        return DSE_EXIT_FAILURE;
+    }
+    int rc = dse__submit_sbatch(script, id, sizeof id, err, sizeof err);
+    if (rc) {
+        if (rc == -1)
+            made_undo(&m);
         fprintf(stderr, "rfdse submit: %s\n", err);
         return DSE_EXIT_FAILURE;
     }

@@ -57,9 +57,17 @@ int dse__submit_script_write(const dse_submit_job *job, FILE *out);
  * so Slurm does not read it as a pattern. */
 void dse__submit_log_path(const dse_submit_job *job, const char *ext, char *buf, size_t n);
 
+/* True when `sbatch` is an executable file in a directory of PATH (as execvp looks):
+ * checked before anything is written, so a login node without Slurm leaves nothing. */
+bool dse__submit_sbatch_found(void);
+#define DSE_SUBMIT_NO_SBATCH \
+    "sbatch not found: is this a Slurm login node? nothing written (--dry-run prints the " \
+    "script without submitting)"
+
 /* Runs `sbatch --parsable SCRIPT`; on success writes the job id into `id`, returns 0;
- * otherwise writes one line into `err` and returns -1 (sbatch's own stderr passes
- * through). */
+ * otherwise writes one line into `err` and returns -1 when no job was queued, -2 when
+ * sbatch succeeded but printed no job id (a job may exist).  sbatch's own stderr
+ * passes through. */
 int dse__submit_sbatch(const char *script, char *id, size_t n, char *err, size_t en);
 
 #endif

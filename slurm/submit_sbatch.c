@@ -1,5 +1,6 @@
 /* Running `sbatch --parsable SCRIPT` and reading the job id it prints. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -37,6 +38,24 @@ static void read_id(int fd, char *id, size_t n)
     id[strcspn(id, ";\n")] = '\0';
 }
 
+bool dse__submit_sbatch_found(void)
+{
+    char fallback[256] = "/bin:/usr/bin", dir[4096];
+    const char *path = getenv("PATH");
+    if (!path) { /* execvp's own default */
+        size_t n = confstr(_CS_PATH, fallback, sizeof fallback);
+        path = n && n <= sizeof fallback ? fallback : "/bin:/usr/bin";
+    }
+    for (const char *p = path; p; p = strchr(p, ':'), p = p ? p + 1 : NULL) {
+        size_t len = strcspn(p, ":");
+        /* an empty entry is the working directory, as execvp reads it */
+        int k = snprintf(dir, sizeof dir, "%.*s/sbatch", (int)len, len ? p : ".");
+        if (k > 0 && (size_t)k < sizeof dir && access(dir, X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
 int dse__submit_sbatch(const char *script, char *id, size_t n, char *err, size_t en)
 {
     int fds[2], status = 0;
@@ -61,14 +80,15 @@ int dse__submit_sbatch(const char *script, char *id, size_t n, char *err, size_t
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == NOT_FOUND)
-        snprintf(err, en, "sbatch not found: is this a Slurm login node? (--dry-run prints "
-                          "the script without submitting)");
+        snprintf(err, en, "%s", DSE_SUBMIT_NO_SBATCH);
     else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        snprintf(err, en, "sbatch refused the job (its message is above); script kept: %s",
-                 script);
-    else if (!id[0] || strspn(id, "0123456789_") != strlen(id))
-        snprintf(err, en, "sbatch printed no job id ('%s'); script: %s", id, script);
-    else
+        snprintf(err, en, "sbatch refused the job (its message is above); nothing kept "
+                          "(--dry-run prints the script)");
+    else if (!id[0] || strspn(id, "0123456789_") != strlen(id)) {
+        /* sbatch said yes: a job may be queued, and it needs the files */
+        snprintf(err, en, "sbatch printed no job id ('%s'); script kept: %s", id, script);
+        return -2;
+    } else
         return 0;
     return -1;
 }

@@ -21,6 +21,41 @@ err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
 err=$("$rfdse" sm --benchmark=frob --technique=baseline 2>&1)
 [[ "$err" == *"accepted (the sweep's, then the shipped ones): "*"hotspot"* ]] || { echo "FAIL: unknown benchmark does not list: $err"; fail=1; }
 
+# A near miss is named (issue 33 item 6): edit distance <= 2, swaps count one.
+err=$("$rfdse" stauts 2>&1)
+[[ "$err" == *"did you mean 'status'?"* ]] || { echo "FAIL: command typo: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=nn --technique=rf_brro 2>&1)
+[[ "$err" == *"did you mean 'rf_bro'?"* ]] || { echo "FAIL: sm technique typo: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=hotsopt --technique=baseline 2>&1)
+[[ "$err" == *"did you mean 'hotspot'?"* ]] || { echo "FAIL: sm benchmark typo: $err"; fail=1; }
+err=$("$rfdse" sm --benchmark=nn --technique=frob 2>&1)
+[[ "$err" != *"did you mean"* ]] || { echo "FAIL: sm suggests for a far name: $err"; fail=1; }
+err=$(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$rfdse" run --dry-run --workloads=stencl 2>&1)
+[[ "$err" == *"'stencl' is not in the sweep, did you mean 'stencil'?"* ]] ||
+  { echo "FAIL: run --workloads typo: $err"; fail=1; }
+
+# rfdse sm (issue 33 item 7): the non-zero counters under their group's title, the
+# zero ones left out and counted; --all prints every counter of --json.
+sm_default=$("$rfdse" sm --benchmark=nn --technique=pv_opt)
+sm_all=$("$rfdse" sm --benchmark=nn --technique=pv_opt --all)
+sm_json=$("$rfdse" sm --benchmark=nn --technique=pv_opt --json)
+for t in Issue 'Register file' Memory; do
+  grep -qx "$t" <<<"$sm_default" || { echo "FAIL: sm lacks the group '$t'"; fail=1; }
+done
+zeros=$(awk '/^Issue$/{on=1} /^Scheduler cycles/{on=0} on && /^  [a-z_]+ +0 /' <<<"$sm_default")
+[ -z "$zeros" ] || { echo "FAIL: sm prints zero counters: $zeros"; fail=1; }
+grep -q '^  rfc_hits ' <<<"$sm_default" && { echo "FAIL: sm prints rfc_hits (zero) for pv_opt"; fail=1; }
+grep -q 'counters are zero and not shown' <<<"$sm_default" || { echo "FAIL: sm does not say what it hid"; fail=1; }
+n_keys=0
+for k in $(sed -n '/"sim_cpu_seconds"/,$p' <<<"$sm_json" | grep -oE '^  "[a-z_0-9]+": [0-9]+,?$' | sed -E 's/^  "([a-z_0-9]+)".*/\1/'); do
+  v=$(grep -oE "^  \"$k\": [0-9]+" <<<"$sm_json" | awk '{print $2}')
+  grep -qE "^  $k +$v " <<<"$sm_all" || { echo "FAIL: sm --all lacks $k = $v"; fail=1; }
+  n_keys=$((n_keys + 1))
+done
+[ "$n_keys" -gt 50 ] || { echo "FAIL: only $n_keys counters in sm --json"; fail=1; }
+grep -q '^  rfc_hits ' <<<"$("$rfdse" sm --benchmark=nn --technique=ltrf)" ||
+  { echo "FAIL: sm hides rfc_hits for ltrf"; fail=1; }
+
 # --opt=value and --opt value alike, in every command that takes options.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 a=$("$rfdse" sm --benchmark=nn --technique=baseline --chip=1 | grep -E '^ +ipc ')
@@ -35,6 +70,13 @@ b=$("$rfdse" sm --benchmark nn --technique baseline --chip 1 | grep -E '^ +ipc '
 "$rfdse" validate > "$tmp/d.cfg" && "$rfdse" run "$tmp/d.cfg" -o "$tmp/r.h5" --chips=1 --quiet 2>/dev/null &&
   "$rfdse" analyze "$tmp/r.h5" --csv="$tmp/csv" >/dev/null 2>&1 && [ -s "$tmp/csv/r_per_chip.csv" ] ||
   { echo "FAIL: run/analyze --opt=value"; fail=1; }
+# One set of defaults (issue 33 item 3): `rfdse validate` with no file prints what a file
+# that sets nothing gets; --default-sweep prints the built-in sweep `rfdse run` runs.
+: > "$tmp/defaults.cfg"
+cmp -s <("$rfdse" validate) <("$rfdse" validate "$tmp/defaults.cfg") ||
+  { echo "FAIL: validate without a file differs from an empty file's defaults"; fail=1; }
+"$rfdse" validate --default-sweep | grep -q '^name = "default";' ||
+  { echo "FAIL: validate --default-sweep"; fail=1; }
 "$rfdse" submit "$tmp/d.cfg" --dry-run --time=10:00 --nodes=2 | grep -qx '#SBATCH --nodes=2' ||
   { echo "FAIL: submit --opt=value"; fail=1; }
 # rfdse list: every listed technique and workload loads in a sweep, every knob is a key.

@@ -43,6 +43,10 @@ int var_params_check(const var_params *p, char *key, size_t kl, char *msg, size_
         return reject(key, kl, "floorplan.sub_banks", msg, ml,
                       "must divide the %d registers of an entry, got %d",
                       f->bits_per_entry / 32, f->sub_banks);
+    if (f->lane_interleave < 1 || (f->bits_per_entry / 32) % f->lane_interleave)
+        return reject(key, kl, "floorplan.lane_interleave", msg, ml,
+                      "must divide the %d registers of an entry, got %d",
+                      f->bits_per_entry / 32, f->lane_interleave);
     const var_variation *v = &p->variation;
     if (!(v->phi > 0.0))
         return reject(key, kl, "variation.phi", msg, ml,

@@ -45,6 +45,7 @@ int var__chip_same_params(const var_params *a, const var_params *b)
            f->entries_per_bank == g->entries_per_bank && f->bits_per_entry == g->bits_per_entry &&
            f->sub_banks == g->sub_banks && f->die_width_mm == g->die_width_mm &&
            f->rf_fraction == g->rf_fraction && f->cell_aspect == g->cell_aspect &&
+           f->lane_interleave == g->lane_interleave &&
            v->domain == w->domain && v->phi == w->phi && v->vth_sigma == w->vth_sigma &&
            v->leff_sigma == w->leff_sigma && v->sigma_ratio == w->sigma_ratio &&
            v->grid_cols == w->grid_cols && v->method == w->method && t->vdd == u->vdd &&

@@ -11,6 +11,7 @@ void var_params_default(var_params *p)
         .n_banks = 16, .bank_cols = 1, .entries_per_bank = 64,
         .bits_per_entry = 1024, .sub_banks = 2,
         .die_width_mm = 23.0, .rf_fraction = 0.15, .cell_aspect = 2.0,
+        .lane_interleave = 1, /* each register's bits side by side (section 12) */
     };
     p->variation = (var_variation){
         .domain = VAR_DOMAIN_SM, .phi = 0.5,

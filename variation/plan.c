@@ -66,7 +66,8 @@ static void lane_pieces(var__plan *pl, const var_params *p, const rf_box *box, i
     for (int bit = 0; bit <= 32; bit++) {
         int gc = -2;
         if (bit < 32) {
-            double pcol = (double)bc * f->bits_per_entry + 32.0 * lane + bit + 0.5;
+            int m = f->lane_interleave, grp = lane / m, j = lane % m;
+            double pcol = (double)bc * f->bits_per_entry + 32.0 * m * grp + (double)m * bit + j + 0.5;
             gc = clampi((box->x0 + pcol / cols * box->w) / pl->h, pl->grid_cols);
         }
         if (gc != run_col) {

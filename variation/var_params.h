@@ -47,6 +47,11 @@ typedef struct var_floorplan {
     double die_width_mm;  /* die width                                     23.0 */
     double rf_fraction;   /* fraction of the SM tile area the RF occupies  0.15 */
     double cell_aspect;   /* bit-cell width / height                        2.0 */
+    int lane_interleave;  /* lanes whose bits alternate along a row (column    1
+                             multiplexing, docs/variation.md section 12): lanes
+                             [g m, g m + m) share 32 m columns, bit b of lane
+                             g m + j at column 32 m g + m b + j; 1 = each lane's
+                             32 bits side by side                                */
 } var_floorplan;
 
 /* VARIUS-style variation (model.md section 3). */

@@ -148,7 +148,7 @@ static void fixed_set_freq(const dse_aging *e, const double *counted, const doub
 }
 
 void dse_aging_baseline_guardband(dse_aging *e, const var_chip *chip, const double *ideal_duty,
-                                  double *raw)
+                                  double *raw, double *raw_mix)
 {
     int last = e->s->var.aging.n_years - 1;
     load_chip(e, chip);
@@ -158,6 +158,11 @@ void dse_aging_baseline_guardband(dse_aging *e, const var_chip *chip, const doub
         duty_from(e, ideal_duty, w, e->loop_duty);
         fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, last), &f1, NULL);
         raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
+    }
+    duty_from(e, ideal_duty, -1, e->loop_duty);
+    for (int y = 0; y <= last; y++) {
+        fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, y), &f1, NULL);
+        raw_mix[y] = 1.0 - f1 / f0;
     }
 }
 

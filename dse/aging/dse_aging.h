@@ -81,9 +81,10 @@ void dse_aging_free(dse_aging *a);
 
 /* The baseline's raw guardband per workload on `chip` (its all-fast map aged under
  * ideal_duty [n_w][n_sms][n_subs], the ideal chip's duties): the normaliser of every
- * technique's guardband, dse_aging_in.base_raw. */
+ * technique's guardband, dse_aging_in.base_raw; and in raw_mix [n_years] its guardband
+ * by each year under the workload mix, the normaliser of guardband_mix. */
 void dse_aging_baseline_guardband(dse_aging *a, const var_chip *chip, const double *ideal_duty,
-                                  double *raw);
+                                  double *raw, double *raw_mix);
 
 /* The aging loop over the schedule: fills every field of out.  0, or -1 with err set
  * (a failed SM run, or the runner's own error). */

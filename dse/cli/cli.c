@@ -36,3 +36,18 @@ int dse_cli_parse_ll(const char *s, long long lo, long long hi, long long *v)
     *v = x;
     return 0;
 }
+
+void dse_cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}

@@ -8,7 +8,7 @@
 
 static const char help[] =
     "Usage: rfdse analyze OUT.h5 [MORE.h5 ...] [--figures DIR] [--csv DIR]\n"
-    "                     [--mean=arithmetic|geometric]\n"
+    "                     [--csv-histograms] [--mean=arithmetic|geometric]\n"
     "\n"
     "Summarises results files: per technique (and per benchmark or aging year) the\n"
     "distribution over chips of frequency, IPC, performance and guardband: mean, standard\n"
@@ -24,7 +24,10 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --figures DIR  write the figures as PNG into DIR (needs gnuplot)\n"
-    "  --csv DIR      write the statistics and histograms as CSV into DIR\n"
+    "  --csv DIR      write two tidy CSV tables per results file into DIR:\n"
+    "                 STEM_per_chip.csv (every value of /results) and STEM_stats.csv\n"
+    "                 (every statistic of /analysis)\n"
+    "  --csv-histograms  with --csv, also STEM_hist.csv (every histogram bin)\n"
     "  --mean=KIND    the last group of the IPC, energy and guardband bar figures: the\n"
     "                 mean over chips of each chip's arithmetic (default) or geometric\n"
     "                 mean over workloads (the figures say which)\n"
@@ -41,7 +44,7 @@ int dse_cmd_analyze(int argc, char **argv)
     }
     static const struct option longopts[] = {
         { "figures", required_argument, NULL, 'f' }, { "csv", required_argument, NULL, 'c' },
-        { "mean", required_argument, NULL, 'm' },
+        { "mean", required_argument, NULL, 'm' }, { "csv-histograms", no_argument, NULL, 'H' },
         { NULL, 0, NULL, 0 },
     };
     ana_options opt = { .tool_version = DSE_VERSION, .out = stdout, .err = stderr };
@@ -49,7 +52,9 @@ int dse_cmd_analyze(int argc, char **argv)
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-        if (c == 'f' || c == 'c')
+        if (c == 'H')
+            opt.csv_histograms = true;
+        else if (c == 'f' || c == 'c')
             *(c == 'f' ? &opt.figures_dir : &opt.csv_dir) = optarg;
         else if (c == 'm' && (!strcmp(optarg, "arithmetic") || !strcmp(optarg, "geometric")))
             opt.mean = optarg[0] == 'g' ? ANA_MEAN_GEOMETRIC : ANA_MEAN_ARITHMETIC;
@@ -61,6 +66,8 @@ int dse_cmd_analyze(int argc, char **argv)
         else
             return dse_cli_usage_error("analyze", "unknown option '%s'", argv[optind - 1]);
     }
+    if (opt.csv_histograms && !opt.csv_dir)
+        return dse_cli_usage_error("analyze", "--csv-histograms goes with --csv DIR");
     const char **paths = (const char **)argv + optind; /* getopt_long moved files last */
     int n = argc - optind;
     if (n == 0)

@@ -226,7 +226,9 @@ static int write_png(const char *path, const mapdata *m)
 {
     const var_floorplan *fp = &m->s->var.floorplan;
     ana_chipmap map = { .rows = fp->n_banks * fp->entries_per_bank, .cols = fp->bits_per_entry,
-                        .vth = (double *)m->vth, .chip = m->chip, .sm = m->sm };
+                        .vth = (double *)m->vth, .chip = m->chip, .sm = m->sm,
+                        .n_banks = fp->n_banks, .sub_banks = fp->sub_banks,
+                        .sub_delay = (double *)var_chip_sub_bank_delays(m->c, m->sm) };
     snprintf(map.path, sizeof map.path, "%s", path);
     snprintf(map.vth_units, sizeof map.vth_units, "V");
     char *msg = NULL;

@@ -5,6 +5,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "dse_cli.h"
 #include "dse_eval.h"
@@ -34,14 +39,17 @@ static const char help[] =
     "                        over the years is the one under the whole mix's stress\n"
     "                        (a sweep file with fewer workloads changes the mix).\n"
     "                        --resume needs the same two options as the run it continues\n"
-    "      --dry-run         print chips x techniques x workloads, the units, the SM runs\n"
-    "                        and a warning when ranks exceed chips; write nothing\n"
+    "      --dry-run         print chips x techniques x workloads, the units, the SM runs,\n"
+    "                        a warning when ranks exceed chips, and an estimate of the\n"
+    "                        run's time (rank 0 times the set-up and the first two chips;\n"
+    "                        seconds for small sweeps); write nothing\n"
     "      --resume          continue an interrupted results file of the same sweep,\n"
     "                        computed by this build (the same git revision)\n"
     "      --force-revision  with --resume: continue a file computed by another git\n"
     "                        revision; the file's git_revisions lists every one\n"
     "      --force           replace an existing results file\n"
-    "  -q, --quiet           no progress output\n"
+    "  -q, --quiet           no progress lines; the closing line (units, time, SM runs,\n"
+    "                        memory) and the summary table still print\n"
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
     "                        finished since the last write is redone after a crash\n"
     "      --no-reuse        simulate every SM run, even one whose inputs equal an earlier\n"
@@ -53,7 +61,8 @@ static const char help[] =
     "one second after it passes the signal on), write every finished unit and say\n"
     "\"N units saved; rerun with --resume\".  SIGUSR1 (what Slurm sends before the time\n"
     "limit) lets the chips in flight finish first.  The ranks exit with status 3; mpirun\n"
-    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.\n"
+    "itself exits with 1 after SIGINT or SIGTERM, with 3 after SIGUSR1.  Should mpirun\n"
+    "die (SIGKILL), its ranks stop as after SIGTERM, at once (Linux).\n"
     "Exit status: 0 done, 1 failed, 2 bad input, 3 stopped early (resumable).\n";
 
 /* The one piece of global mutable state: a signal handler can reach nothing else. */
@@ -74,6 +83,24 @@ static void install_handlers(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* A rank started by a launcher (mpirun, srun, hydra) is the child of the launcher or
+ * of its node daemon.  When that dies (SIGKILL of mpirun) nothing tells the rank for a
+ * second or more (Open MPI's ranks ended 1.0-1.3 s later, keeping the output's lock), so
+ * the kernel sends it SIGTERM at once: the stop of a Ctrl-C (abandon the chip in flight,
+ * write what is finished, release the lock).  Called before MPI_Init, when SIGTERM
+ * still ends the process outright: nothing is held yet.  Not for a lone process, whose
+ * parent (a shell that started it with nohup) may rightly go first. */
+static void stop_with_launcher(void)
+{
+#ifdef __linux__
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK"))
+        return;
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) == 0 && getppid() != parent)
+        raise(SIGTERM); /* it died before the request took effect */
+#endif
 }
 
 typedef struct run_args {
@@ -183,8 +210,41 @@ static int apply_selection(const dse_sweep *s, run_args *a, dse_selection *sel, 
     return 0;
 }
 
-/* --dry-run: what the run would do, from the sweep alone (rank 0 prints). */
-static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks)
+static void format_seconds(double s, char *buf, size_t n)
+{
+    if (s < 120)
+        snprintf(buf, n, "%.1f s", s);
+    else if (s < 7200)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+/* The time estimate of --dry-run: a calibration on the evaluated sweep e. */
+static void dry_run_estimate(const dse_sweep *e, int ranks, volatile sig_atomic_t *stop)
+{
+    dse_estimate est;
+    char err[1024], total[32];
+    if (dse_run_estimate(e, ranks, stop, &est, err, sizeof err)) {
+        fputs("time: no estimate (the calibration failed: ", stdout);
+        dse__fput_escaped(stdout, err);
+        fputs(")\n", stdout);
+        return;
+    }
+    format_seconds(est.total, total, sizeof total);
+    printf("time: about %s on %d rank%s, an estimate (calibrated on this process: set-up "
+           "%.2f s, chip 0 %.2f s with an empty SM-run cache", total, ranks,
+           ranks == 1 ? "" : "s", est.setup, est.first);
+    if (est.chips_timed > 1)
+        printf(", chip 1 %.2f s reusing its runs", est.next);
+    printf("; %d chip%s on the busiest rank; ranks sharing cores, other load and chips "
+           "unlike these change it)\n", est.chips_per_rank, est.chips_per_rank == 1 ? "" : "s");
+}
+
+/* --dry-run: what the run would do, from the sweep alone (rank 0 prints), and a time
+ * estimate from a short calibration. */
+static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks,
+                    volatile sig_atomic_t *stop)
 {
     dse_sweep *part = sel ? dse_sweep_select(whole, sel, false) : NULL;
     dse_sweep *ev = sel && whole->var.aging.n_years > 1 ? dse_sweep_select(whole, sel, true)
@@ -205,17 +265,37 @@ static void dry_run(const dse_sweep *whole, const dse_selection *sel, int ranks)
         if (ranks > s->chips.count)
             printf("warning: %d ranks for %d chips: %d ranks would have nothing to do\n", ranks,
                    s->chips.count, ranks - s->chips.count);
+        fflush(stdout); /* the counts first: the calibration takes a moment */
+        dry_run_estimate(e, ranks, stop);
     }
     dse_sweep_free(part);
     dse_sweep_free(ev);
 }
 
-/* Open MPI's shared-file-pointer component "sm" overflows a fixed buffer on output
- * paths of about 240 bytes (a crash inside H5Fopen).  HDF5 never uses shared file
- * pointers, so pick the component that keeps no file of its own, unless the user has
- * chosen one.  Read by MPI_Init; harmless under other MPI libraries. */
+/* The other ranks wait for rank 0's calibration asleep: Open MPI's blocking barrier
+ * (and MPI_Finalize's) polls, which would take a core from the ranks' shared node and
+ * slow the very chips being timed. */
+static void idle_barrier(MPI_Comm comm)
+{
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(comm, &req);
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+}
+
+/* Open MPI's MPI-IO components, unless the user has chosen them.  ROMIO rather than
+ * OMPIO: OMPIO opens a shared file pointer with every file, and its components either
+ * keep it in files beside the output (PATH.data.N, PATH.metadata.N: "individual"; a
+ * lock file: "lockedfile"), left behind by a killed run, or overflow a fixed buffer on
+ * output paths of about 240 bytes (a crash inside H5Fopen: "sm").  ROMIO creates a
+ * shared file pointer only when one is used, and HDF5 never uses one.  Should OMPIO be
+ * chosen anyway, "individual" is the component that works on every path, and the next
+ * run removes its files (out_leftovers_remove).  Read by MPI_Init; harmless under
+ * other MPI libraries. */
 static void choose_mpi_io_components(void)
 {
+    setenv("OMPI_MCA_io", "^ompio", 0);
     setenv("OMPI_MCA_sharedfp", "individual", 0);
 }
 
@@ -240,6 +320,7 @@ int dse_cmd_run(int argc, char **argv)
     }
     run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested } };
     int rank, size, rc;
+    stop_with_launcher();
     choose_mpi_io_components();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -261,11 +342,12 @@ int dse_cmd_run(int argc, char **argv)
         if (rank == 0 && dse_axes_points(s) > 0)
             dse_cli_dry_run_axes(s, size);
         else if (rank == 0)
-            dry_run(s, a.opts.select, size);
+            dry_run(s, a.opts.select, size, &stop_requested);
+        idle_barrier(MPI_COMM_WORLD);
     } else if (rc == DSE_EXIT_OK) {
         a.opts.output = s->output.file;
         rc = dse_run(s, &a.opts, MPI_COMM_WORLD);
-        if (rc == 0 && rank == 0 && !a.opts.quiet)
+        if (rc == 0 && rank == 0) /* --quiet hides the progress lines only */
             dse_run_summary(s->output.file, stdout);
     }
     dse_sweep_free(s);

@@ -18,11 +18,12 @@
 
 static const char help[] =
     "Usage: rfdse sm [SWEEP.cfg] --benchmark NAME --technique NAME [--chip K] [--sm I]\n"
-    "                [--slow-subbanks N] [--json]\n"
+    "                [--slow-subbanks N] [--all | --json]\n"
     "\n"
     "Simulates one SM running its share of a workload's blocks under a technique and\n"
-    "prints IPC, stall causes, bank conflicts and per-bank / per-sub-bank accesses,\n"
-    "and the CPU time the simulation took (sim_cpu_seconds).\n"
+    "prints IPC, the CPU time the simulation took (sim_cpu_seconds), the non-zero\n"
+    "counters grouped (issue, register file, memory, design), stall causes and\n"
+    "per-bank / per-sub-bank accesses.\n"
     "The workload and technique come from the sweep file (the built-in default sweep\n"
     "without one); a workload not in the sweep may be any shipped one (rfdse list\n"
     "workloads), a technique not in the sweep any preset name (rfdse list techniques).\n"
@@ -34,7 +35,9 @@ static const char help[] =
     "  --sm I              SM of the chip (default 0)\n"
     "  --slow-subbanks N   instead of the chip's map, a stand-in with N slow\n"
     "                      sub-banks (a what-if experiment independent of any chip)\n"
-    "  --json              the same numbers as one JSON object for scripts: the\n"
+    "  --all               every counter, the zero ones too, and every per-bank,\n"
+    "                      per-sub-bank and per-row-group array\n"
+    "  --json              every number as one JSON object for scripts: the\n"
     "                      statistics by their table names, the per-bank and\n"
     "                      per-sub-bank arrays cut to n_banks and n_sub_banks\n"
     "  -h, --help          show this help\n";
@@ -42,7 +45,7 @@ static const char help[] =
 typedef struct sm_opts {
     const char *path, *bench, *tech;
     int chip, sm, slow_subs;
-    bool json;
+    bool json, all;
 } sm_opts;
 
 static int parse_int(const char *s, int lo, int *out)
@@ -60,7 +63,7 @@ static int parse(int argc, char **argv, sm_opts *o)
         { "benchmark", required_argument, NULL, 'b' }, { "technique", required_argument, NULL, 't' },
         { "chip", required_argument, NULL, 'c' },      { "sm", required_argument, NULL, 's' },
         { "slow-subbanks", required_argument, NULL, 'n' }, { "json", no_argument, NULL, 'j' },
-        { NULL, 0, NULL, 0 },
+        { "all", no_argument, NULL, 'a' }, { NULL, 0, NULL, 0 },
     };
     *o = (sm_opts){ .chip = 0, .sm = 0, .slow_subs = -1 };
     int c;
@@ -74,6 +77,8 @@ static int parse(int argc, char **argv, sm_opts *o)
             o->tech = optarg;
         else if (c == 'j')
             o->json = true;
+        else if (c == 'a')
+            o->all = true;
         else if (num && parse_int(optarg, 0, num))
             return dse_cli_usage_error("sm", "option '%s' needs a non-negative integer, got '%s'",
                                        argv[optind - 1], optarg);
@@ -124,15 +129,92 @@ static void stand_in_map(const dse_sweep *s, const dse_technique *t, int slow, s
     }
 }
 
-static void print_scalars(const sm_stats *st)
+/* The groups of the table, by statistic name: "NAME" exactly or "PREFIX*".  A
+ * statistic no pattern names (a new one) is printed under "other", never dropped. */
+static const struct stat_group {
+    const char *title;
+    const char *const *names;
+} groups[] = {
+    { "Issue", (const char *const[]){ "cycles", "warp_insts", "thread_insts", "blocks",
+                                      "resident_blocks", "block_cycles", "fast_insts",
+                                      "stall_*", "dispatch_stalls", "barriers", NULL } },
+    { "Register file", (const char *const[]){ "n_banks", "n_sub_banks", "hybrid_banks", "reads",
+                                              "writes", "slow_*", "bank_*", "read_lanes",
+                                              "write_lanes", NULL } },
+    { "Memory", (const char *const[]){ "mshr_stalls", "l1_misses", "mem_*", "replay*",
+                                       "tracker_holds", "predictions*", NULL } },
+    { "Design (register-file cache, reg_release)",
+      (const char *const[]){ "rfc_*", "rf_vectors", "n_row_groups", "rr_*", NULL } },
+};
+#define N_GROUPS ((int)(sizeof groups / sizeof groups[0]))
+
+static bool matches(const char *pattern, const char *name)
+{
+    size_t n = strlen(pattern);
+    return pattern[n - 1] == '*' ? !strncmp(pattern, name, n - 1) : !strcmp(pattern, name);
+}
+
+/* Index into groups[], or N_GROUPS for "other". */
+static int group_of(const char *name)
+{
+    for (int g = 0; g < N_GROUPS; g++)
+        for (const char *const *p = groups[g].names; *p; p++)
+            if (matches(*p, name))
+                return g;
+    return N_GROUPS;
+}
+
+static void print_scalar(const sm_stat_info *i, uint64_t v)
+{
+    printf("  %-22s %14llu  %-20s %s\n", i->name, (unsigned long long)v, i->unit,
+           i->description);
+}
+
+/* Scalars by group; without `all` only the non-zero ones (most are zero for most
+ * designs), and a line saying how many were left out.  The arrays with --all. */
+static void print_scalars(const sm_stats *st, bool all)
+{
+    int n, hidden = 0;
+    const sm_stat_info *info = sm_stats_info(&n);
+    for (int g = 0; g <= N_GROUPS; g++) {
+        bool titled = false;
+        for (int i = 0; i < n; i++) {
+            uint64_t v = info[i].length == 1 ? sm_stats_get(st, &info[i], 0) : 0;
+            if (info[i].length != 1 || group_of(info[i].name) != g)
+                continue;
+            if (!v && !all) {
+                hidden++;
+                continue;
+            }
+            if (!titled)
+                printf("\n%s\n", g < N_GROUPS ? groups[g].title : "Other");
+            titled = true;
+            print_scalar(&info[i], v);
+        }
+    }
+    if (hidden)
+        printf("\n(%d counters are zero and not shown; --all prints every one, --json too)\n",
+               hidden);
+}
+
+/* --all: every array statistic, cut to the length its extent scalar gives. */
+static void print_arrays(const sm_stats *st)
 {
     int n;
     const sm_stat_info *info = sm_stats_info(&n);
-    for (int i = 0; i < n; i++)
+    printf("\nArrays (by index; %s)\n", "virtual bank, physical sub-bank or row group");
+    for (int i = 0; i < n; i++) {
         if (info[i].length == 1)
-            printf("  %-22s %14llu  %-20s %s\n", info[i].name,
-                   (unsigned long long)sm_stats_get(st, &info[i], 0), info[i].unit,
-                   info[i].description);
+            continue;
+        int len = 0;
+        for (int k = 0; k < n; k++)
+            if (info[k].length == 1 && !strcmp(info[k].name, info[i].extent))
+                len = (int)sm_stats_get(st, &info[k], 0);
+        printf("  %s (%s; %s):", info[i].name, info[i].unit, info[i].description);
+        for (int k = 0; k < len; k++)
+            printf(" %llu", (unsigned long long)sm_stats_get(st, &info[i], k));
+        printf(len ? "\n" : " (none)\n");
+    }
 }
 
 static void print_stalls(const sm_stats *st, int n_sched)
@@ -145,6 +227,7 @@ static void print_stalls(const sm_stats *st, int n_sched)
         { "dependency", st->stall_dependency },
         { "operand collector", st->stall_collector },
         { "in-flight limit", st->stall_inflight },
+        { "barrier", st->stall_barrier },
     };
     printf("\nScheduler cycles (%d schedulers x %llu cycles)\n", n_sched,
            (unsigned long long)st->cycles);
@@ -209,25 +292,11 @@ static void print_report(const dse_sweep *s, const sm_opts *o, const dse_techniq
            "blocks", "resident blocks, averaged over cycles");
     printf("  %-22s %14.6f  %-20s %s\n", "sim_cpu_seconds", sim_cpu, "s",
            "CPU time of this simulation (sm_sim_run), not a statistic of the SM");
-    print_scalars(st);
+    print_scalars(st, o->all);
     print_stalls(st, s->sm.n_schedulers);
     print_banks(st, map);
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    if (o->all)
+        print_arrays(st);
 }
 
 /* A double that reads back exactly (JSON has no NaN: null). */
@@ -271,9 +340,9 @@ static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique
 {
     FILE *out = stdout;
     fputs("{\n  \"benchmark\": ", out);
-    json_string(out, o->bench);
+    dse_cli_json_string(out, o->bench);
     fputs(",\n  \"technique\": ", out);
-    json_string(out, tech->name);
+    dse_cli_json_string(out, tech->name);
     fprintf(out, ",\n  \"chip\": %d,\n  \"sm\": %d,\n  \"n_sms\": %d,\n  \"seed\": %llu",
             o->chip, o->sm, s->var.floorplan.n_sms, (unsigned long long)s->chips.seed);
     if (o->slow_subs >= 0)
@@ -289,41 +358,57 @@ static void print_json(const dse_sweep *s, const sm_opts *o, const dse_technique
     fputs("\n}\n", out);
 }
 
-/* The names a user may give: the sweep's workloads, or its techniques and the presets. */
-static const char *names(const dse_sweep *s, bool techniques, char *buf, size_t n)
+static size_t add_name(dse_suggest *sg, char *buf, size_t n, size_t used, const char *name)
+{
+    dse_suggest_offer(sg, name);
+    if (used < n)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", name);
+    return used;
+}
+
+/* The names a user may give: the sweep's workloads, or its techniques and the presets;
+ * the nearest to `got` in *sg. */
+static const char *names(const dse_sweep *s, bool techniques, const char *got, dse_suggest *sg,
+                         char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
+    dse_suggest_init(sg, got, strlen(got));
     int k = techniques ? s->n_techniques : s->n_workloads;
-    for (int i = 0; i < k && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
-                                 techniques ? s->techniques[i].name : s->workloads[i].name);
-    for (const char *const *p = dse_technique_preset_names(); techniques && *p && used < n; p++)
+    for (int i = 0; i < k; i++)
+        used = add_name(sg, buf, n, used,
+                        techniques ? s->techniques[i].name : s->workloads[i].name);
+    for (const char *const *p = dse_technique_preset_names(); techniques && *p; p++)
         if (dse_sweep_technique_index(s, *p) < 0)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
-    for (const char *const *p = dse_embedded_workload_names(); !techniques && *p && used < n; p++)
+            used = add_name(sg, buf, n, used, *p);
+    for (const char *const *p = dse_embedded_workload_names(); !techniques && *p; p++)
         if (dse_sweep_workload_index(s, *p) < 0)
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", *p);
+            used = add_name(sg, buf, n, used, *p);
     return buf;
 }
 
 /* The sweep's workload `name`, else the shipped one into *own; NULL after a message. */
 static const sm_profile *workload(const dse_sweep *s, const char *name, sm_profile *own)
 {
-    char list[2048];
+    char list[2048], hint[96];
     int wi = dse_sweep_workload_index(s, name);
     if (wi >= 0)
         return &s->workloads[wi];
     int rc = dse_sweep_shipped_workload(name, &s->sm, own, stderr);
-    if (rc > 0)
-        dse_cli_usage_error("sm", "unknown benchmark '%s', accepted (the sweep's, then the "
-                            "shipped ones): %s", name, names(s, false, list, sizeof list));
+    dse_suggest sg;
+    if (rc > 0) {
+        names(s, false, name, &sg, list, sizeof list);
+        dse_cli_usage_error("sm", "unknown benchmark '%s'%s accepted (the sweep's, then the "
+                            "shipped ones): %s", name,
+                            sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",", list);
+    }
     return rc ? NULL : own;
 }
 
 static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
 {
-    char list[1024];
+    char list[1024], hint[96];
+    dse_suggest sg;
     const sm_profile *wl = workload(s, o->bench, own);
     if (!wl)
         return DSE_EXIT_USAGE;
@@ -331,9 +416,12 @@ static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
     int ti = dse_sweep_technique_index(s, o->tech);
     if (ti >= 0)
         tech = s->techniques[ti];
-    else if (!dse_technique_preset(o->tech, &tech))
-        return dse_cli_usage_error("sm", "unknown technique '%s', accepted: %s", o->tech,
-                                   names(s, true, list, sizeof list));
+    else if (!dse_technique_preset(o->tech, &tech)) {
+        names(s, true, o->tech, &sg, list, sizeof list);
+        return dse_cli_usage_error("sm", "unknown technique '%s'%s accepted: %s", o->tech,
+                                   sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",",
+                                   list);
+    }
     const var_floorplan *fp = &s->var.floorplan;
     if (o->sm >= fp->n_sms)
         return dse_cli_usage_error("sm", "--sm %d: the chip has %d SMs", o->sm, fp->n_sms);

@@ -9,21 +9,29 @@
 #include "h5util.h"
 
 static const char help[] =
-    "Usage: rfdse validate [SWEEP.cfg] [--point K]\n"
+    "Usage: rfdse validate [SWEEP.cfg | --default-sweep] [--point K]\n"
     "       rfdse validate --point K RESULTS.h5\n"
     "\n"
     "Checks a sweep file and prints it fully resolved: every knob explicit, presets\n"
     "expanded, defaults filled in.  The output is itself a sweep file that loads to the\n"
-    "same sweep.  Without SWEEP.cfg, validates the built-in default sweep.  A sweep with\n"
-    "axes (docs/sweep-format.md, \"Axes over knobs\") also gets one comment line per\n"
-    "design point: \"# point K: knob = value, ...\".\n"
+    "same sweep.  A sweep with axes (docs/sweep-format.md, \"Axes over knobs\") also gets\n"
+    "one comment line per design point: \"# point K: knob = value, ...\".\n"
     "Errors name FILE:LINE, the key and the accepted range; exit status 2.\n"
     "\n"
+    "Without SWEEP.cfg, prints the defaults: the sweep a file that sets nothing resolves\n"
+    "to (every key a file leaves out gets the value printed here).  The built-in default\n"
+    "sweep that `rfdse run` runs without a file (sweeps/default.cfg) sets a few keys of\n"
+    "its own (chips, techniques): --default-sweep prints it.\n"
+    "\n"
     "Options:\n"
-    "  --point K    print design point K as the plain sweep (no axes) whose run gives\n"
-    "               point K's results, bit for bit; from a sweep file, or from the\n"
-    "               sweep_config a results file keeps (provenance)\n"
-    "  -h, --help   show this help\n";
+    "      --default-sweep  print the built-in default sweep resolved, not the defaults\n"
+    "      --point K        print design point K as the plain sweep (no axes) whose run\n"
+    "                       gives point K's results, bit for bit; from a sweep file, or\n"
+    "                       from the sweep_config a results file keeps (provenance)\n"
+    "  -h, --help           show this help\n";
+
+/* The defaults are what an empty sweep file resolves to: one source, the loader's. */
+#define DEFAULTS_NAME "defaults"
 
 /* The sweep a results file was run with (its sweep_config attribute). */
 static dse_sweep *load_results(const char *path)
@@ -56,7 +64,12 @@ int dse_cmd_validate(int argc, char **argv)
     }
     const char *path = NULL;
     long long point = -1;
+    int builtin = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--default-sweep")) {
+            builtin = 1;
+            continue;
+        }
         if (!strcmp(argv[i], "--point")) {
             if (i + 1 >= argc || dse_cli_parse_ll(argv[i + 1], 0, 1 << 30, &point))
                 return dse_cli_usage_error("validate", "--point expects a point index K >= 0");
@@ -70,8 +83,13 @@ int dse_cmd_validate(int argc, char **argv)
                                        path, argv[i]);
         path = argv[i];
     }
-    dse_sweep *s = !path ? dse_sweep_load_default(stderr)
-                   : is_hdf5(path) ? load_results(path) : dse_sweep_load_file(path, stderr);
+    if (path && builtin)
+        return dse_cli_usage_error("validate", "--default-sweep takes no sweep file, got '%s'",
+                                   path);
+    dse_sweep *s = path && is_hdf5(path) ? load_results(path)
+                   : path                ? dse_sweep_load_file(path, stderr)
+                   : builtin             ? dse_sweep_load_default(stderr)
+                                         : dse_sweep_load_string("", DEFAULTS_NAME, stderr);
     if (!s)
         return DSE_EXIT_USAGE;
     int rc;

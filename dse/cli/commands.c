@@ -14,6 +14,7 @@ static const dse_command commands[] = {
     { "chipmap", "one chip's Vth/Leff maps and register delays as HDF5 and PNG", dse_cmd_chipmap },
     { "submit", "write a Slurm batch script for a sweep and submit it", dse_cmd_submit },
     { "list", "list the technique presets, shipped workloads or sweep-file knobs", dse_cmd_list },
+    { "status", "how far a results file is, and whether a run is writing it", dse_cmd_status },
     { "trace", "import an Accel-Sim kernel trace to HDF5, print its shape and mix", dse_cmd_trace },
     { NULL, NULL, NULL },
 };

@@ -30,6 +30,7 @@ int dse_cmd_run(int argc, char **argv);
 int dse_cmd_analyze(int argc, char **argv);
 int dse_cmd_submit(int argc, char **argv);
 int dse_cmd_list(int argc, char **argv);
+int dse_cmd_status(int argc, char **argv);
 int dse_cmd_trace(int argc, char **argv);
 
 /* rfdse run --dry-run on a sweep with axes (dry_axes.c). */
@@ -38,6 +39,9 @@ void dse_cli_dry_run_axes(const struct dse_sweep *s, int ranks);
 
 /* Shared helpers: print "rfdse CMD: message" to stderr, return DSE_EXIT_USAGE. */
 int dse_cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+void dse_cli_json_string(FILE *out, const char *s);
 
 /* True if argv holds -h or --help. */
 int dse_cli_wants_help(int argc, char **argv);

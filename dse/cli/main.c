@@ -5,6 +5,7 @@
 
 #include "dse_cli.h"
 #include "dse_quote.h"
+#include "dse_sweep.h"
 #include "dse_version.h"
 
 static void print_help(FILE *out)
@@ -29,9 +30,14 @@ static void print_help(FILE *out)
 
 static int unknown(const char *name)
 {
+    dse_suggest sg;
+    char hint[96];
+    dse_suggest_init(&sg, name, strlen(name));
+    for (const dse_command *c = dse_cli_commands(); c->name; c++)
+        dse_suggest_offer(&sg, c->name);
     fputs("rfdse: unknown command '", stderr);
     dse__fput_escaped(stderr, name); /* one line whatever the argument holds */
-    fputs("', accepted:", stderr);
+    fprintf(stderr, "'%s accepted:", sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",");
     for (const dse_command *c = dse_cli_commands(); c->name; c++)
         fprintf(stderr, " %s", c->name);
     fprintf(stderr, " (see rfdse --help)\n");

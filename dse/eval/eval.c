@@ -148,6 +148,9 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
                       &leak);
         out->dynamic_j += dyn;
         out->leakage_j += leak;
+        out->rfc_lanes += e->run->rfc_lanes;
+        out->seconds += e->run->cycles /
+                        ((sm_freq ? sm_freq[sm] : 1.0) * e->s->energy.clock_mhz * 1e6);
         if (duty_acc) {
             const double *d = dse__eval_duty_of(e, e->run);
             for (int i = 0; i < e->n_subs; i++)
@@ -266,6 +269,30 @@ static void counted_maxima(dse_eval *e, const dse_technique *t, int sm, double *
     }
 }
 
+/* Workload w's register-file energy of technique t from its runs: the main RF's, plus
+ * a register-file cache's (its accesses, and its cells' leakage over the same run time;
+ * docs/model.md, "Energy"). */
+static void energy(const dse_eval *e, const dse_technique *t, const dse__runs *runs,
+                   dse_unit *u, int w)
+{
+    const var_floorplan *f = &e->s->var.floorplan;
+    double dyn = runs->dynamic_j, leak = runs->leakage_j, cdyn = 0, cleak = 0;
+    int entries = dse_technique_cache_entries(e->s, t);
+    if (entries) {
+        /* a sub-bank holds entries_per_bank vectors' share 1 / sub_banks */
+        double subs = (double)entries * f->sub_banks / f->entries_per_bank;
+        dse_energy_cache_of(&e->s->energy, f->bits_per_entry / 32 / f->sub_banks, subs,
+                            t->rfc_cell_area, runs->rfc_lanes, runs->seconds, &cdyn, &cleak);
+    }
+    double ideal = e->ideal_energy[w];
+    u->rf_energy_dynamic[w] = dyn + cdyn;
+    u->rf_energy_leakage[w] = leak + cleak;
+    u->rfc_energy[w] = cdyn + cleak;
+    u->rf_dynamic[w] = (dyn + cdyn) / ideal;
+    u->rf_leakage[w] = (leak + cleak) / ideal;
+    u->rf_energy[w] = (dyn + cdyn + leak + cleak) / ideal;
+}
+
 /* Time zero of technique ti: maps, frequency, IPC and duties per workload. */
 static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
 {
@@ -287,13 +314,7 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
             return -1;
         u->ipc[w] = runs.ipc / e->ideal_ipc[w];
         u->performance_t0[w] = u->ipc[w] * freq;
-        /* with a register-file cache the joules are the main RF's only: the cache's
-         * energy is not modelled, so no total to compare (docs/model.md) */
-        u->rf_energy[w] = dse_technique_cache_entries(s, t)
-                              ? NAN
-                              : (runs.dynamic_j + runs.leakage_j) / e->ideal_energy[w];
-        u->rf_energy_dynamic[w] = runs.dynamic_j;
-        u->rf_energy_leakage[w] = runs.leakage_j;
+        energy(e, t, &runs, u, w);
     }
     for (int sm = 0; sm < e->n_sms && t->freq.variation; sm++)
         counted_maxima(e, t, sm, e->counted0 + (size_t)sm * (size_t)e->n_subs);
@@ -361,6 +382,16 @@ static int eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, 
     return dse_aging_run(e->aging, &in, &out, err, n);
 }
 
+/* The guardband lifetime performance pays: the frequency lost by each year under the
+ * workload mix (u->frequency), raw and normalised to the baseline's (base_mix [year]). */
+static void guardband_mix(const dse_sweep *s, dse_unit *u, const double *base_mix)
+{
+    for (int y = 0; y < s->var.aging.n_years; y++) {
+        u->guardband_mix_raw[y] = 1.0 - u->frequency[y] / u->frequency[0];
+        u->guardband_mix[y] = y > 0 && base_mix[y] > 0 ? u->guardband_mix_raw[y] / base_mix[y] : NAN;
+    }
+}
+
 static void chip_info(dse_eval *e, int chip, dse_chip_info *info)
 {
     info->chip = chip;
@@ -394,8 +425,8 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
     chip_info(e, chip, info);
     if (ensure_ideal(e, err, n))
         return -1;
-    double base_raw[DSE_MAX_WORKLOADS];
-    dse_aging_baseline_guardband(e->aging, e->chip, e->ideal_duty, base_raw);
+    double base_raw[DSE_MAX_WORKLOADS], base_mix[VAR_MAX_YEARS];
+    dse_aging_baseline_guardband(e->aging, e->chip, e->ideal_duty, base_raw, base_mix);
     int k = 0;
     for (int t = 0; t < s->n_techniques; t++) {
         if (!want[t])
@@ -407,6 +438,7 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
             eval_aging(e, t, &units[k], base_raw, err, n) ||
             lifetime_performance(e, &s->techniques[t], &units[k], err, n))
             return -1;
+        guardband_mix(s, &units[k], base_mix);
         k++;
     }
     return k;

@@ -48,7 +48,9 @@ struct dse_eval {
  * energy over the whole kernel (sum over SMs, docs/model.md "Energy"). */
 typedef struct dse__runs {
     double ipc;
-    double dynamic_j, leakage_j;
+    double dynamic_j, leakage_j;   /* the main register file's                        */
+    double rfc_lanes;              /* a register-file cache's lane accesses, all SMs   */
+    double seconds;                /* run time summed over the SMs (cache leakage)     */
 } dse__runs;
 
 /* Runs workload w with technique t on every SM's map in e->maps (and main-RF latency

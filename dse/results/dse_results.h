@@ -91,9 +91,16 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
  * rfdse results file of the same sweep and seed and the same selection (a file of
  * techniques a,b resumed as b,c would put c's values in a's place), computed by this
  * git revision (or force_revision: then this revision joins the file's git_revisions if
- * work is left); reads /progress/done into done[(point * n_chips + chip) * n_techniques + technique]. */
+ * work is left); reads /progress/done into done[(point * n_chips + chip) * n_techniques +
+ * technique], clearing the units whose checksum fails (dse_results_damaged).  When work is
+ * left it deletes /analysis, which `rfdse analyze` computed from the results as they were. */
 dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_Comm comm,
                                 bool force_revision, uint8_t *done, char *err, size_t err_len);
+
+/* After dse_results_resume: the finished units whose checksum did not match their
+ * values (silent corruption of the file), which it marked not done so the run computes
+ * them again; NULL when there were none, else "chip 3 baseline, ..." and *n. */
+const char *dse_results_damaged(const dse_results *r, long *n);
 
 /* Writes this rank's finished units and chips (collective: every rank calls it, with
  * n = 0 when it has nothing), flushes, then marks the units done and flushes again.

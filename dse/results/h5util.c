@@ -110,7 +110,14 @@ hid_t dse__h5_fapl_mpio(MPI_Comm comm)
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0)
         return fapl;
-    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+    /* ROMIO (dse/cli/cmd_run.c): no data sieving of writes, whose read-modify-write of
+     * a block around each rank's rows relies on fcntl locks of the results file, which
+     * not every shared file system honours; our rows are written as they are. */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_ds_write", "disable");
+    H5Pset_fapl_mpio(fapl, comm, info);
+    MPI_Info_free(&info);
     H5Pset_all_coll_metadata_ops(fapl, true);
     H5Pset_coll_metadata_write(fapl, true);
     return fapl;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ana_checksum.h"
 #include "dse_version.h"
 #include "h5util.h"
 #include "out.h"
@@ -33,6 +34,10 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
     [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
         "flag (1 = computed and written)",
         "finished (chip, technique) units: what --resume skips" },
+    [DSE__DS_CHECKSUM] = { "/progress/checksum", DSE__SHAPE_CT, false, "units",
+        "FNV-1a 64 (docs/results-format.md)",
+        "checksum of each finished unit's values as stored: its /results rows, its chip's "
+        "/chips rows and its trace blocks; 0 until done", true },
     [DSE__DS_TRACE_DELAY] = { "/chips/trace/sub_bank_delay", DSE__SHAPE_TTYS, false,
         "normalised_to", "a cell without variation (1.0)",
         "SM 0 of each traced chip: delay of every physical sub-bank per technique and year "
@@ -150,17 +155,20 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     int rank = dse__shape_dims(d, spec->shape, dims);
     hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dset = H5I_INVALID_HID;
-    hid_t type = spec->is_flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_DOUBLE;
+    hid_t type = spec->is_u64 ? H5T_NATIVE_UINT64 : spec->is_flag ? H5T_NATIVE_UINT8
+                                                                   : H5T_NATIVE_DOUBLE;
+    hid_t file_type = spec->is_u64 ? H5T_STD_U64LE : spec->is_flag ? H5T_STD_U8LE
+                                                                   : H5T_IEEE_F64LE;
     double nan_fill = NAN;
-    uint8_t zero = 0;
+    uint64_t zero = 0;
     H5Pset_create_intermediate_group(lcpl, 1);
     /* Early allocation + fill: later writes touch raw data only (crash safety). */
     H5Pset_layout(dcpl, H5D_CONTIGUOUS);
     H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
     H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
-    H5Pset_fill_value(dcpl, type, spec->is_flag ? (const void *)&zero : (const void *)&nan_fill);
-    dset = H5Dcreate2(file, spec->path, spec->is_flag ? H5T_STD_U8LE : H5T_IEEE_F64LE, space,
-                      lcpl, dcpl, H5P_DEFAULT);
+    H5Pset_fill_value(dcpl, type, spec->is_flag || spec->is_u64 ? (const void *)&zero
+                                                                 : (const void *)&nan_fill);
+    dset = H5Dcreate2(file, spec->path, file_type, space, lcpl, dcpl, H5P_DEFAULT);
     if (dset >= 0 && (dse__h5_attr_str(dset, "description", spec->description) ||
                       dse__h5_attr_str(dset, spec->norm_attr, spec->norm_value))) {
         H5Dclose(dset);
@@ -227,6 +235,20 @@ done:
     return rc;
 }
 
+/* "#rrggbb,#rrggbb,...": the figure colour of every technique on the file's axis. */
+static void technique_colours(const dse_sweep *s, char *out, size_t n)
+{
+    const char *names[DSE_MAX_TECHNIQUES];
+    char colour[DSE_MAX_TECHNIQUES][8];
+    for (int i = 0; i < s->n_techniques; i++)
+        names[i] = s->techniques[i].name;
+    dse_technique_colours(names, s->n_techniques, colour);
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < s->n_techniques && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%s", i ? "," : "", colour[i]);
+}
+
 static int write_root_attributes(hid_t file, const dse_results_of *of)
 {
     const dse_sweep *s = of->sweep;
@@ -234,6 +256,8 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
     time_t now = time(NULL);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     char *config = dse_sweep_to_string(s);
+    char colours[DSE_MAX_TECHNIQUES * 8 + 1];
+    technique_colours(of->stored, colours, sizeof colours);
     int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
               dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
               dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
@@ -241,6 +265,9 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
               dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
               dse__h5_attr_int(file, "n_chips", s->chips.count) ||
               dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              dse__h5_attr_str(file, "aging_duty",
+                               s->var.aging.duty == VAR_DUTY_OCCUPANCY ? "occupancy" : "access") ||
+              dse__h5_attr_str(file, "technique_colours", colours) ||
               dse__h5_attr_str(file, "sweep_config", config) ||
               dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
@@ -256,7 +283,7 @@ static double raw_bytes(const dse_dims *d)
             continue;
         hsize_t dims[DSE__MAX_RANK];
         int rank = dse__shape_dims(d, dse__ds_specs[i].shape, dims);
-        double n = dse__ds_specs[i].is_flag ? 1.0 : 8.0;
+        double n = dse__ds_specs[i].is_flag ? 1.0 : 8.0; /* uint64 or float64: 8 */
         for (int k = 0; k < rank; k++)
             n *= (double)dims[k];
         total += n;
@@ -309,14 +336,32 @@ static int check_target(const char *path, const dse_dims *d, bool force, MPI_Com
     return verdict;
 }
 
-/* The whole file built in memory (HDF5's core driver), returned as its image. */
-static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *size)
+/* /progress/checksum's attribute `covers`: the datasets each unit's checksum runs
+ * over, in order (analysis/ana_checksum.h), so a reader needs no rfdse header to check
+ * them. */
+static int checksum_covers(hid_t file, const dse_dims *d)
 {
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_fapl_core(fapl, 1 << 20, 0); /* no backing store: nothing touches the disk */
-    hid_t file = H5Fcreate("rfdse-results-image", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
-    int rc = file < 0 || write_root_attributes(file, of) || write_axes(file, of->stored, d);
+    char list[2048] = "";
+    size_t at = 0;
+    for (int i = 0; i < DSE__DS_COUNT; i++) {
+        bool covered = i < DSE_N_METRICS || (i >= DSE__DS_SM_FREQUENCY && i <= DSE__DS_SM_TO_SM) ||
+                       (dse__ds_is_trace(i) && d->n_trace > 0);
+        if (covered && at < sizeof list)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "",
+                                   dse__ds_specs[i].path);
+    }
+    hid_t ds = H5Dopen2(file, dse__ds_specs[DSE__DS_CHECKSUM].path, H5P_DEFAULT);
+    int rc = ds < 0 || at >= sizeof list || dse__h5_attr_str(ds, "covers", list) ? -1 : 0;
+    if (ds >= 0)
+        H5Dclose(ds);
+    return rc;
+}
+
+/* Everything the new file holds: attributes, axes, every dataset allocated and filled,
+ * the dimension scales.  0 or -1. */
+static int fill_file(hid_t file, const dse_results_of *of, const dse_dims *d)
+{
+    int rc = write_root_attributes(file, of) || write_axes(file, of->stored, d);
     for (int i = 0; i < DSE__DS_COUNT && !rc; i++) {
         if (dse__ds_is_trace(i) && d->n_trace == 0)
             continue;
@@ -325,7 +370,20 @@ static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *si
         if (ds >= 0)
             H5Dclose(ds);
     }
-    rc = rc || dse__results_scales(file, d) || dse__results_knobs(file, of->stored, d);
+    return rc || checksum_covers(file, d) || dse__results_scales(file, d) ||
+                   dse__results_knobs(file, of->stored, d)
+               ? -1
+               : 0;
+}
+
+/* The whole file built in memory (HDF5's core driver), returned as its image. */
+static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *size)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_core(fapl, 1 << 20, 0); /* no backing store: nothing touches the disk */
+    hid_t file = H5Fcreate("rfdse-results-image", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    int rc = file < 0 || fill_file(file, of, d);
     ssize_t n = rc ? -1 : (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1
                                                                 : H5Fget_file_image(file, NULL, 0));
     void *image = n > 0 ? malloc((size_t)n) : NULL;
@@ -342,7 +400,6 @@ static void *build_image(const dse_results_of *of, const dse_dims *d, size_t *si
 /* Writes the image to a new file `tmp`; returns 0 or an errno value. */
 static int write_image(const char *tmp, const void *image, size_t size)
 {
-    unlink(tmp); /* a crashed run's leftover (we hold the lock); never follow a link */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return errno;
@@ -360,16 +417,57 @@ static int write_image(const char *tmp, const void *image, size_t size)
     return fsync(fd) != 0 || close(fd) != 0 ? errno : 0;
 }
 
-/* Rank 0 builds the whole file in memory with serial HDF5 and writes it out with plain
- * writes, so no rank can be left waiting in a collective call that another rank left on
- * an error (a full disk used to hang every rank in H5Dcreate's fill), and no failed
- * HDF5 close is left behind.  Every byte of raw data is written here (early allocation,
- * fill value), so the run's later writes need no new space on file systems that
- * overwrite in place.  Returns 0 or an errno value. */
-enum { BUILD_FAILED = -1 }; /* HDF5 could not build the image (not an errno value) */
+/* fsync: the rename that follows must not publish a file whose bytes are not down. */
+static int sync_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return errno;
+    int code = fsync(fd) != 0 ? errno : 0;
+    return close(fd) != 0 && !code ? errno : code;
+}
+
+enum { BUILD_FAILED = -1 }; /* HDF5 failed without an errno value to show */
+
+/* Straight to disk with serial HDF5 (the sec2 driver), in HDF5's fill buffers. */
+static int build_on_disk(const char *tmp, const dse_results_of *of, const dse_dims *d)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_sec2(fapl);
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG); /* closing it closes all in it */
+    errno = 0;
+    hid_t file = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    int rc = file < 0 || fill_file(file, of, d);
+    int code = rc ? errno : 0; /* a failed write's cause (ENOSPC), if HDF5 left it */
+    if (file >= 0 && H5Fclose(file) < 0 && !rc) {
+        rc = 1;
+        code = errno;
+    }
+    if (rc)
+        return code ? code : BUILD_FAILED;
+    return sync_file(tmp);
+}
+
+/* Rank 0 builds the whole file alone, with serial HDF5, under a temporary name, so no
+ * rank can be left waiting in a collective call that another rank left on an error (a
+ * full disk used to hang every rank in H5Dcreate's fill).  Every byte of raw data is
+ * written here (early allocation, fill value), so the run's later writes need no new
+ * space on file systems that overwrite in place.  A file of up to IMAGE_MAX bytes of
+ * raw data is built in memory (HDF5's core driver) and written with plain writes, so
+ * that a full disk meets no HDF5 call: an HDF5 file whose writes failed cannot be
+ * closed, and HDF5's shutdown in MPI_Finalize then crashes on it.  A larger one is
+ * written straight to disk: the image held it twice in rank 0's memory (320 MiB at
+ * 10 000 chips of the default sweep), and the free-space check before (raw_bytes)
+ * leaves only the metadata's few kB to fail on.  Returns 0, an errno value, or
+ * BUILD_FAILED. */
+#define IMAGE_MAX (16.0 * 1048576.0)
 
 static int build_file(const char *tmp, const dse_results_of *of, const dse_dims *d)
 {
+    unlink(tmp); /* a crashed run's leftover (we hold the lock); never follow a link */
+    if (raw_bytes(d) > IMAGE_MAX)
+        return build_on_disk(tmp, of, d);
     size_t size;
     void *image = build_image(of, d, &size);
     int code = image ? write_image(tmp, image, size) : BUILD_FAILED;
@@ -417,8 +515,8 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
     int code = create_on_rank0(path, of, &d, comm);
     if (code) {
         snprintf(err, n, "cannot create %s: %s", path,
-                 code == BUILD_FAILED ? "HDF5 could not build it in memory (out of memory, "
-                                        "or a layout HDF5 refuses)"
+                 code == BUILD_FAILED ? "HDF5 could not build it (out of memory, or a "
+                                        "layout HDF5 refuses)"
                                       : strerror(code));
         *status = bad_path(code) ? 2 : 1;
         return NULL;
@@ -587,6 +685,58 @@ static int read_done(dse_results *r, uint8_t *done)
                ? -1 : 0;
 }
 
+/* Every rank checks its share of blocks of rows, (point, chip) with design points
+ * (ana_checksum_verify reads them with independent transfers); all learn every damaged
+ * unit and clear its done flag. */
+static int verify_checksums(dse_results *r, uint8_t *done, char *err, size_t n)
+{
+    enum { BLOCK = 256 };
+    int rows = dse_dims_points(&r->dims) * r->dims.n_chips;
+    size_t units = (size_t)dse_dims_units(&r->dims);
+    uint8_t *bad = calloc(units ? units : 1, 1);
+    int size, rc = bad ? 0 : -1;
+    MPI_Comm_size(r->comm, &size);
+    for (int lo = r->rank * BLOCK; !rc && lo < rows; lo += size * BLOCK) {
+        int hi = lo + BLOCK < rows ? lo + BLOCK : rows;
+        rc = ana_checksum_verify(r->file, r->dxpl, lo, hi, done, bad) ? -1 : 0;
+    }
+    int all;
+    MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, r->comm);
+    if (!all && units)
+        MPI_Allreduce(MPI_IN_PLACE, bad, (int)units, MPI_UINT8_T, MPI_MAX, r->comm);
+    if (all)
+        snprintf(err, n, "%s: cannot read its results to check their checksums", r->path);
+    else
+        r->n_damaged = ana_checksum_describe(r->file, r->dims.n_points, r->dims.n_chips,
+                                             r->dims.n_techniques, bad, r->damaged,
+                                             sizeof r->damaged);
+    for (size_t i = 0; !all && i < units; i++)
+        done[i] = done[i] && !bad[i];
+    free(bad);
+    return all ? -1 : 0;
+}
+
+const char *dse_results_damaged(const dse_results *r, long *n)
+{
+    *n = r->n_damaged;
+    return r->n_damaged ? r->damaged : NULL;
+}
+
+/* /analysis holds statistics of the results as they were: a run that changes them
+ * deletes it (collective), before any result changes, so no reader takes stale counts
+ * for the file's.  `rfdse analyze` writes it again. */
+static int drop_analysis(dse_results *r, char *err, size_t n)
+{
+    htri_t has = H5Lexists(r->file, "/analysis", H5P_DEFAULT);
+    if (has > 0 && (H5Ldelete(r->file, "/analysis", H5P_DEFAULT) < 0 ||
+                    H5Fflush(r->file, H5F_SCOPE_GLOBAL) < 0)) {
+        snprintf(err, n, "%s: cannot remove its /analysis group (stale once results change)",
+                 r->path);
+        return -1;
+    }
+    return has < 0 ? -1 : 0;
+}
+
 dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_Comm comm,
                                 bool force_revision, uint8_t *done, char *err, size_t n)
 {
@@ -614,7 +764,11 @@ dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_
         snprintf(err, n, "%s: cannot read /progress/done", path);
         goto fail;
     }
-    if (check_revision(r, path, force_revision, any_left(done, &d), err, n))
+    if (verify_checksums(r, done, err, n))
+        goto fail;
+    bool left = any_left(done, &d);
+    if (check_revision(r, path, force_revision, left, err, n) ||
+        (left && drop_analysis(r, err, n)))
         goto fail;
     return r;
 fail:

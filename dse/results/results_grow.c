@@ -4,9 +4,11 @@
  * grown file under PATH.grow.partial, copies every value of the old file to its place
  * (chip c stays c, a technique, workload or design point moves to its index in the
  * grown sweep), and renames it over PATH; a crash before the rename leaves the old file
- * as it was.  The units already done keep their bits; the new ones are left to do.  A
- * new workload (sweeps without aging only) leaves every unit to do: a unit is a (point,
- * chip, technique) over all workloads. */
+ * as it was.  The units already done keep their bits, and so their checksums
+ * (/progress/checksum is copied like the rest: a unit's checksum covers only its own
+ * values, which do not move within the unit); the new ones are left to do and get theirs
+ * when written.  A new workload (sweeps without aging only) leaves every unit to do: a
+ * unit is a (point, chip, technique) over all workloads. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +62,9 @@ static int copy_dataset(hid_t from, hid_t to, const dse__ds_spec *spec, const ds
     int rank = dse__shape_dims(od, spec->shape, odims);
     dse__shape_dims(nd, spec->shape, ndims);
     kinds_of(spec->shape, od->n_points > 0, k);
-    size_t el = spec->is_flag ? 1 : sizeof(double);
-    hid_t type = spec->is_flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_DOUBLE;
+    size_t el = spec->is_flag ? 1 : 8; /* float64 or uint64 (a checksum: copied exact) */
+    hid_t type = spec->is_u64 ? H5T_NATIVE_UINT64 : spec->is_flag ? H5T_NATIVE_UINT8
+                                                                   : H5T_NATIVE_DOUBLE;
     hsize_t on = total(odims, rank), nn = total(ndims, rank);
     char *a = malloc(on * el + 1), *b = malloc(nn * el + 1);
     hid_t ds_a = H5Dopen2(from, spec->path, H5P_DEFAULT), ds_b = H5Dopen2(to, spec->path, H5P_DEFAULT);

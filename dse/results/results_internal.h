@@ -14,7 +14,7 @@ typedef enum {
     RFDSE_UNIT_METRICS(DSE__DS_UNIT)
 #undef DSE__DS_UNIT
     DSE__DS_SM_FREQUENCY, DSE__DS_WITHIN_SM, DSE__DS_SM_TO_SM, /* [chip][...]            */
-    DSE__DS_DONE,                                             /* [chip][technique]      */
+    DSE__DS_DONE, DSE__DS_CHECKSUM,                           /* [chip][technique]      */
     DSE__DS_TRACE_DELAY, DSE__DS_TRACE_SLOW, DSE__DS_TRACE_UTIL, /* [trace][technique]..., */
     DSE__DS_COUNT                                                /* only with trace chips  */
 } dse__ds;
@@ -33,6 +33,7 @@ typedef struct dse__ds_spec {
     const char *norm_attr;   /* "units" or "normalised_to"                    */
     const char *norm_value;
     const char *description;
+    bool is_u64;             /* uint64 with fill 0 (the checksums)            */
 } dse__ds_spec;
 
 extern const dse__ds_spec dse__ds_specs[DSE__DS_COUNT];
@@ -45,6 +46,8 @@ struct dse_results {
     hid_t dxpl;
     hid_t dset[DSE__DS_COUNT];
     dse_dims dims;
+    long n_damaged;          /* units --resume found damaged (checksum mismatch) */
+    char damaged[1024];      /* which, for the note                              */
 };
 
 /* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */

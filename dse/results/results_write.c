@@ -1,11 +1,13 @@
 /* Writes of finished units: every rank writes its own rows (independent raw-data I/O)
  * and all ranks agree on the outcome after each step; results are flushed before
  * /progress/done marks them. */
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana_checksum.h"
 #include "results_internal.h"
 
 /* Coordinates of a row: [point] (with axes), then up to three more. */
@@ -134,6 +136,49 @@ static int write_done(dse_results *r, dse_unit *const *u, int n, hsize_t *starts
     return rc;
 }
 
+/* The unit's checksum (analysis/ana_checksum.h): its rows of every unit dataset, its
+ * chip's rows, its trace blocks, in that order, as the file will hold them. */
+static uint64_t unit_checksum(const dse_results *r, const dse_unit *u, const dse_chip_info *c)
+{
+    const dse_dims *d = &r->dims;
+    uint64_t h = ANA_CHECKSUM_START;
+    for (int m = 0; m < DSE_N_METRICS; m++)
+        h = ana_checksum_doubles(h, dse_unit_metric(u, m),
+                                 (size_t)dse__shape_inner(d, dse__ds_specs[m].shape));
+    h = ana_checksum_doubles(h, c->sm_frequency, (size_t)d->n_sms);
+    h = ana_checksum_doubles(h, c->within_sm_ratio, (size_t)d->n_sms);
+    h = ana_checksum_doubles(h, &c->sm_to_sm_ratio, 1);
+    if (d->n_trace > 0 && u->trace >= 0) { /* as write_traces */
+        size_t ys = (size_t)d->n_years * (size_t)d->n_subs;
+        h = ana_checksum_doubles(h, u->trace_delay, ys);
+        h = ana_checksum_bytes(h, u->trace_slow, ys);
+        h = ana_checksum_doubles(h, u->trace_util, ys * (size_t)d->n_benchmarks);
+    }
+    return h;
+}
+
+/* The checksums of the units (sorted), whose chips are among c (sorted by point, then
+ * chip): a (point, chip) row is computed whole by one rank and its units and data written in the same batch. */
+static int write_checksums(dse_results *r, dse_unit *const *u, int n, dse_chip_info *const *c,
+                           int n_chips, hsize_t *starts)
+{
+    uint64_t *sums = n ? malloc(sizeof *sums * (size_t)n) : NULL;
+    if (n && !sums)
+        return -1;
+    for (int i = 0, k = 0; i < n; i++) {
+        while (k < n_chips && (c[k]->point < u[i]->point ||
+                               (c[k]->point == u[i]->point && c[k]->chip < u[i]->chip)))
+            k++;
+        assert(k < n_chips && c[k]->point == u[i]->point && c[k]->chip == u[i]->chip);
+        sums[i] = unit_checksum(r, u[i], c[k]);
+        hsize_t *s = lead(r, starts + (size_t)i * STRIDE, u[i]->point, u[i]->chip);
+        s[0] = (hsize_t)u[i]->technique, s[1] = 0;
+    }
+    int rc = write_rows(r, DSE__DS_CHECKSUM, 2, starts, n, 1, H5T_NATIVE_UINT64, sums);
+    free(sums);
+    return rc;
+}
+
 static int cmp_trace(const void *a, const void *b)
 {
     const dse_unit *x = *(const dse_unit *const *)a, *y = *(const dse_unit *const *)b;
@@ -232,7 +277,8 @@ int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_inf
         qsort(u, (size_t)n_units, sizeof *u, cmp_unit);
         qsort(c, (size_t)n_chips, sizeof *c, cmp_chip);
         failed = write_unit_datasets(r, u, n_units, starts) ||
-                 write_chip_datasets(r, c, n_chips, starts) || write_traces(r, u, n_units);
+                 write_chip_datasets(r, c, n_chips, starts) || write_traces(r, u, n_units) ||
+                 write_checksums(r, u, n_units, c, n_chips, starts);
     }
     /* Results first, flushed; then the marks that vouch for them, flushed. */
     int rc = agree(r, failed, "results", err, err_len) ||

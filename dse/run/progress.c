@@ -33,12 +33,16 @@ static bool is_live_terminal(FILE *out)
     return !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8);
 }
 
-void dse_progress_init(dse_progress *p, FILE *out, long total, long at_start, bool quiet)
+void dse_progress_init(dse_progress *p, FILE *out, long total, long at_start, bool quiet,
+                       double t0)
 {
     *p = (dse_progress){ .out = out, .live = is_live_terminal(out), .quiet = quiet,
                          .total = total, .at_start = at_start, .done = at_start };
-    p->t0 = p->last_print = dse_now();
+    p->t0 = p->t_work = t0;
+    p->last_print = dse_now();
 }
+
+void dse_progress_begin(dse_progress *p, double now) { p->t_work = now; }
 
 static void format_eta(double s, char *buf, size_t n)
 {
@@ -52,10 +56,11 @@ static void format_eta(double s, char *buf, size_t n)
 
 static void print(dse_progress *p, double now, bool final)
 {
-    double elapsed = now - p->t0, rate = elapsed > 0 ? (double)(p->done - p->at_start) / elapsed : 0;
+    double elapsed = now - p->t0, working = now - p->t_work;
+    double rate = working > 0 ? (double)(p->done - p->at_start) / working : 0;
     char eta[32];
     format_eta(rate > 0 ? (double)(p->total - p->done) / rate : -1, eta, sizeof eta);
-    fprintf(p->out, "%s[%ld/%ld units] %5.1f %%  %.1f units/s  elapsed %.0f s  ETA %s%s",
+    fprintf(p->out, "%s[%ld/%ld units] %5.1f %%  %.1f units/s  elapsed %.1f s  ETA %s%s",
             p->live ? "\r" : "rfdse: ", p->done, p->total,
             p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate, elapsed, eta,
             p->live && !final ? "   " : "\n");
@@ -73,8 +78,8 @@ void dse_progress_add(dse_progress *p, long units)
         print(p, now, false);
 }
 
-void dse_progress_finish(dse_progress *p)
+void dse_progress_finish(dse_progress *p, double now)
 {
     if (!p->quiet)
-        print(p, dse_now(), true);
+        print(p, now, true);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "dse_batch.h"
 #include "dse_eval.h"
@@ -45,6 +46,7 @@ typedef struct run_state {
     long units_written;     /* by this rank, written and marked done */
     bool write_failed;      /* every rank agrees on it (dse_results_write) */
     bool failed;            /* this rank could not compute a chip: the run stops */
+    double wall_start;      /* rank 0: CLOCK_REALTIME at the first progress note */
     char fail_msg[1024];
     char write_err[DSE_PATH_MAX + 256];
 } run_state;
@@ -89,13 +91,16 @@ static int poll(void *arg)
 }
 
 /* Rank 0 takes the output's write lock, so a second run on the same file (--force or
- * --resume) is refused while this one works; everyone learns the verdict. */
+ * --resume) is refused while this one works, and removes what a killed run left beside
+ * the file (Open MPI's shared file pointer files); everyone learns the verdict. */
 static int take_lock(run_state *st, char *err, size_t n)
 {
     int ok = 1;
     if (st->rank == 0) {
         st->lock = out_lock_take(st->o->output, "rfdse run", err, n);
         ok = st->lock != NULL;
+        if (ok)
+            out_leftovers_remove(st->o->output);
     }
     MPI_Bcast(&ok, 1, MPI_INT, 0, st->comm);
     return ok ? 0 : -1;
@@ -121,6 +126,13 @@ static int open_results(run_state *st)
         fputs("rfdse run: ", stderr);
         dse__fput_escaped(stderr, err);
         fputc('\n', stderr);
+    }
+    long n_bad;
+    const char *bad = st->results ? dse_results_damaged(st->results, &n_bad) : NULL;
+    if (bad && st->rank == 0) {
+        fprintf(stderr, "rfdse run: note: %ld damaged unit%s in ", n_bad, n_bad == 1 ? "" : "s");
+        dse__fput_escaped(stderr, st->o->output);
+        fprintf(stderr, " (checksum mismatch), computed again: %s\n", bad);
     }
     return st->results ? 0 : status;
 }
@@ -213,6 +225,24 @@ static int compute_chip(run_state *st, int row)
     return k;
 }
 
+/* Rank 0 keeps a note of the progress in the output's lock file, for `rfdse status`
+ * (dse/cli/cmd_status.c reads it): the run's start and the units finished then and now,
+ * on the wall clock (status may run on another host).  The format is docs/driver.md's. */
+static void note_progress(run_state *st)
+{
+    if (st->rank != 0 || !st->lock)
+        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (st->wall_start == 0)
+        st->wall_start = now;
+    char note[256];
+    snprintf(note, sizeof note, DSE_RUN_NOTE_FORMAT, st->wall_start, st->progress.at_start, now,
+             st->progress.done, st->progress.total);
+    out_lock_note(st->lock, note);
+}
+
 /* Collective.  A failure is agreed by every rank inside dse_results_write; rank 0
  * says it once, at the end.  The scheduler has no message in flight at a write, so every rank can
  * leave the loop here together. */
@@ -225,6 +255,7 @@ static int write_batch(run_state *st)
     }
     st->units_written += st->batch.n_units;
     dse_batch_clear(&st->batch);
+    note_progress(st);
     return 0;
 }
 
@@ -339,7 +370,7 @@ static void run_search(run_state *st)
     free(next);
 }
 
-static int setup(run_state *st)
+static int setup(run_state *st, double t0)
 {
     int n_todo;
     long n_done;
@@ -352,7 +383,7 @@ static int setup(run_state *st)
     long total = dse_dims_units(&st->dims);
     st->units_left = total - n_done;
     if (st->rank == 0)
-        dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet);
+        dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet, t0);
     const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
     st->eval_point = -1;
     if (st->dims.n_points <= 0 && !(st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err,
@@ -365,8 +396,11 @@ static int setup(run_state *st)
     return 0;
 }
 
-/* One line for the log: throughput, reuse, and the largest peak memory of any rank. */
-static void report(run_state *st, long computed, double seconds)
+/* One line for the log: throughput, reuse, and the largest peak memory of any rank.
+ * Rank 0's clock: `seconds` since the run started, `working` of them computing, the
+ * same span and rate as the progress line's last (they once disagreed: 3 s against
+ * 1.1 s, the progress line counting the set-up and the closing line not). */
+static void report(run_state *st, long computed, double seconds, double working)
 {
     long counts[2] = { 0, 0 }, sums[2];
     if (st->eval)
@@ -378,11 +412,13 @@ static void report(run_state *st, long computed, double seconds)
     MPI_Reduce(&rss, &max_rss, 1, MPI_LONG, MPI_MAX, 0, st->comm);
     int size;
     MPI_Comm_size(st->comm, &size);
-    if (st->rank == 0 && !st->o->quiet)
-        printf("rfdse: %ld units in %.1f s (%.2f units/s) on %d ranks; SM runs simulated %ld, "
-               "reused %ld; peak memory per rank %.1f MiB\n",
-               computed, seconds, seconds > 0 ? (double)computed / seconds : 0.0, size, sums[1],
-               sums[0], (double)max_rss / 1024.0);
+    if (st->rank == 0)
+        printf("rfdse: %ld units in %.1f s (%.1f s set-up, then %.2f units/s) on %d rank%s; "
+               "SM runs simulated %ld, reused %ld; peak memory per rank %.1f MiB\n",
+               computed, seconds, seconds - working,
+               working > 0 ? (double)computed / working : 0.0, size, size == 1 ? "" : "s",
+               sums[1], sums[0],
+               (double)max_rss / 1024.0);
 }
 
 static void teardown(run_state *st)
@@ -456,15 +492,19 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     MPI_Comm_rank(comm, &st.rank);
     if (select_part(&st))
         fatal(&st, "out of memory");
+    double t0 = dse_now(); /* rank 0's is the one every printed time counts from */
     dse_dims_of(st.s, &st.dims);
     int status = open_results(&st);
     if (status) {
         teardown(&st);
         return status;
     }
-    if (setup(&st))
+    if (setup(&st, t0))
         fatal(&st, "out of memory");
-    double t0 = dse_now();
+    double t_work = dse_now();
+    if (st.rank == 0)
+        dse_progress_begin(&st.progress, t_work);
+    note_progress(&st);
     if (st.s->axes.design == DSE_DESIGN_NSGA2)
         run_search(&st);
     else if (run_rows(&st, 0, dse_dims_points(&st.dims) * st.dims.n_chips))
@@ -478,9 +518,10 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     if (first_failed == size)
         first_failed = -1;
     long left = st.units_left - sums[1];
+    double t_end = dse_now();
     if (st.rank == 0)
-        dse_progress_finish(&st.progress);
-    report(&st, sums[0], dse_now() - t0);
+        dse_progress_finish(&st.progress, t_end);
+    report(&st, sums[0], t_end - t0, t_end - t_work);
     teardown(&st);
     say_outcome(&st, sums[1], left, first_failed);
     return st.write_failed || first_failed >= 0 ? 1 : left > 0 ? 3 : 0;

@@ -32,6 +32,7 @@ typedef struct dse_sm_result {
     double cycles;         /* of the run                                          */
     double lane_accesses;  /* register reads and writes x the lanes they touch   */
     double powered;        /* share of storage x time powered (1: no gating)     */
+    double rfc_lanes;      /* a register-file cache's reads and writes x lanes (0: none) */
     double access_duty[DSE_MAX_SUBS];
     double occupancy_duty[DSE_MAX_SUBS];
     /* a register-file cache's banks (ltrf, rfc_demand; 0 without one): accesses per
@@ -42,7 +43,9 @@ typedef struct dse_sm_result {
 /* The result of a run from its statistics and the map it ran on. */
 void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r);
 
-/* A cache of at most 2^capacity_log2 runs (it starts over when full). */
+/* A cache of at most 2^capacity_log2 runs, whose keys and results take at most
+ * DSE_SIM_CACHE_BYTES; when full it keeps only the runs reused since they were stored. */
+#define DSE_SIM_CACHE_BYTES ((size_t)32 << 20)
 dse_sim_cache *dse_sim_cache_alloc(int capacity_log2);
 void dse_sim_cache_free(dse_sim_cache *c);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define KEY_MAX (DSE_SIM_INPUTS_KEY_MAX + 4 * sizeof(int) + \
-                 SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
+                 2 * SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
 
 typedef struct slot {
     uint64_t hash;
@@ -13,12 +13,15 @@ typedef struct slot {
     uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
     double *duty;  /* into key's block: access, then occupancy, by position,
                       then the cache banks' duties                          */
-    double ipc, cycles, lanes, powered;
+    uint32_t size;    /* of the block behind key, bytes                         */
+    uint32_t reused;  /* hits since it was stored (or since the last eviction)  */
+    double ipc, cycles, lanes, powered, rfc_lanes;
 } slot;
 
 struct dse_sim_cache {
     slot *slots;
     size_t mask, used;
+    size_t bytes;         /* of the keys' blocks: bounded by DSE_SIM_CACHE_BYTES */
     long hits, misses;
     uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
     sm_stats stats;       /* scratch for a run's statistics      */
@@ -45,6 +48,48 @@ static void clear(dse_sim_cache *c)
         c->slots[i].key = NULL;
     }
     c->used = 0;
+    c->bytes = 0;
+}
+
+/* Full (three quarters of the slots, or the byte budget): keep the runs that were
+ * reused since they were stored (ideal, baseline and every rf_bro-based technique: the
+ * same runs on every chip), drop the others (a chip's own maps under vl_rf, vl_rv,
+ * vl_sb, never met again).  Survivors must be reused again to survive the next
+ * eviction; when they alone hold half the budget or a quarter of the slots, everything
+ * goes.  Bounded by slots alone, the cache grew with chips up to 49 152 runs, 80 MiB
+ * per rank in the default sweep. */
+static void evict(dse_sim_cache *c)
+{
+    size_t n = c->mask + 1, keep_bytes = 0, kept = 0;
+    slot *fresh = calloc(n, sizeof *fresh);
+    for (size_t i = 0; fresh && i < n; i++)
+        if (c->slots[i].key && c->slots[i].reused) {
+            keep_bytes += c->slots[i].size;
+            kept++;
+        }
+    if (!fresh || 2 * keep_bytes > DSE_SIM_CACHE_BYTES || 4 * kept > n) {
+        free(fresh);
+        clear(c);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        slot *s = &c->slots[i];
+        if (!s->key)
+            continue;
+        if (!s->reused) {
+            free(s->key);
+            continue;
+        }
+        size_t j = s->hash & c->mask;
+        while (fresh[j].key)
+            j = (j + 1) & c->mask;
+        fresh[j] = *s;
+        fresh[j].reused = 0;
+    }
+    free(c->slots);
+    c->slots = fresh;
+    c->used = kept;
+    c->bytes = keep_bytes;
 }
 
 void dse_sim_cache_free(dse_sim_cache *c)
@@ -67,7 +112,10 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
  * the share and the map's fast/slow pattern, field by field, so struct padding never
  * enters the key.  The SM index and SM count enter a run only through the SM's share of
  * blocks (sm.h, sm_sim_share), so the share stands for both and SMs with equal shares
- * and maps reuse one run. */
+ * and maps reuse one run.  With sm.bro_ports = "physical" the timing also depends on
+ * which map positions share a physical bank (model/slow_access.c): each position's
+ * physical bank enters too, numbered in order of first appearance, so maps that differ
+ * only in the physical banks' names still share a run. */
 static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
                         const sm_technique *t, const sm_rf_map *m, int share)
 {
@@ -77,6 +125,18 @@ static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
     for (int b = 0; b < m->n_banks; b++)
         for (int s = 0; s < m->subs_per_bank; s++)
             k[n++] = m->sub_slow[b][s];
+    if (cfg->bro_ports == SM_BRO_PORTS_PHYSICAL) {
+        int name[SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK], named = 0;
+        for (int i = 0; i < SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK; i++)
+            name[i] = -1;
+        for (int b = 0; b < m->n_banks; b++)
+            for (int s = 0; s < m->subs_per_bank; s++) {
+                int phys = m->sub_id[b][s] / m->subs_per_bank;
+                if (name[phys] < 0)
+                    name[phys] = named++;
+                k[n++] = (uint8_t)name[phys];
+            }
+    }
     size_t bits = n;
     size_t n_bits = (size_t)m->n_banks * (size_t)m->n_entries;
     memset(k + bits, 0, (n_bits + 7) / 8);
@@ -112,6 +172,7 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
     r->ipc = sm_stats_ipc(st);
     r->cycles = (double)st->cycles;
     r->lane_accesses = (double)(st->read_lanes + st->write_lanes);
+    r->rfc_lanes = (double)st->rfc_lanes;
     /* rf_vectors is 0 without reg_release: everything powered */
     r->powered = st->rf_vectors ? (double)st->rr_powered_cycles / ((double)st->rf_vectors * cycles)
                                 : 1.0;
@@ -140,6 +201,7 @@ static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r
     r->cycles = s->cycles;
     r->lane_accesses = s->lanes;
     r->powered = s->powered;
+    r->rfc_lanes = s->rfc_lanes;
     for (int b = 0; b < m->n_banks; b++)
         for (int p = 0; p < m->subs_per_bank; p++) {
             int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
@@ -154,7 +216,8 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
 {
     int n = n_positions(m);
     size_t off = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double); /* aligned */
-    uint8_t *block = malloc(off + sizeof(double) * 2 * (size_t)n + sizeof r->rfc_duty);
+    size_t size = off + sizeof(double) * 2 * (size_t)n + sizeof r->rfc_duty;
+    uint8_t *block = malloc(size);
     if (!block)
         return; /* not remembered: only reuse is lost */
     memcpy(block, c->key, len);
@@ -166,9 +229,11 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
             duty[n + pos] = r->occupancy_duty[id];
         }
     memcpy(duty + 2 * n, r->rfc_duty, sizeof r->rfc_duty);
-    *s = (slot){ .hash = h, .len = (uint32_t)len, .key = block, .duty = duty, .ipc = r->ipc,
-                 .cycles = r->cycles, .lanes = r->lane_accesses, .powered = r->powered };
+    *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block,
+                 .duty = duty, .ipc = r->ipc, .cycles = r->cycles, .lanes = r->lane_accesses,
+                 .powered = r->powered, .rfc_lanes = r->rfc_lanes };
     c->used++;
+    c->bytes += size;
 }
 
 int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
@@ -184,6 +249,7 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;
+        s->reused += s->reused < UINT32_MAX;
         duties_from_slot(s, m, out);
         return SM_OK;
     }
@@ -192,8 +258,9 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
         return rc;
     c->misses++;
     dse_sm_result_of(&c->stats, m, out);
-    if (4 * (c->used + 1) > 3 * (c->mask + 1)) { /* keep probes short: start over */
-        clear(c);
+    /* short probes, bounded memory */
+    if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
+        evict(c);
         s = find(c, h, len);
     }
     store(c, s, h, len, m, out);

@@ -65,6 +65,15 @@ void dse_energy_of(const dse_energy *e, int lanes_per_sub, int n_subs, double la
                    double cycles, double freq, double powered, double *dynamic_j,
                    double *leakage_j);
 
+/* The energy of a register-file cache (ltrf, rfc_demand) over SM runs lasting `seconds`
+ * in all (the sum of the runs' cycles / (freq x clock_mhz)): `lane_accesses` cache reads
+ * and writes x the lanes they touch, each charged as a main-RF lane access; its cells,
+ * `sub_banks` main-RF sub-banks' worth, always powered; every cell of area `cell_area`
+ * (rfc_cell_area) x the RF cell's, which scales both (docs/model.md, "Energy"); joules. */
+void dse_energy_cache_of(const dse_energy *e, int lanes_per_sub, double sub_banks,
+                         double cell_area, double lane_accesses, double seconds,
+                         double *dynamic_j, double *leakage_j);
+
 typedef struct dse_sweep {
     char name[DSE_NAME_MAX];   /* sweep name (file stem unless set)     */
     char source[DSE_PATH_MAX]; /* file it was loaded from, for messages */
@@ -132,12 +141,33 @@ int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile
  * NULL-terminated. */
 bool dse_technique_preset(const char *name, dse_technique *t);
 const char *const *dse_technique_preset_names(void);
+
+/* Figure colours "#rrggbb" of the techniques names[n] of one results file
+ * (docs/results-format.md, technique_colours): each preset's own from the registry
+ * unless an earlier name took it, ideal black and baseline grey, the others distinct
+ * for up to 12 techniques besides those two. */
+void dse_technique_colours(const char *const *names, int n, char (*colour)[8]);
 /* Register vectors of the register-file cache that sets technique t's clock (ltrf,
  * rfc_demand: the active group's partitions, sm.group_size x rfc_regs), or 0 when
  * no cache does and the register file's classification sets it (technique.c). */
 int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t);
 /* One line on what preset `name` is, or NULL for an unknown name (dse/sweep/technique.c). */
 const char *dse_technique_preset_doc(const char *name);
+
+/* The nearest of offered names to a mistyped one, for "did you mean 'vth_sigma'?":
+ * edit distance (a swap of neighbours counts one) at most DSE_SUGGEST_MAX, the first
+ * offered of equally near ones; an exact match is never suggested (dse/sweep/suggest.c). */
+#define DSE_SUGGEST_MAX 2
+typedef struct dse_suggest {
+    const char *got;  /* not NUL-terminated: len bytes */
+    size_t len;
+    const char *best; /* NULL: nothing near enough */
+    int dist;
+} dse_suggest;
+void dse_suggest_init(dse_suggest *s, const char *got, size_t len);
+void dse_suggest_offer(dse_suggest *s, const char *name);
+/* ", did you mean 'NAME'?" in buf, or "" when nothing is near: buf. */
+const char *dse_suggest_format(const dse_suggest *s, char *buf, size_t n);
 
 /* A part of a sweep's techniques and workloads (rfdse run --techniques/--workloads):
  * flags by index in the sweep. */

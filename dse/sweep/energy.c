@@ -21,3 +21,14 @@ void dse_energy_of(const dse_energy *e, int lanes_per_sub, int n_subs, double la
     *dynamic_j = lane_accesses * e->access_pj * 1e-12 / lanes_per_sub;
     *leakage_j = n_subs * e->leakage_mw * 1e-3 * seconds * powered;
 }
+
+void dse_energy_cache_of(const dse_energy *e, int lanes_per_sub, double sub_banks,
+                         double cell_area, double lane_accesses, double seconds,
+                         double *dynamic_j, double *leakage_j)
+{
+    /* a cell of area a: a x the RF cell's transistor width, so a x its bit-line load and
+     * a x its leakage current; the cache's shorter bit lines are not credited (an upper
+     * bound on its dynamic energy) */
+    *dynamic_j = lane_accesses * e->access_pj * 1e-12 / lanes_per_sub * cell_area;
+    *leakage_j = sub_banks * e->leakage_mw * 1e-3 * seconds * cell_area;
+}

@@ -209,6 +209,23 @@ static const dse__key *find_key(const dse__key *keys, size_t n, const char *name
     return NULL;
 }
 
+/* An unknown member of a group, with the nearest of its keys (and of the caller's,
+ * `skip`) as a suggestion. */
+static int unknown_key(const loader *ld, const config_setting_t *s, const char *path,
+                       const dse__key *keys, size_t n, const char *const *skip)
+{
+    const char *name = config_setting_name(s);
+    dse_suggest sg;
+    char hint[96];
+    dse_suggest_init(&sg, name, strlen(name));
+    for (int j = 0; skip && skip[j]; j++)
+        dse_suggest_offer(&sg, skip[j]);
+    for (size_t i = 0; i < n; i++)
+        dse_suggest_offer(&sg, keys[i].name);
+    return fail(ld, s, path, "unknown key%s (see docs/sweep-format.md)",
+                dse_suggest_format(&sg, hint, sizeof hint));
+}
+
 /* Reads every member of a group; members named in `skip` are the caller's. */
 static int read_group(const loader *ld, const config_setting_t *g, const char *prefix,
                       const dse__key *keys, size_t n, void *dst, const char *const *skip)
@@ -228,7 +245,7 @@ static int read_group(const loader *ld, const config_setting_t *g, const char *p
             continue;
         const dse__key *k = find_key(keys, n, name);
         if (!k)
-            return fail(ld, s, path, "unknown key (see docs/sweep-format.md)");
+            return unknown_key(ld, s, path, keys, n, skip);
         if (read_key(ld, s, path, k, dst))
             return -1;
     }
@@ -254,11 +271,17 @@ static bool compose_preset(dse_technique *t, const char *name)
 static int unknown_preset(const loader *ld, const config_setting_t *s, const char *path,
                           const char *name)
 {
-    char list[512] = "";
+    char list[512] = "", hint[96];
     size_t used = 0;
-    for (const char *const *p = dse_technique_preset_names(); *p && used < sizeof list; p++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *p);
-    return fail(ld, s, path, "unknown technique \"%.64s\", accepted: %s", name, list);
+    dse_suggest sg;
+    dse_suggest_init(&sg, name, strlen(name));
+    for (const char *const *p = dse_technique_preset_names(); *p; p++) {
+        dse_suggest_offer(&sg, *p);
+        if (used < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *p);
+    }
+    return fail(ld, s, path, "unknown technique \"%.64s\"%s accepted: %s", name,
+                sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",", list);
 }
 
 static int read_technique_base(const loader *ld, const config_setting_t *b, const char *path,
@@ -384,11 +407,18 @@ static int builtin_profile(const loader *ld, const config_setting_t *at, const c
 {
     const char *text = dse_embedded_find_workload(name);
     if (!text) {
-        char list[768] = "";
+        char list[768] = "", hint[96];
         size_t used = 0;
-        for (const char *const *p = dse_embedded_workload_names(); *p && used < sizeof list; p++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", *p);
-        return fail(ld, at, path, "unknown workload \"%.64s\", accepted: %s", name, list);
+        dse_suggest sg;
+        dse_suggest_init(&sg, name, strlen(name));
+        for (const char *const *p = dse_embedded_workload_names(); *p; p++) {
+            dse_suggest_offer(&sg, *p);
+            if (used < sizeof list)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                         used ? ", " : "", *p);
+        }
+        return fail(ld, at, path, "unknown workload \"%.64s\"%s accepted: %s", name,
+                    sg.best ? dse_suggest_format(&sg, hint, sizeof hint) : ",", list);
     }
     config_t cfg;
     config_init(&cfg);
@@ -508,6 +538,22 @@ static void sweep_defaults(dse_sweep *sw, const char *name)
     dse_energy_default(&sw->energy);
 }
 
+/* An unknown top-level key, with the nearest section or list name as a suggestion. */
+static int unknown_top_key(const loader *ld, const config_setting_t *s)
+{
+    static const char *const lists[] = { "name", "techniques", "workloads" };
+    const char *name = config_setting_name(s);
+    dse_suggest sg;
+    char hint[96];
+    dse_suggest_init(&sg, name, strlen(name));
+    for (size_t i = 0; i < dse__n_sections; i++)
+        dse_suggest_offer(&sg, dse__sections[i].name);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+        dse_suggest_offer(&sg, lists[i]);
+    return fail(ld, s, name, "unknown key%s (see docs/sweep-format.md)",
+                dse_suggest_format(&sg, hint, sizeof hint));
+}
+
 static int read_sections(const loader *ld, const config_setting_t *root, dse_sweep *sw)
 {
     for (int i = 0; i < config_setting_length(root); i++) {
@@ -531,7 +577,7 @@ static int read_sections(const loader *ld, const config_setting_t *root, dse_swe
         else if (!strcmp(name, "workloads") || !strcmp(name, "axes"))
             rc = 0; /* workloads after `sm`, whose knobs the profile checks need; axes last */
         else
-            rc = fail(ld, s, name, "unknown key (see docs/sweep-format.md)");
+            rc = unknown_top_key(ld, s);
         if (rc)
             return -1;
     }

@@ -29,6 +29,9 @@ static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fas
                                                 "fast_spread", NULL };
 static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
+static const char *const slow_access_names[] = { "hold_port", "pipelined", "replay",
+                                                 "stall_collector", NULL };
+static const char *const bro_port_names[] = { "virtual", "physical", NULL };
 static const char *const coll_names[] = { "per_unit", "unified", NULL };
 static const char *const hazard_names[] = { "stall", "replay", NULL };
 static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
@@ -67,6 +70,8 @@ static const dse__key floorplan_keys[] = {
     K_DBLO(var_floorplan, die_width_mm, 0, 1000, "die width in mm"),
     K_DBLO(var_floorplan, rf_fraction, 0, 1, "fraction of the SM tile area taken by the RF"),
     K_DBLO(var_floorplan, cell_aspect, 0, 100, "bit-cell width / height"),
+    K_INT(var_floorplan, lane_interleave, 1, 128,
+          "lanes whose bits alternate along a row (column multiplexing; 1: none)"),
 };
 
 static const dse__key variation_keys[] = {
@@ -110,6 +115,10 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, oc_mem, 1, 64, "operand collector units for LD/ST"),
     K_ENUM(sm_config, bank_ports, port_names,
            "bank ports: a read and a write port, or one shared port (writes first)"),
+    K_ENUM(sm_config, slow_access, slow_access_names,
+           "cost of a slow access: port held 2 cycles, pipelined, replayed, or all reads stall"),
+    K_ENUM(sm_config, bro_ports, bro_port_names,
+           "rf_bro: ports per virtual bank, or the physical banks' (an access holds both)"),
     K_BOOL(sm_config, result_slots,
            "SP/SFU pipelines refuse a result cycle already taken (GPGPU-Sim's units)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),

@@ -32,9 +32,16 @@ static int mark(const dse_sweep *s, bool technique, const char *list, bool *on, 
             if (strlen(name_of(s, technique, i)) == len && !strncmp(p, name_of(s, technique, i), len))
                 hit = i;
         if (hit < 0) {
-            size_t used = (size_t)snprintf(err, n, "--%s: '%.*s' is not in the sweep, accepted: ",
+            dse_suggest sg;
+            char hint[96];
+            dse_suggest_init(&sg, p, len);
+            for (int i = 0; i < k; i++)
+                dse_suggest_offer(&sg, name_of(s, technique, i));
+            size_t used = (size_t)snprintf(err, n, "--%s: '%.*s' is not in the sweep%s accepted: ",
                                            technique ? "techniques" : "workloads",
-                                           (int)(len < 64 ? len : 64), p);
+                                           (int)(len < 64 ? len : 64), p,
+                                           sg.best ? dse_suggest_format(&sg, hint, sizeof hint)
+                                                   : ",");
             accepted(s, technique, err, n, used < n ? used : n);
             return -1;
         }

@@ -5,15 +5,31 @@
  * `base = ["vl_sb", "fwas"]`) and the options it adds on top.  The preset list, `rfdse
  * list techniques`, the unknown-name messages and docs/sweep-format.md's table come
  * from this table.  Adding a preset is one row (and, for a new option, its setter). */
+#include <assert.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dse_sweep.h"
+
+/* The figures' colours (docs/results-format.md, technique_colours): black and grey for
+ * the two references, which no other technique gets, and twelve qualitative colours
+ * from Paul Tol's schemes (bright, muted, vibrant, high-contrast), in the order a
+ * technique without a colour of its own takes the free ones. */
+enum { BLACK = -2, GREY = -1, BLUE, ORANGE, TEAL, RED, PURPLE, LIGHT_CYAN, GOLD, WINE, GREEN,
+       MAGENTA, INDIGO, OLIVE, N_COLOURS };
+static const char *const palette[N_COLOURS] = {
+    "#0077bb", "#ee7733", "#009988", "#cc3311", "#aa4499", "#88ccee",
+    "#ddaa33", "#882255", "#117733", "#ee3377", "#332288", "#999933",
+};
+static const char *const reference_colour[2] = { "#000000", "#777777" }; /* BLACK, GREY */
 
 typedef struct preset {
     const char *name, *doc;
     const char *base[3];             /* composed from these first, NULL-terminated */
     void (*set)(dse_technique *t);   /* its own options on top, or NULL            */
+    int colour;                      /* BLACK, GREY or an index into palette       */
 } preset;
 
 static void no_variation(dse_technique *t) { t->freq.variation = false; }
@@ -54,55 +70,55 @@ static void nbti_both(dse_technique *t)
 
 /* One row per preset: name, what it is, its setter (or NULL), up to two presets it is
  * composed from (or NULL). */
-#define PRESETS(X)                                                                          \
-    X(baseline, "every register counts: frequency set by the slowest one; 1-cycle accesses",\
-      NULL, NULL, NULL)                                                                     \
-    X(ideal, "no process variation and no aging: the normaliser of IPC and performance",    \
-      no_variation, NULL, NULL)                                                             \
-    X(vl_rf, "slowest registers (100 - fast_percent %) ignored for frequency, 2-cycle",     \
-      per_register, NULL, NULL)                                                             \
-    X(vl_rv, "as vl_rf, classified per array of 32 neighbouring register vectors",          \
-      per_vector_array, NULL, NULL)                                                         \
-    X(vl_sb, "as vl_rf, classified per sub-bank (vertical half of a bank)", per_sub_bank,   \
-      NULL, NULL)                                                                           \
-    X(rf_bro, "vl_sb + virtual banks of same-speed sub-banks, fastest first", bank_org,     \
-      "vl_sb", NULL)                                                                        \
-    X(fba_rm, "rf_bro + fast-bank-aware register mapping at kernel launch",                 \
-      fast_bank_mapping, "rf_bro", NULL)                                                    \
+#define PRESETS(X)                                                                         \
+    X(baseline, "every register counts: frequency set by the slowest one; 1-cycle accesses", \
+      NULL, NULL, NULL, GREY)                                                              \
+    X(ideal, "no process variation and no aging: the normaliser of IPC and performance",   \
+      no_variation, NULL, NULL, BLACK)                                                     \
+    X(vl_rf, "slowest registers (100 - fast_percent %) ignored for frequency, 2-cycle",    \
+      per_register, NULL, NULL, LIGHT_CYAN)                                                \
+    X(vl_rv, "as vl_rf, classified per array of 32 neighbouring register vectors",         \
+      per_vector_array, NULL, NULL, INDIGO)                                                \
+    X(vl_sb, "as vl_rf, classified per sub-bank (vertical half of a bank)", per_sub_bank,  \
+      NULL, NULL, TEAL)                                                                    \
+    X(rf_bro, "vl_sb + virtual banks of same-speed sub-banks, fastest first", bank_org,    \
+      "vl_sb", NULL, BLUE)                                                                 \
+    X(fba_rm, "rf_bro + fast-bank-aware register mapping at kernel launch",                \
+      fast_bank_mapping, "rf_bro", NULL, GREEN)                                            \
     X(two_level, "rf_bro + two-level warp scheduling (groups of 8 warps)", two_level_sched, \
-      "rf_bro", NULL)                                                                       \
-    X(fwas, "rf_bro + fast-warp-aware scheduling: all-fast instructions first",             \
-      fast_warp_sched, "rf_bro", NULL)                                                      \
-    X(hybrid, "rf_bro + hybrid fast/slow banks for fixed-lane register vectors",            \
-      hybrid_banks, "rf_bro", NULL)                                                         \
-    X(pv_opt, "fwas + hybrid: the core paper's process-variation technique", NULL, "fwas",  \
-      "hybrid")                                                                             \
-    X(nbti_opt, "rf_bro + re-pairing by current delay and block-level bank renaming",       \
-      nbti_both, "rf_bro", NULL)                                                            \
-    X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt")                     \
-    X(zero_gating, "inactive and zero-valued lanes neither written nor read (compose it)",  \
-      zero_gate, NULL, NULL)                                                                \
-    X(ltrf, "two_level + register-file cache filled by register-interval prefetch",         \
-      interval_rfc, "two_level", NULL)                                                      \
-    X(rfc_demand, "two_level + register-file cache filled on write (LTRF's comparison)",    \
-      demand_rfc, "two_level", NULL)                                                      \
-    X(reg_release, "registers freed at their last read, renamed, row groups power-gated",   \
-      reg_release, NULL, NULL)                                                              \
+      "rf_bro", NULL, OLIVE)                                                               \
+    X(fwas, "rf_bro + fast-warp-aware scheduling: all-fast instructions first",            \
+      fast_warp_sched, "rf_bro", NULL, GOLD)                                               \
+    X(hybrid, "rf_bro + hybrid fast/slow banks for fixed-lane register vectors",           \
+      hybrid_banks, "rf_bro", NULL, WINE)                                                  \
+    X(pv_opt, "fwas + hybrid: the core paper's process-variation technique", NULL, "fwas", \
+      "hybrid", RED)                                                                       \
+    X(nbti_opt, "rf_bro + re-pairing by current delay and block-level bank renaming",      \
+      nbti_both, "rf_bro", NULL, ORANGE)                                                   \
+    X(pv_opt_nbti_opt, "pv_opt + nbti_opt", NULL, "pv_opt", "nbti_opt", MAGENTA)           \
+    X(zero_gating, "inactive and zero-valued lanes neither written nor read (compose it)", \
+      zero_gate, NULL, NULL, LIGHT_CYAN)                                                   \
+    X(ltrf, "two_level + register-file cache filled by register-interval prefetch",        \
+      interval_rfc, "two_level", NULL, PURPLE)                                             \
+    X(rfc_demand, "two_level + register-file cache filled on write (LTRF's comparison)",   \
+      demand_rfc, "two_level", NULL, GOLD)                                                 \
+    X(reg_release, "registers freed at their last read, renamed, row groups power-gated",  \
+      reg_release, NULL, NULL, GREEN)                                                      \
     X(rr_first_touch, "registers powered from their first write to the warp's end",        \
-      rr_first_touch, NULL, NULL)                                                           \
+      rr_first_touch, NULL, NULL, OLIVE)                                                   \
     X(rr_reg_gating, "reg_release gating each register instead of row groups",             \
-      rr_register_gating, "reg_release", NULL)                                              \
+      rr_register_gating, "reg_release", NULL, INDIGO)                                     \
     X(rr_wear_level, "reg_release placing values to spread allocations over row groups",   \
-      rr_wear_level, "reg_release", NULL)                                                   \
+      rr_wear_level, "reg_release", NULL, WINE)                                            \
     X(rr_fast_first, "reg_release placing values in fast storage first (composes with PV)", \
-      rr_fast_first, "reg_release", NULL)                                                   \
+      rr_fast_first, "reg_release", NULL, GOLD)                                            \
     X(rr_fast_spread, "reg_release in fast storage first, spread over the fast banks",     \
-      rr_fast_spread, "reg_release", NULL)                                                  \
-    X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first")   \
-    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release")
+      rr_fast_spread, "reg_release", NULL, TEAL)                                           \
+    X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first", INDIGO) \
+    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)
 
 static const preset presets[] = {
-#define ROW(name, doc, set, b1, b2) { #name, doc, { b1, b2, NULL }, set },
+#define ROW(name, doc, set, b1, b2, colour) { #name, doc, { b1, b2, NULL }, set, colour },
     PRESETS(ROW)
 #undef ROW
 };
@@ -158,4 +174,33 @@ int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t)
 {
     bool cache = t->ipc.design[SM_DESIGN_ltrf] || t->ipc.design[SM_DESIGN_rfc_demand];
     return cache && t->freq.variation ? s->sm.group_size * t->ipc.rfc_regs : 0;
+}
+
+/* Each technique its preset's colour when no earlier one of the list took it, then the
+ * rest the free palette colours in order: distinct for up to N_COLOURS techniques
+ * besides ideal and baseline (beyond, the palette repeats). */
+void dse_technique_colours(const char *const *names, int n, char (*colour)[8])
+{
+    bool taken[N_COLOURS] = { false };
+    int want[DSE_MAX_TECHNIQUES], next = 0;
+    assert(n <= DSE_MAX_TECHNIQUES);
+    for (int i = 0; i < n; i++) {
+        const preset *p = find(names[i]);
+        want[i] = p ? p->colour : N_COLOURS; /* N_COLOURS: none of its own */
+        if (want[i] >= 0 && want[i] < N_COLOURS && !taken[want[i]])
+            taken[want[i]] = true;
+        else if (want[i] >= 0)
+            want[i] = N_COLOURS;
+    }
+    for (int i = 0; i < n; i++) {
+        if (want[i] == N_COLOURS) {
+            while (next < N_COLOURS && taken[next])
+                next++;
+            want[i] = next < N_COLOURS ? next : i % N_COLOURS;
+            if (next < N_COLOURS)
+                taken[next] = true;
+        }
+        snprintf(colour[i], 8, "%s",
+                 want[i] < 0 ? reference_colour[want[i] - BLACK] : palette[want[i]]);
+    }
 }

@@ -16,9 +16,31 @@ cp "$tmp/run.h5" "$tmp/orig.h5"
 grep -q '^technique ' "$tmp/out" || bad "no table header"
 grep -q '^pv_opt_nbti_opt ' "$tmp/out" || bad "no row for pv_opt_nbti_opt"
 [ "$(grep -c '^technique ' "$tmp/out")" -eq 1 ] || bad "table header printed more than once"
-head -1 "$tmp/csv/run_frequency.csv" | grep -q '^technique,year,n,n_nan,mean,std,ci95_low' \
+# Two tidy CSV files by default (issue 33 item 8: one sweep gave 43, two per view).
+[ "$(ls "$tmp/csv" | tr '\n' ' ')" = "run_per_chip.csv run_stats.csv " ] \
+  || bad "CSV files by default: $(ls "$tmp/csv" | tr '\n' ' ')"
+head -1 "$tmp/csv/run_stats.csv" | grep -q '^view,technique,benchmark,year,n,n_nan,mean,std,ci95_low' \
   || bad "CSV header"
-[ "$(wc -l < "$tmp/csv/run_chip_performance.csv")" -eq 14 ] || bad "CSV rows (13 techniques)"
+[ "$(grep -c '^chip_performance,' "$tmp/csv/run_stats.csv")" -eq 13 ] || bad "CSV rows (13 techniques)"
+grep -q '^frequency,baseline,,0,' "$tmp/csv/run_stats.csv" || bad "no per-year row of frequency"
+# The histograms on request, one file: one row per bin of every view (bins: the views'
+# own counts, read from /analysis).
+"$rfdse" analyze "$tmp/run.h5" --csv "$tmp/csvh" --csv-histograms >/dev/null 2>&1 || bad "--csv-histograms"
+[ "$(ls "$tmp/csvh" | tr '\n' ' ')" = "run_hist.csv run_per_chip.csv run_stats.csv " ] \
+  || bad "CSV files with --csv-histograms: $(ls "$tmp/csvh" | tr '\n' ' ')"
+bins=$(/usr/bin/python3 - "$tmp/run.h5" <<'PY'
+import sys, h5py
+n = 0
+def visit(name, obj):
+    global n
+    if isinstance(obj, h5py.Dataset) and name.endswith("/histogram"):
+        n += obj.size
+h5py.File(sys.argv[1], "r")["/analysis"].visititems(visit)
+print(n)
+PY
+)
+[ "$(($(wc -l < "$tmp/csvh/run_hist.csv") - 1))" = "$bins" ] || bad "histogram rows $(wc -l < "$tmp/csvh/run_hist.csv") - 1, bins in /analysis $bins"
+"$rfdse" analyze "$tmp/run.h5" --csv-histograms >/dev/null 2>&1; [ $? -eq 2 ] || bad "--csv-histograms without --csv accepted"
 for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
   [ -s "$tmp/fig/run_$f.png" ] || bad "figure $f missing"
 done
@@ -89,7 +111,7 @@ timeout 300 "$rfdse" run "$(dirname "$0")/tiny.cfg" -o "$tmp/tiny.h5" --force --
   >/dev/null 2>"$tmp/err" || { bad "rfdse run tiny.cfg"; cat "$tmp/err"; }
 "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig3" >"$tmp/out" 2>"$tmp/err" \
   || { bad "analyze on a real sweep"; cat "$tmp/err"; }
-for f in freq_dist perf_dist overview ipc guardband nbti_trace; do
+for f in freq_dist perf_dist overview ipc guardband nbti_trace energy; do
   head -c 8 "$tmp/fig3/tiny_$f.png" 2>/dev/null | grep -q PNG || bad "real sweep: no $f figure"
 done
 # The sweep ages, so the table says its performance is the lifetime one and shows the
@@ -109,7 +131,36 @@ for k, name in enumerate(x.decode() for x in f["/axes/technique"][...]):
     row = next(l.split() for l in lines if l.split()[:1] == [name])
     got_l, got_0 = float(row[head.index("perf_life")]), float(row[head.index("perf_t0")])
     assert abs(got_l - life[k]) < 6e-5 and abs(got_0 - t0[k]) < 6e-5, (name, got_l, life[k])
+    # the guardband perf_life pays (the mix's, last year) and the energy's two parts
+    gm = np.nanmean(f["/results/guardband_mix"][:, k, -1])
+    got = row[head.index("gb_mix")]
+    assert (got == "-" and np.isnan(gm)) or abs(float(got) - gm) < 6e-5, (name, got, gm)
+    e = [float(row[head.index(c)]) for c in ("rf_energy", "e_dyn", "e_leak")]
+    assert abs(e[1] + e[2] - e[0]) < 2e-4, (name, e)
+assert "NBTI stress duty: access" in lines[0], lines[0]
 PY2
+# The scripts analyze sends gnuplot (a wrapper on PATH keeps a copy): the NBTI trace's
+# duty panel covers the intervals inside the schedule (0-7 y here; it once was labelled
+# "interval from t = 7 y", past the schedule's end) and names the stress duty; the
+# guardband figure names the duty and draws the mix; every figure draws rf_bro in the
+# colour the file's technique_colours give it.
+mkdir -p "$tmp/bin" "$tmp/gp"
+printf '#!/bin/sh\ntee "%s/gp/$$.gp" | exec "%s" "$@"\n' "$tmp" "$(command -v gnuplot)" \
+  >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+PATH="$tmp/bin:$PATH" "$rfdse" analyze "$tmp/tiny.h5" --figures "$tmp/fig4" >/dev/null 2>&1 \
+  || bad "analyze through the gnuplot wrapper"
+trace=$(grep -l 'which sub-banks age' "$tmp"/gp/*.gp)
+gb=$(grep -l 'NBTI guardband' "$tmp"/gp/*.gp)
+[ -n "$trace" ] && ! grep -q 'interval from t = 7' $trace && grep -q 'mean over 0-7 y' $trace &&
+  grep -q 'access duty' $trace || bad "nbti_trace: the duty panel's interval or duty"
+[ -n "$gb" ] && grep -q 'access stress duty' $gb && grep -q 'workload mix' $gb ||
+  bad "guardband: no duty or no mix group"
+colour=$(/usr/bin/python3 -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r")
+t = [x.decode() for x in f["axes/technique"][...]]
+print(f.attrs["technique_colours"].decode().split(",")[t.index("rf_bro")])' "$tmp/tiny.h5")
+[ "$(grep -l "${colour#\#}" "$tmp"/gp/*.gp | wc -l)" -ge 5 ] ||
+  bad "rf_bro's colour $colour is not in every figure"
 echo "ok: real sweep: $(ls "$tmp/fig3" | tr '\n' ' ')"
 [ $fail -eq 0 ] && echo "ok: analyze command line"
 exit $fail

@@ -47,7 +47,18 @@ for k, name in enumerate(t):
     # of them wears its own (vl_rf on nn, hotspot, histogram64: 0.104 < 0.105).
     assert (mix <= hi + 1e-9).all(), name + ": mix ages more than its harshest workload"
     assert (fr[:, k, -1] < fr[:, k, 0]).all(), name + ": no aging at all"
+# the guardband lifetime performance pays: the mix's, per year, from the file's frequency
+gm, gmr = f["/results/guardband_mix"][...], f["/results/guardband_mix_raw"][...]
+assert np.allclose(gmr, 1 - fr / fr[:, :, :1], rtol=1e-12, atol=1e-15), "guardband_mix_raw"
+assert np.isnan(gm[:, :, 0]).all() and np.isfinite(gm[:, :, 1:]).all(), "guardband_mix"
+assert np.allclose(gm[:, b, 1:], 1.0, rtol=1e-12), "baseline's mix guardband is the normaliser"
+assert (gm[:, i, 1:] == 0).all()
+assert f.attrs["aging_duty"].decode() == "access", f.attrs["aging_duty"]
+col = f.attrs["technique_colours"].decode().split(",")
+assert len(col) == len(t) and len(set(col)) == len(t), col
+assert col[i] == "#000000" and col[b] == "#777777"
 n = h5py.File(d + "/none.h5", "r")
+assert np.isnan(n["/results/guardband_mix"][...]).all()
 assert n["/axes/year"].shape == (1,) and np.isnan(n["/results/guardband"][...]).all()
 s = h5py.File(d + "/strong.h5", "r")["/results/guardband_raw"][...]
 r = h5py.File(d + "/sched.h5", "r")["/results/guardband_raw"][...]

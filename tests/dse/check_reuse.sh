@@ -16,8 +16,9 @@ for g in /results /chips; do
   h5diff -r "$tmp/reuse.h5" "$tmp/noreuse.h5" "$g" "$g" >"$tmp/diff" 2>&1 ||
     { echo "FAIL: $g differs with --no-reuse"; head -20 "$tmp/diff"; fail=1; }
 done
-# rf_energy is (dynamic + leakage) over the ideal technique's, from the file's own data;
-# NaN for the register-file caches (their joules are the main RF's only).
+# rf_energy is (dynamic + leakage) over the ideal technique's, from the file's own data,
+# for every technique, the register-file caches too (their joules include the cache's,
+# rfc_energy, zero for every other technique); rf_dynamic + rf_leakage = rf_energy.
 /usr/bin/python3 - "$tmp/reuse.h5" <<'PY' || { echo "FAIL: rf_energy is not total over ideal"; fail=1; }
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
@@ -28,9 +29,12 @@ rel = f["results/rf_energy"][...]
 cache = np.array([t.startswith("ltrf") or t == "rfc_demand" for t in tech])
 assert cache.sum() == 3, "all_presets.cfg holds the register-file caches"
 assert np.all(tot > 0)
-assert np.isnan(rel[:, cache]).all(), "rf_energy of a cache technique"
-assert np.allclose(rel[:, ~cache], (tot / ideal[:, None, :])[:, ~cache], rtol=1e-12, atol=0), \
-    "normalisation"
+assert np.allclose(rel, tot / ideal[:, None, :], rtol=1e-12, atol=0), "normalisation"
+parts = f["results/rf_dynamic"][...] + f["results/rf_leakage"][...]
+assert np.allclose(parts, rel, rtol=1e-12, atol=0), "rf_dynamic + rf_leakage"
+cache_j = f["results/rfc_energy"][...]
+assert np.all(cache_j[:, cache] > 0) and np.all(cache_j[:, ~cache] == 0), "rfc_energy"
+assert np.all(cache_j[:, cache] < tot[:, cache]), "the cache is part of the total"
 assert np.all(rel[:, tech.index("ideal"), :] == 1.0)
 b = tech.index("baseline")
 print(f"ok: rf_energy, baseline over ideal: {rel[:, b, :].mean():.4f}")

@@ -53,8 +53,30 @@ static void test_energy_from_statistics(void **state)
                   (unsigned long long)st.cycles, dyn, leak);
 }
 
+/* A register-file cache's energy by hand: 40 accesses of a 32-lane warp (1280 lane
+ * accesses), cells of twice the RF cell's area, 128 register vectors of a floorplan of
+ * 64 entries per bank in 2 sub-banks (4 sub-banks' worth of cells), 10 us of run time. */
+static void test_cache_energy_by_hand(void **state)
+{
+    (void)state;
+    dse_energy e;
+    dse_energy_default(&e);
+    double dyn, leak, seconds = 1e-5;
+    dse_energy_cache_of(&e, 16, 128.0 * 2 / 64, 2.0, 1280.0, seconds, &dyn, &leak);
+    double want_dyn = 1280 * 4.68e-12 / 16 * 2.0; /* 748.8 pJ */
+    double want_leak = 4 * 2.8e-3 * 2.0 * seconds; /* 224 nJ */
+    assert_true(fabs(dyn - 748.8e-12) <= 1e-12 * want_dyn);
+    assert_true(fabs(dyn - want_dyn) <= 1e-12 * want_dyn);
+    assert_true(fabs(leak - 224e-9) <= 1e-12 * want_leak);
+    /* cells of the RF's own area: half of both */
+    double dyn1, leak1;
+    dse_energy_cache_of(&e, 16, 4.0, 1.0, 1280.0, seconds, &dyn1, &leak1);
+    assert_true(fabs(dyn1 - dyn / 2) <= 1e-12 * dyn && fabs(leak1 - leak / 2) <= 1e-12 * leak);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_energy_from_statistics) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_energy_from_statistics),
+                                        cmocka_unit_test(test_cache_energy_by_hand) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,6 +69,18 @@ static void fill_unit(dse_unit *u, const dse_dims *d, int chip, int tech)
         u->guardband[b] = NAN;
         u->guardband_raw[b] = 3 * tag(chip, tech, b);
     }
+    for (int m = DSE_METRIC_guardband_raw + 1; m < DSE_N_METRICS; m++)
+        for (int i = 0; i < dse_unit_metric_len(d, m); i++)
+            dse_unit_metric(u, m)[i] = 5 * m + tag(chip, tech, i);
+    /* chip 0 is traced (output.trace_chips defaults to [0]), as a real run fills it */
+    u->trace = chip == 0 ? 0 : -1;
+    size_t ys = (size_t)d->n_years * (size_t)d->n_subs;
+    for (size_t i = 0; u->trace >= 0 && i < ys; i++) {
+        u->trace_delay[i] = tag(chip, tech, (int)i);
+        u->trace_slow[i] = (uint8_t)(i % 2);
+        for (int b = 0; b < d->n_benchmarks; b++)
+            u->trace_util[(size_t)b * ys + i] = b + tag(chip, tech, (int)i);
+    }
 }
 
 /* Rank r writes units (chip, tech) with (chip + tech) % size == r, chips in two rounds;

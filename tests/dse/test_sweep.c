@@ -86,6 +86,66 @@ static void test_every_preset_loads(void **state)
     dse_sweep_free(s);
 }
 
+/* The figure colours (dse_technique_colours): ideal black and baseline grey, no other
+ * technique either; distinct for any 12 others drawn from the presets and names of no
+ * preset, in any order (fixed-seed draws); the default sweep's and the study's presets
+ * (rf_bro, pv_opt, nbti_opt, ltrf, reg_release) keep their registry colours. */
+static void test_colours_distinct(void **state)
+{
+    (void)state;
+    const char *const *presets = dse_technique_preset_names();
+    const char *pool[40];
+    int n_pool = 0;
+    for (const char *const *p = presets; *p; p++)
+        if (strcmp(*p, "ideal") && strcmp(*p, "baseline"))
+            pool[n_pool++] = *p;
+    const char *custom[] = { "mine_a", "mine_b", "ltrf_cells2", "rr_consolidate" };
+    for (int i = 0; i < 4; i++)
+        pool[n_pool++] = custom[i];
+    uint64_t x = 12345;
+    for (int draw = 0; draw < 20000; draw++) {
+        const char *names[14];
+        char col[14][8];
+        int n = 0, with_refs = draw % 3;
+        if (with_refs)
+            names[n++] = "baseline";
+        if (with_refs == 2)
+            names[n++] = "ideal";
+        int others = 1 + draw % 12;
+        bool used[40] = { false };
+        while (others > 0) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int k = (int)((x >> 33) % (uint64_t)n_pool);
+            if (used[k])
+                continue;
+            used[k] = true;
+            names[n++] = pool[k];
+            others--;
+        }
+        dse_technique_colours(names, n, col);
+        for (int i = 0; i < n; i++) {
+            bool ref = !strcmp(names[i], "ideal") || !strcmp(names[i], "baseline");
+            assert_true(ref == (!strcmp(col[i], "#000000") || !strcmp(col[i], "#777777")));
+            for (int j = 0; j < i; j++)
+                assert_string_not_equal(col[i], col[j]);
+        }
+    }
+    const char *def[] = { "ideal", "baseline", "vl_rf", "vl_rv", "vl_sb", "rf_bro", "fba_rm",
+                          "two_level", "fwas", "hybrid", "pv_opt", "nbti_opt",
+                          "pv_opt_nbti_opt", /* the study: */ "baseline", "rf_bro", "pv_opt",
+                          "nbti_opt", "ltrf", "reg_release", "rfc_demand" };
+    char all[13][8], one[1][8];
+    for (int set = 0; set < 2; set++) {
+        const char *const *names = set ? def + 13 : def;
+        int n = set ? 7 : 13;
+        dse_technique_colours(names, n, all);
+        for (int i = 0; i < n; i++) {
+            dse_technique_colours(&names[i], 1, one);
+            assert_string_equal(all[i], one[0]); /* no preset here gave its colour up */
+        }
+    }
+}
+
 static const char composed[] =
     "chips = { count = 4; seed = 99L; };\n"
     "variation = { sigma_ratio = 0.25; phi = 0.1; };\n"
@@ -160,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_empty_sweep_gets_every_default),
         cmocka_unit_test(test_presets_compose),
         cmocka_unit_test(test_every_preset_loads),
+        cmocka_unit_test(test_colours_distinct),
         cmocka_unit_test(test_round_trip_is_identical),
         cmocka_unit_test(test_equal_detects_differences),
         cmocka_unit_test(test_error_is_one_line_with_file_line_key),

@@ -70,6 +70,9 @@ static void test_ltrf_one_interval_by_hand(void **state)
         assert_int_equal(st.rfc_misses, 0);
         assert_int_equal(st.rfc_hits, plain.reads);
         assert_int_equal(st.rfc_writebacks, 0); /* nothing evicted */
+        /* the cache's lane accesses (energy): every read and write of the kernel, and
+         * the four fills' writes, each of the warp's 32 lanes */
+        assert_int_equal(st.rfc_lanes, 32 * (plain.reads + plain.writes + 4));
     }
 }
 

@@ -169,10 +169,24 @@ cmp -s "a dir/tiny_run.rfdse" "$rfdse" && [ -x "a dir/tiny_run.rfdse" ] \
 cmp -s <("$rfdse" validate "a dir/tiny_run.resolved.cfg") <("$rfdse" validate tiny.cfg) \
   || { echo "FAIL: a dir/tiny_run.resolved.cfg does not resolve to tiny.cfg's sweep"; fail=1; }
 [ ! -e "a dir/tiny_run.rfdse.partial" ] || { echo "FAIL: a .partial copy was left"; fail=1; }
-# sbatch refusing, and sbatch missing: exit 1, one line of ours.
+# sbatch refusing, and sbatch missing: exit 1, one line of ours, and nothing left behind
+# (issue 33 item 9): no script, no copies, no directory it made; an earlier
+# submission's files in the same directory stay.
 printf '#!/bin/sh\necho "sbatch: error: Invalid account" >&2\nexit 1\n' >bin/sbatch
-err=$("$rfdse" submit tiny.cfg 2>&1 >/dev/null); rc=$?
+err=$("$rfdse" submit tiny.cfg --output-dir fresh/sub 2>&1 >/dev/null); rc=$?
 { [ $rc -eq 1 ] && [[ "$err" == *"sbatch refused the job"* ]]; } || { echo "FAIL: refused: rc=$rc $err"; fail=1; }
-err=$(PATH=/nonexistent "$rfdse" submit tiny.cfg 2>&1 >/dev/null); rc=$?
+[ ! -e fresh ] || { echo "FAIL: a refused submission left: $(find fresh)"; fail=1; }
+err=$("$rfdse" submit tiny.cfg --output-dir "a dir" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && [ -f "a dir/tiny_run.sbatch" ] && [ -f "a dir/tiny_run.rfdse" ] ||
+  { echo "FAIL: a refused submission removed an earlier one's files: rc=$rc $(ls "a dir")"; fail=1; }
+nosb=$(mktemp -d)
+for p in $(command -v mpirun) $(command -v rm); do ln -s "$p" "$nosb/"; done
+err=$(PATH=$nosb "$rfdse" submit tiny.cfg --output-dir fresh/sub 2>&1 >/dev/null); rc=$?
 { [ $rc -eq 1 ] && [[ "$err" == *"sbatch not found"* ]]; } || { echo "FAIL: no sbatch: rc=$rc $err"; fail=1; }
+[ ! -e fresh ] || { echo "FAIL: a submission without sbatch left: $(find fresh)"; fail=1; }
+err=$(PATH=$nosb "$rfdse" submit tiny.cfg 2>&1 >/dev/null); rc=$?
+out_dir=$(dirname "$("$rfdse" validate tiny.cfg | sed -n 's/^ *file = "\(.*\)";.*/\1/p')")
+[ $rc -eq 1 ] && [ -z "$(ls "$out_dir"/tiny_run.* 2>/dev/null)" ] ||
+  { echo "FAIL: a submission without sbatch left: $(ls "$out_dir")"; fail=1; }
+rm -rf "$nosb"
 exit $fail

@@ -421,6 +421,44 @@ static void test_chip_domain(void **state)
     var_chip_free(c);
 }
 
+/* floorplan.lane_interleave (docs/variation.md section 1): without a random part a
+ * register's delay is its slowest grid square's.  Side by side, lane l's 32 bits cover
+ * grid columns 4l..4l+3 of its bank row (8 bit columns per grid column); with the 32
+ * lanes column-multiplexed, bit b of lane l sits at column 32 b + l, grid column
+ * 4 b + l / 8, so lanes 0-7 (and 8-15, ...) of a row cover the same grid columns and
+ * have equal delays.  Side by side they do not. */
+static int lanes_of_a_group_equal(int interleave)
+{
+    var_params p;
+    var_params_default(&p);
+    p.variation.sigma_ratio = 0.0;
+    p.floorplan.lane_interleave = interleave;
+    var_chip *c = var_chip_alloc(&p);
+    assert_non_null(c);
+    assert_int_equal(var_chip_generate(c, &p, 3, 0), 0);
+    const double *reg = var_chip_register_delays(c, 0);
+    int equal = 1;
+    for (int row = 0; row < 16 * 64; row++)
+        for (int l = 0; l < 32; l++)
+            equal &= reg[row * 32 + l] == reg[row * 32 + l / 8 * 8];
+    var_chip_free(c);
+    return equal;
+}
+
+static void test_lane_interleave(void **state)
+{
+    (void)state;
+    assert_true(lanes_of_a_group_equal(32));
+    assert_false(lanes_of_a_group_equal(1));
+    var_params p;
+    var_params_default(&p);
+    assert_int_equal(p.floorplan.lane_interleave, 1);
+    char key[64], msg[256];
+    p.floorplan.lane_interleave = 3;
+    assert_int_equal(var_params_check(&p, key, sizeof key, msg, sizeof msg), -1);
+    assert_string_equal(key, "floorplan.lane_interleave");
+}
+
 static double shift_const(double dev, int sub, void *ctx)
 {
     (void)dev;
@@ -461,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_bad_knobs),
         cmocka_unit_test(test_more_variation_slower),
         cmocka_unit_test(test_chip_domain),
+        cmocka_unit_test(test_lane_interleave),
         cmocka_unit_test(test_age_hook),
         cmocka_unit_test(test_chip_reproducible),
         cmocka_unit_test(test_chip_known_answer),
