@@ -234,7 +234,15 @@ int ana_group_identical(const double *x, int n_rows, int n_seg, size_t len, int 
     X(energy, 1600, 650, "register-file energy per workload and technique",               \
       "any sweep (time zero)")                                                            \
     X(overview, 1600, 700, "frequency and performance of every technique on one axis (box plots)", \
-      "any sweep")
+      "any sweep")                                                                        \
+    X(knob, 1800, 600, "performance, paired gain over baseline and energy against the knob", \
+      "sweeps/reference/vth_sigma.cfg (a sweep with one axis)")                           \
+    X(heatmap, 1600, 900, "mean performance over a 2-D grid of knobs, per technique",      \
+      "a sweep with a grid over two knobs")                                               \
+    X(pareto, 1200, 900, "p5 performance against mean rf_energy, Pareto front marked",    \
+      "sweeps/reference/pareto.cfg (any sweep with axes)")                                \
+    X(hypervolume, 1000, 650, "hypervolume of the Pareto front per search generation",     \
+      "sweeps/reference/pareto.cfg (design = \"nsga2\")")
 
 typedef enum {
 #define ANA__F(name, w, h, doc, sweep) ANA_FIG_##name,

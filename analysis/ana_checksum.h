@@ -25,21 +25,25 @@
 uint64_t ana_checksum_doubles(uint64_t h, const double *v, size_t n);
 uint64_t ana_checksum_bytes(uint64_t h, const uint8_t *v, size_t n);
 
-/* Verifies the units of chips [lo, hi) of an open results file whose done[chip * T +
- * technique] is set (T techniques): bad[chip * T + technique] = 1 where the stored
- * checksum is not the values' (others are left as they are).  Reads blocks of chips
- * with `dxpl` (H5P_DEFAULT, or an MPI-IO transfer list), so memory stays bounded
- * whatever the chip count.  Returns ANA_EOK, ANA_ENOTRFDSE when the file has no
- * /progress/checksum (written before checksums existed: nothing to verify), ANA_ENOMEM,
- * or ANA_ECORRUPT when a dataset cannot be read. */
+/* Verifies the units of rows [lo, hi) of an open results file whose done[row * T +
+ * technique] is set (T techniques): bad[row * T + technique] = 1 where the stored
+ * checksum is not the values' (others are left as they are).  A row is a chip, or in a
+ * file with design points (a leading point dimension, /progress/checksum [point][chip]
+ * [technique]) a (point, chip): row = point * n_chips + chip, the order of
+ * /progress/done.  Reads blocks of chips (of one point) with `dxpl` (H5P_DEFAULT, or an
+ * MPI-IO transfer list), so memory stays bounded whatever the chip and point counts.
+ * Returns ANA_EOK, ANA_ENOTRFDSE when the file has no /progress/checksum (written before
+ * checksums existed: nothing to verify), ANA_ENOMEM, or ANA_ECORRUPT when a dataset
+ * cannot be read. */
 int ana_checksum_verify(hid_t file, hid_t dxpl, int lo, int hi, const uint8_t *done,
                         uint8_t *bad);
 
 /* "chip 3 baseline, chip 7 vl_rf and 2 more" for the units bad[] marks (n_chips x
- * n_tech, technique names from /axes/technique of `file`) into buf; returns how many
- * are marked. */
-long ana_checksum_describe(hid_t file, int n_chips, int n_tech, const uint8_t *bad, char *buf,
-                           size_t n);
+ * n_tech, technique names from /axes/technique of `file`) into buf; with design points
+ * (n_points > 0; bad[] is then n_points x n_chips x n_tech) "point 3 chip 0 pv_opt, ...".
+ * Returns how many are marked. */
+long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
+                           const uint8_t *bad, char *buf, size_t n);
 
 /* The whole check of a results file by name (read-only, without taking its lock, so it
  * works on a file a run is writing: units not yet marked done are not checked).  Returns

@@ -86,6 +86,10 @@ void ana__figure_path(const char *dir, const char *prefix, ana_figure f, char *b
  * (technique_colours, from the preset registry; docs/results-format.md). */
 const char *ana__colour(const ana_results *r, int t);
 
+/* The colours of techniques tech[n_tech] of open file f, into a new array *colour
+ * (the file's technique_colours, else analysis's own palette).  ANA_EOK or ANA_ENOMEM. */
+int ana__technique_colours(hid_t f, const ana_name *tech, int n_tech, char (**colour)[8]);
+
 /* Index of name in r->tech, or -1. */
 int ana__tech_find(const ana_results *r, const char *name);
 

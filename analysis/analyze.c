@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "ana_design.h"
 #include "ana_checksum.h"
 #include "ana_internal.h"
 
@@ -27,6 +28,20 @@ static void stem_of(const char *path, char *buf, size_t size)
         *dot = '\0';
 }
 
+/* A results file (with design points or not) whose finished units fail their checksums
+ * is refused: its numbers are not the ones written. */
+static int check_damage(const char *path, FILE *err)
+{
+    char msg[1400];
+    long bad = ana_results_damaged(path, msg, sizeof msg);
+    if (bad > 0) { /* numbers not as they were written */
+        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes %s\n",
+                path, msg, path, bad == 1 ? "it" : "them");
+        return ANA_ECORRUPT;
+    }
+    return ANA_EOK;
+}
+
 static int load(input *in, const char *path, FILE *err)
 {
     stem_of(path, in->stem, sizeof in->stem);
@@ -35,13 +50,8 @@ static int load(input *in, const char *path, FILE *err)
         return ana_chipmap_load(path, &in->map, err);
     /* Not recognisably either kind: the results loader says precisely why. */
     in->kind = ANA_FILE_RESULTS;
-    char msg[1400];
-    long bad = ana_results_damaged(path, msg, sizeof msg);
-    if (bad > 0) { /* numbers not as they were written */
-        fprintf(err, ANA__PREFIX "%s: %s; `rfdse run SWEEP --resume -o %s` recomputes %s\n",
-                path, msg, path, bad == 1 ? "it" : "them");
+    if (check_damage(path, err))
         return ANA_ECORRUPT;
-    }
     int rc = ana_results_load(path, &in->res, err);
     if (!rc)
         rc = ana_summary_compute(in->res, &in->sum);
@@ -119,9 +129,24 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
     input *in = calloc((size_t)(n > 0 ? n : 1), sizeof *in);
     if (!in)
         return ANA_ENOMEM;
+    /* Files with design points (a sweep with axes) have their own analysis (design.c). */
+    bool *design = calloc((size_t)(n > 0 ? n : 1), sizeof *design);
+    if (!design) {
+        free(in);
+        return ANA_ENOMEM;
+    }
     for (int i = 0; i < n && !rc; i++)
-        rc = load(&in[i], paths[i], opt->err);
+        rc = !(design[i] = ana_design_is(paths[i])) ? load(&in[i], paths[i], opt->err)
+                                                    : check_damage(paths[i], opt->err);
     for (int i = 0; i < n && !rc; i++) {
+        if (design[i]) {
+            stem_of(paths[i], in[i].stem, sizeof in[i].stem);
+            if (!first)
+                fputc('\n', opt->out);
+            first = 0;
+            rc = ana_design_analyze(paths[i], in[i].stem, opt);
+            continue;
+        }
         if (in[i].kind != ANA_FILE_RESULTS)
             continue;
         if (read_only(paths[i]) && (opt->csv_dir || opt->figures_dir))
@@ -141,7 +166,8 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
                                opt->csv_histograms, opt->err);
     }
     for (int i = 0; i < n && !rc && opt->figures_dir; i++)
-        rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);
+        if (!design[i])
+            rc = figures(&in[i], opt->figures_dir, opt->mean, opt->out, opt->err);
     if (!rc && opt->figures_dir)
         rc = sensitivity(in, n, opt->figures_dir, opt->out, opt->err);
     for (int i = 0; i < n; i++) {
@@ -150,5 +176,6 @@ int ana_analyze(const char *const *paths, int n, const ana_options *opt)
         ana_chipmap_free(in[i].map);
     }
     free(in);
+    free(design);
     return rc;
 }

@@ -1,5 +1,7 @@
 /* Per-unit checksums of a results file (ana_checksum.h): the function, and its check
- * over blocks of chips. */
+ * over blocks of chips (with design points: blocks of one point's chips, so every read
+ * is one hyperslab [point][chips...]). */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,7 @@ enum { N_CHIP_SOURCES = 3, MAX_SOURCES = ANA_N_METRICS + N_CHIP_SOURCES };
 
 typedef struct check {
     hid_t file, dxpl;
-    int n_chips, n_tech;
+    int n_points, n_chips, n_tech; /* n_points 0: no point dimension (a sweep without axes) */
     source src[MAX_SOURCES];
     int n_src;
     uint64_t *stored;  /* [block chips][T] */
@@ -52,17 +54,21 @@ typedef struct check {
     double *trace_buf; /* one unit's block, the longest of the three */
 } check;
 
-/* Hyperslab [lo, hi) of the first dimension (and all of the others) into buf. */
-static int read_rows(hid_t dset, hid_t dxpl, hid_t mem_type, hsize_t lo, hsize_t hi, void *buf)
+/* Hyperslab [lo, hi) of the chip dimension (and all of the later ones) into buf; with a
+ * point dimension (point >= 0) of that point only. */
+static int read_rows(hid_t dset, hid_t dxpl, hid_t mem_type, int point, hsize_t lo, hsize_t hi,
+                     void *buf)
 {
     hid_t space = H5Dget_space(dset);
     int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
     hsize_t dims[8], start[8] = { 0 };
-    int rc = -1;
-    if (rank >= 1 && rank <= 8 && H5Sget_simple_extent_dims(space, dims, NULL) == rank &&
-        hi <= dims[0]) {
-        start[0] = lo;
-        dims[0] = hi - lo;
+    int rc = -1, c = point >= 0; /* the chip dimension */
+    if (rank >= 1 + c && rank <= 8 && H5Sget_simple_extent_dims(space, dims, NULL) == rank &&
+        hi <= dims[c] && (!c || (hsize_t)point < dims[0])) {
+        if (c)
+            start[0] = (hsize_t)point, dims[0] = 1;
+        start[c] = lo;
+        dims[c] = hi - lo;
         hsize_t n = 1;
         for (int k = 0; k < rank; k++)
             n *= dims[k];
@@ -76,18 +82,19 @@ static int read_rows(hid_t dset, hid_t dxpl, hid_t mem_type, hsize_t lo, hsize_t
     return rc;
 }
 
-/* Elements per index of the first dimension (per chip) of a dataset that has `want`
- * of them (0 when absent or of another first dimension). */
-static size_t row_len(hid_t dset, int n_chips)
+/* Elements per chip of a dataset [n_points][n_chips][...] (n_points 0: [n_chips][...]),
+ * 0 when absent or of other leading dimensions. */
+static size_t row_len(hid_t dset, int n_points, int n_chips)
 {
     hid_t space = H5Dget_space(dset);
     hsize_t d[8];
     int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    int c = n_points > 0; /* the chip dimension */
     size_t n = 0;
-    if (rank >= 1 && rank <= 8 && H5Sget_simple_extent_dims(space, d, NULL) == rank &&
-        d[0] == (hsize_t)n_chips) {
+    if (rank >= 1 + c && rank <= 8 && H5Sget_simple_extent_dims(space, d, NULL) == rank &&
+        d[c] == (hsize_t)n_chips && (!c || d[0] == (hsize_t)n_points)) {
         n = 1;
-        for (int k = 1; k < rank; k++)
+        for (int k = c + 1; k < rank; k++)
             n *= (size_t)d[k];
     }
     if (space >= 0)
@@ -105,7 +112,7 @@ static int add_source(check *k, const char *path, bool per_unit)
     hid_t d = open_if(k->file, path);
     if (d < 0)
         return ANA_EOK; /* a metric this file predates */
-    size_t len = row_len(d, k->n_chips);
+    size_t len = row_len(d, k->n_points, k->n_chips);
     source *s = &k->src[k->n_src++];
     *s = (source){ .dset = d, .per_unit = per_unit };
     if (!len || (per_unit && len % (size_t)k->n_tech))
@@ -140,7 +147,7 @@ static int open_trace(check *k)
     size_t longest = 1;
     for (int i = 0; i < 3 && !rc; i++) {
         k->trace[i] = open_if(k->file, path[i]);
-        size_t len = k->trace[i] >= 0 ? row_len(k->trace[i], k->n_trace) : 0;
+        size_t len = k->trace[i] >= 0 ? row_len(k->trace[i], k->n_points, k->n_trace) : 0;
         if (!len || len % (size_t)k->n_tech)
             rc = ANA_ECORRUPT;
         k->trace_len[i] = len / (size_t)k->n_tech;
@@ -185,16 +192,18 @@ static void close_check(check *k)
 }
 
 /* The traced unit's blocks, continuing h; one small read per dataset. */
-static int add_trace(check *k, int trace, int t, uint64_t *h)
+static int add_trace(check *k, int point, int trace, int t, uint64_t *h)
 {
+    int p = k->n_points > 0; /* [point] first */
     for (int i = 0; i < 3; i++) {
         hid_t space = H5Dget_space(k->trace[i]);
         hsize_t d[8], start[8] = { 0 }, count[8];
         int rank = H5Sget_simple_extent_ndims(space);
         H5Sget_simple_extent_dims(space, d, NULL);
         for (int j = 0; j < rank; j++)
-            count[j] = j < 2 ? 1 : d[j];
-        start[0] = (hsize_t)trace, start[1] = (hsize_t)t;
+            count[j] = j < 2 + p ? 1 : d[j];
+        start[0] = (hsize_t)point; /* overwritten without points */
+        start[p] = (hsize_t)trace, start[p + 1] = (hsize_t)t;
         hsize_t n = k->trace_len[i];
         hid_t mem = H5Screate_simple(1, &n, NULL);
         bool flag = i == 1;
@@ -219,22 +228,25 @@ static int trace_of(const check *k, int chip)
     return -1;
 }
 
-static int check_block(check *k, int lo, int hi, const uint8_t *done, uint8_t *bad)
+/* Chips [lo, hi) of one point (0 without points). */
+static int check_block(check *k, int point, int lo, int hi, const uint8_t *done, uint8_t *bad)
 {
+    int pt = k->n_points > 0 ? point : -1; /* read_rows: no point dimension */
     hid_t sums = H5Dopen2(k->file, "/progress/checksum", H5P_DEFAULT);
-    int rc = sums < 0 || read_rows(sums, k->dxpl, H5T_NATIVE_UINT64, (hsize_t)lo, (hsize_t)hi,
-                                   k->stored) ? ANA_ECORRUPT : ANA_EOK;
+    int rc = sums < 0 || read_rows(sums, k->dxpl, H5T_NATIVE_UINT64, pt, (hsize_t)lo,
+                                   (hsize_t)hi, k->stored) ? ANA_ECORRUPT : ANA_EOK;
     if (sums >= 0)
         H5Dclose(sums);
     for (int i = 0; i < k->n_src && !rc; i++)
-        if (read_rows(k->src[i].dset, k->dxpl, H5T_NATIVE_DOUBLE, (hsize_t)lo, (hsize_t)hi,
+        if (read_rows(k->src[i].dset, k->dxpl, H5T_NATIVE_DOUBLE, pt, (hsize_t)lo, (hsize_t)hi,
                       k->src[i].buf))
             rc = ANA_ECORRUPT;
     for (int c = lo; c < hi && !rc; c++) {
         size_t row = (size_t)(c - lo);
         int trace = trace_of(k, c);
         for (int t = 0; t < k->n_tech && !rc; t++) {
-            size_t u = (size_t)c * (size_t)k->n_tech + (size_t)t;
+            size_t u = ((size_t)point * (size_t)k->n_chips + (size_t)c) * (size_t)k->n_tech +
+                       (size_t)t;
             if (!done[u])
                 continue;
             uint64_t h = ANA_CHECKSUM_START;
@@ -245,7 +257,7 @@ static int check_block(check *k, int lo, int hi, const uint8_t *done, uint8_t *b
                 h = ana_checksum_doubles(h, s->buf + at, s->inner);
             }
             if (trace >= 0)
-                rc = add_trace(k, trace, t, &h);
+                rc = add_trace(k, point, trace, t, &h);
             if (h != k->stored[row * (size_t)k->n_tech + (size_t)t])
                 bad[u] = 1;
         }
@@ -260,36 +272,49 @@ int ana_checksum_verify(hid_t file, hid_t dxpl, int lo, int hi, const uint8_t *d
         return ANA_ENOTRFDSE;
     hsize_t d[8];
     int rank;
-    if (ana__h5_shape(file, "/progress/checksum", &rank, d) || rank != 2)
+    if (ana__h5_shape(file, "/progress/checksum", &rank, d) || rank < 2 || rank > 3)
         return ANA_ECORRUPT;
-    check k = { .file = file, .dxpl = dxpl, .n_chips = (int)d[0], .n_tech = (int)d[1],
+    int p = rank == 3; /* [point][chip][technique] */
+    check k = { .file = file, .dxpl = dxpl, .n_points = p ? (int)d[0] : 0,
+                .n_chips = (int)d[p], .n_tech = (int)d[p + 1],
                 .trace = { H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID } };
-    if (lo < 0 || hi > k.n_chips || k.n_tech < 1)
+    long rows = (long)(p ? k.n_points : 1) * k.n_chips;
+    if (lo < 0 || hi > rows || k.n_tech < 1 || k.n_chips < 1)
         return ANA_ECORRUPT;
     int rc = open_check(&k);
-    for (int b = lo; b < hi && !rc; b += BLOCK_CHIPS)
-        rc = check_block(&k, b, b + BLOCK_CHIPS < hi ? b + BLOCK_CHIPS : hi, done, bad);
+    for (int b = lo; b < hi && !rc;) { /* a block never crosses a point's end */
+        int point = b / k.n_chips, c0 = b % k.n_chips;
+        int c1 = c0 + BLOCK_CHIPS < k.n_chips ? c0 + BLOCK_CHIPS : k.n_chips;
+        if (c1 - c0 > hi - b)
+            c1 = c0 + (hi - b);
+        rc = check_block(&k, point, c0, c1, done, bad);
+        b += c1 - c0;
+    }
     close_check(&k);
     return rc;
 }
 
-long ana_checksum_describe(hid_t file, int n_chips, int n_tech, const uint8_t *bad, char *buf,
-                           size_t n)
+long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
+                           const uint8_t *bad, char *buf, size_t n)
 {
     ana_name *tech = calloc((size_t)n_tech, sizeof *tech);
     bool names = tech && !ana__h5_read_names(file, "/axes/technique", tech, n_tech);
-    long count = 0, shown = 0;
+    long count = 0, shown = 0, rows = (long)(n_points > 0 ? n_points : 1) * n_chips;
     size_t at = 0;
     buf[0] = '\0';
-    for (int c = 0; c < n_chips; c++)
+    for (long r = 0; r < rows; r++)
         for (int t = 0; t < n_tech; t++) {
-            if (!bad[(size_t)c * (size_t)n_tech + (size_t)t])
+            if (!bad[(size_t)r * (size_t)n_tech + (size_t)t])
                 continue;
             if (count++ < 8 && at < n) {
-                int k = names ? snprintf(buf + at, n - at, "%schip %d %s", shown ? ", " : "", c,
-                                         tech[t])
-                              : snprintf(buf + at, n - at, "%schip %d technique %d",
-                                         shown ? ", " : "", c, t);
+                char where[48] = "";
+                if (n_points > 0)
+                    snprintf(where, sizeof where, "point %ld ", r / n_chips);
+                int c = (int)(r % n_chips);
+                int k = names ? snprintf(buf + at, n - at, "%s%schip %d %s", shown ? ", " : "",
+                                         where, c, tech[t])
+                              : snprintf(buf + at, n - at, "%s%schip %d technique %d",
+                                         shown ? ", " : "", where, c, t);
                 at += k > 0 ? (size_t)k : 0;
                 shown++;
             }
@@ -317,19 +342,25 @@ long ana_results_damaged(const char *path, char *msg, size_t n)
     }
     uint8_t *done = NULL, *bad = NULL;
     size_t units = 0;
-    if (!ana__h5_shape(f, "/progress/done", &rank, d) && rank == 2) {
-        units = (size_t)d[0] * (size_t)d[1];
+    int p = 0, n_points = 0; /* a file with design points: done is [point][chip][tech] */
+    if (!ana__h5_shape(f, "/progress/done", &rank, d) && (rank == 2 || rank == 3)) {
+        p = rank == 3;
+        n_points = p ? (int)d[0] : 0;
+        units = (size_t)d[0] * (size_t)d[1] * (p ? (size_t)d[2] : 1);
         done = malloc(units ? units : 1);
         bad = calloc(units ? units : 1, 1);
     }
-    int rc = !done || !bad ? ANA_ECORRUPT : ana__h5_read_u8(f, "/progress/done", done);
+    long rows = done ? (long)(p ? d[0] : 1) * (long)d[p] : 0;
+    int rc = !done || !bad || rows > INT_MAX ? ANA_ECORRUPT
+                                             : ana__h5_read_u8(f, "/progress/done", done);
     if (!rc)
-        rc = ana_checksum_verify(f, H5P_DEFAULT, 0, (int)d[0], done, bad);
+        rc = ana_checksum_verify(f, H5P_DEFAULT, 0, (int)rows, done, bad);
     if (rc) {
         snprintf(msg, n, "%s: cannot check its checksums: %s", path, ana_strerror(rc));
     } else {
         char list[1024];
-        count = ana_checksum_describe(f, (int)d[0], (int)d[1], bad, list, sizeof list);
+        count = ana_checksum_describe(f, n_points, (int)d[p], (int)d[p + 1], bad, list,
+                                      sizeof list);
         if (count)
             snprintf(msg, n, "%ld damaged unit%s (checksum mismatch): %s", count,
                      count == 1 ? "" : "s", list);

@@ -224,35 +224,41 @@ static void aging_duty(hid_t f, char *out, size_t n)
 
 /* The file's technique_colours ("#rrggbb,..." in axis order), or for a file without
  * them (or with a malformed list) a palette of analysis's own by index, references
- * black and grey. */
-static int technique_colours(hid_t f, ana_results *r)
+ * black and grey.  *colour gets a new array of n (ana_design.c shares this). */
+int ana__technique_colours(hid_t f, const ana_name *tech, int n_tech, char (**colour)[8])
 {
     static const char *const own[] = { "#0077bb", "#ee7733", "#009988", "#cc3311",
                                        "#aa4499", "#88ccee", "#ddaa33", "#882255",
                                        "#117733", "#ee3377", "#332288", "#999933" };
-    size_t n = (size_t)r->n_tech * 8 + 1;
+    size_t n = (size_t)n_tech * 8 + 1;
     char *list = malloc(n + 1);
-    r->colour = calloc((size_t)r->n_tech ? (size_t)r->n_tech : 1, sizeof *r->colour);
-    if (!list || !r->colour) {
+    char(*c8)[8] = calloc((size_t)n_tech ? (size_t)n_tech : 1, sizeof *c8);
+    *colour = c8;
+    if (!list || !c8) {
         free(list);
         return ANA_ENOMEM;
     }
     int ok = ana__h5_attr_string(f, "/", "technique_colours", list, n + 1) == ANA_EOK &&
              strlen(list) == n - 2;
-    for (int t = 0; ok && t < r->n_tech; t++) {
+    for (int t = 0; ok && t < n_tech; t++) {
         const char *c = list + (size_t)t * 8;
         ok = c[0] == '#' && strspn(c + 1, "0123456789abcdefABCDEF") >= 6 &&
              (c[7] == ',' || c[7] == '\0');
         if (ok)
-            snprintf(r->colour[t], 8, "%.7s", c);
+            snprintf(c8[t], 8, "%.7s", c);
     }
-    for (int t = 0, k = 0; !ok && t < r->n_tech; t++)
-        snprintf(r->colour[t], 8, "%s",
-                 !strcmp(r->tech[t], "ideal")      ? "#000000"
-                 : !strcmp(r->tech[t], "baseline") ? "#777777"
-                                                   : own[k++ % (sizeof own / sizeof *own)]);
+    for (int t = 0, k = 0; !ok && t < n_tech; t++)
+        snprintf(c8[t], 8, "%s",
+                 !strcmp(tech[t], "ideal")      ? "#000000"
+                 : !strcmp(tech[t], "baseline") ? "#777777"
+                                                : own[k++ % (sizeof own / sizeof *own)]);
     free(list);
     return ANA_EOK;
+}
+
+static int technique_colours(hid_t f, ana_results *r)
+{
+    return ana__technique_colours(f, r->tech, r->n_tech, &r->colour);
 }
 
 int ana__trace_load(hid_t f, ana_results *r, FILE *err);

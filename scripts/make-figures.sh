@@ -23,7 +23,7 @@ premises=(premises-hold_port premises-pipelined premises-replay premises-stall_c
           premises-shared_ports premises-physical_ports premises-chip_1to4
           premises-chip_1to4_replay)
 sweeps=(frequency ipc performance guardband guardband-pv ltrf sensitivity-1to4 sensitivity-1to1
-        sensitivity-4to1 "${premises[@]}")
+        sensitivity-4to1 vth_sigma pareto "${premises[@]}")
 if [ "${SKIP_RUN:-0}" != 1 ]; then
   for s in "${sweeps[@]}"; do
     echo "== sweep $s ($np processes)"
@@ -35,7 +35,7 @@ fi
 
 # One analyze per figure group: each file's own figures, then the three sensitivity files
 # together for the sensitivity figure.
-for s in frequency ipc performance guardband guardband-pv ltrf; do
+for s in frequency ipc performance guardband guardband-pv ltrf vth_sigma pareto; do
   "$rfdse" analyze "results/$s.h5" --figures "$figures" --csv results/csv
 done
 "$rfdse" analyze results/sensitivity-1to4.h5 results/sensitivity-1to1.h5 \

@@ -201,6 +201,9 @@ static int apply_selection(const dse_sweep *s, run_args *a, dse_selection *sel, 
     char msg[4096];
     if (!a->techniques && !a->workloads)
         return 0;
+    if (dse_axes_points(s) > 0)
+        return usage(err, "--techniques and --workloads are not for a sweep with axes: "
+                     "list the techniques and workloads in its file");
     if (dse_selection_parse(s, a->techniques, a->workloads, sel, msg, sizeof msg))
         return usage(err, "%s", msg);
     a->opts.select = sel;
@@ -336,7 +339,9 @@ int dse_cmd_run(int argc, char **argv)
     rc = !s || apply_overrides(s, &a, err) || apply_selection(s, &a, &sel, err)
              ? DSE_EXIT_USAGE : DSE_EXIT_OK;
     if (rc == DSE_EXIT_OK && a.dry_run) {
-        if (rank == 0)
+        if (rank == 0 && dse_axes_points(s) > 0)
+            dse_cli_dry_run_axes(s, size);
+        else if (rank == 0)
             dry_run(s, a.opts.select, size, &stop_requested);
         idle_barrier(MPI_COMM_WORLD);
     } else if (rc == DSE_EXIT_OK) {

@@ -17,8 +17,9 @@
 static const char help[] =
     "Usage: rfdse status OUT.h5 [MORE.h5 ...] [--json]\n"
     "\n"
-    "How far a results file is: units (chip, technique) done of all, per technique,\n"
-    "and whether a run holds the file's lock (is writing it now); for a running file\n"
+    "How far a results file is: units (chip, technique) done of all, per technique\n"
+    "(with axes: units (point, chip, technique)), and whether a run holds the file's\n"
+    "lock (is writing it now); for a running file\n"
     "also the rate (units/s since that run started) and an estimate of the time left.\n"
     "It checks every unit done against its checksum and names damaged ones (which\n"
     "`rfdse run --resume` computes again).\n"
@@ -28,9 +29,9 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  --json       one JSON object per file, one per line, for scripts: file, chips,\n"
-    "               techniques, units_done, units_total, created, git_revision,\n"
-    "               selection, done_per_technique, damaged_units, damaged, running,\n"
-    "               holder, units_per_second,\n"
+    "               techniques, points (with axes), units_done, units_total, created,\n"
+    "               git_revision, selection, done_per_technique, damaged_units,\n"
+    "               damaged, running, holder, units_per_second,\n"
     "               seconds_left (null when unknown); error instead for an unreadable file\n"
     "  -h, --help   show this help\n"
     "\n"
@@ -125,8 +126,10 @@ static void json_status(const char *path, const dse_results_status *st, int held
         fputs("}\n", out);
         return;
     }
-    fprintf(out, ", \"chips\": %d, \"techniques\": %d, \"units_done\": %ld, "
-                 "\"units_total\": %ld, \"created\": ", st->n_chips, st->n_tech, st->done,
+    fprintf(out, ", \"chips\": %d, \"techniques\": %d, ", st->n_chips, st->n_tech);
+    if (st->n_points > 0)
+        fprintf(out, "\"points\": %d, ", st->n_points);
+    fprintf(out, "\"units_done\": %ld, \"units_total\": %ld, \"created\": ", st->done,
             st->total);
     dse_cli_json_string(out, st->created);
     fputs(", \"git_revision\": ", out);
@@ -164,9 +167,11 @@ static void json_status(const char *path, const dse_results_status *st, int held
 
 static void print_techniques(const dse_results_status *st)
 {
-    printf("  %-20s %10s\n", "technique", "chips done");
+    bool p = st->n_points > 0; /* with axes: (point, chip) rows */
+    printf("  %-20s %10s\n", "technique", p ? "(point, chip) done" : "chips done");
     for (int t = 0; t < st->n_tech; t++)
-        printf("  %-20s %5ld of %d\n", st->tech[t], st->done_per_tech[t], st->n_chips);
+        printf("  %-20s %5ld of %ld\n", st->tech[t], st->done_per_tech[t],
+               (long)(p ? st->n_points : 1) * st->n_chips);
 }
 
 /* The lock's state: 1 held (lock text in buf), 0 not, -1 cannot tell. */
@@ -244,9 +249,11 @@ static int status_of(const char *path, bool json)
         return rc;
     }
     dse__fput_escaped(stdout, path);
-    printf("\n  units:      %ld of %ld done (%.1f %%): %d chips x %d techniques\n", st.done,
-           st.total, st.total ? 100.0 * (double)st.done / (double)st.total : 100.0, st.n_chips,
-           st.n_tech);
+    printf("\n  units:      %ld of %ld done (%.1f %%): ", st.done, st.total,
+           st.total ? 100.0 * (double)st.done / (double)st.total : 100.0);
+    if (st.n_points > 0)
+        printf("%d points x ", st.n_points);
+    printf("%d chips x %d techniques\n", st.n_chips, st.n_tech);
     printf("  created:    %s by git revision %s%s%s\n", st.created, st.git_revision,
            st.selection[0] ? "; part of a sweep: " : "", st.selection);
     print_damaged(path, damaged, dmsg);

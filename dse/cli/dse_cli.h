@@ -33,6 +33,10 @@ int dse_cmd_list(int argc, char **argv);
 int dse_cmd_status(int argc, char **argv);
 int dse_cmd_trace(int argc, char **argv);
 
+/* rfdse run --dry-run on a sweep with axes (dry_axes.c). */
+struct dse_sweep;
+void dse_cli_dry_run_axes(const struct dse_sweep *s, int ranks);
+
 /* Shared helpers: print "rfdse CMD: message" to stderr, return DSE_EXIT_USAGE. */
 int dse_cli_usage_error(const char *cmd, const char *fmt, ...);
 

@@ -37,6 +37,11 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
  * for one rank; with more, ranks that get no chip make it an upper bound. */
 long dse_eval_planned_runs(const dse_sweep *s, int ranks);
 
+/* Hands the run cache and the counts of `from` (an evaluator of another design point)
+ * to `to`: the cache key holds every input of an SM run, so runs of equal inputs are
+ * reused across points (an aging-only axis re-simulates nothing at time zero). */
+void dse_eval_take_cache(dse_eval *to, dse_eval *from);
+
 /* Reused and simulated SM runs so far. */
 void dse_eval_counts(const dse_eval *e, long *reused, long *simulated);
 

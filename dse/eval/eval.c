@@ -459,6 +459,15 @@ int dse_eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units,
     return k;
 }
 
+void dse_eval_take_cache(dse_eval *to, dse_eval *from)
+{
+    dse_sim_cache *c = to->cache;
+    to->cache = from->cache;
+    from->cache = c;
+    to->direct_runs += from->direct_runs;
+    from->direct_runs = 0;
+}
+
 void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
 {
     dse_sim_cache_counts(e->cache, reused, simulated);

@@ -19,17 +19,25 @@
 typedef struct dse_results dse_results;
 
 typedef struct dse_dims {
+    int n_points; /* design points (docs/sweep-format.md, "Axes over knobs"); 0: a plain
+                     sweep, whose datasets have no point dimension */
     int n_chips, n_techniques, n_benchmarks, n_years, n_sms;
     int n_trace, n_subs; /* traced chips (output.trace_chips); sub-banks per SM */
 } dse_dims;
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d);
 
+/* Rows of /progress/done: points (1 without axes) x chips x techniques. */
+long dse_dims_units(const dse_dims *d);
+
+/* Points with at least one: 1 without axes. */
+int dse_dims_points(const dse_dims *d);
+
 /* The results of one (chip, technique) unit: arrays laid out as in the file.  One
  * array per metric of analysis/ana_metrics.h (frequency, ipc, performance, ...), of
  * n_years or n_benchmarks values as the metric's axis says. */
 typedef struct dse_unit {
-    int chip, technique;
+    int point, chip, technique; /* point: 0 without axes */
 #define DSE__UNIT_FIELD(name, ...) double *name;
     RFDSE_UNIT_METRICS(DSE__UNIT_FIELD)
 #undef DSE__UNIT_FIELD
@@ -54,7 +62,7 @@ int dse_unit_metric_len(const dse_dims *d, int m);
 
 /* Per-chip data independent of the technique. */
 typedef struct dse_chip_info {
-    int chip;
+    int point, chip;
     double *sm_frequency;    /* [n_sms] */
     double *within_sm_ratio; /* [n_sms] */
     double sm_to_sm_ratio;
@@ -83,9 +91,9 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
  * rfdse results file of the same sweep and seed and the same selection (a file of
  * techniques a,b resumed as b,c would put c's values in a's place), computed by this
  * git revision (or force_revision: then this revision joins the file's git_revisions if
- * work is left); reads /progress/done into done[chip * n_techniques + technique],
- * clearing the units whose checksum fails (dse_results_damaged).  When work is left it
- * deletes /analysis, which `rfdse analyze` computed from the results as they were. */
+ * work is left); reads /progress/done into done[(point * n_chips + chip) * n_techniques +
+ * technique], clearing the units whose checksum fails (dse_results_damaged).  When work is
+ * left it deletes /analysis, which `rfdse analyze` computed from the results as they were. */
 dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_Comm comm,
                                 bool force_revision, uint8_t *done, char *err, size_t err_len);
 
@@ -102,6 +110,25 @@ const char *dse_results_damaged(const dse_results *r, long *n);
  * collective happens.  Units and chips need not be sorted. */
 int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_info *chips,
                       int n_chips, char *err, size_t err_len);
+
+/* A search (design = "nsga2"): writes the knob values v[n][n_knobs] of points
+ * first..first+n-1 into their coordinates /axes/knob/KNOB, flushed (collective: every
+ * rank passes the same values; results_knobs.c). */
+int dse_results_write_knobs(dse_results *r, const dse_sweep *s, int first, int n,
+                            const double *v);
+
+/* Reads the knob values of every point from the file's coordinates into v[P][n_knobs]
+ * (NaN for a search's points not drawn yet); every rank, independently. */
+int dse_results_read_knobs(dse_results *r, const dse_sweep *s, double *v);
+
+/* Reads metric m of points first..first+n-1: [n][chips][techniques][its axis], every
+ * rank independently. */
+int dse_results_read_metric(dse_results *r, int m, int first, int n, double *out);
+
+/* Serial (one process, the file closed elsewhere): the knob values of design point
+ * `point` of the results file at path, as recorded in its coordinates, into
+ * v[n_knobs].  0, or -1 (not drawn yet: a search stopped before it). */
+int dse_results_point_values(const char *path, const dse_sweep *s, int point, double *v);
 
 /* Closes the file (collective); NULL is ignored. */
 void dse_results_close(dse_results *r);

@@ -8,9 +8,9 @@
 #include "dse_sweep.h"
 
 typedef struct dse_results_status {
-    int n_chips, n_tech;
+    int n_points, n_chips, n_tech;          /* n_points 0: a sweep without axes */
     char tech[DSE_MAX_TECHNIQUES][DSE_NAME_MAX];
-    long done_per_tech[DSE_MAX_TECHNIQUES]; /* chips with the unit written    */
+    long done_per_tech[DSE_MAX_TECHNIQUES]; /* (point,) chips with the unit written */
     long done, total;                       /* units written, units in the file */
     char created[64], git_revision[64];
     char selection[512];                    /* "" for a whole sweep           */

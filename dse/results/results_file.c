@@ -59,7 +59,7 @@ bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__D
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
-    *d = (dse_dims){ .n_chips = s->chips.count, .n_techniques = s->n_techniques,
+    *d = (dse_dims){ .n_points = dse_axes_points(s), .n_chips = s->chips.count, .n_techniques = s->n_techniques,
                      .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
                      .n_sms = s->var.floorplan.n_sms, .n_trace = s->output.n_trace_chips,
                      .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
@@ -75,7 +75,24 @@ int dse__shape_inner(const dse_dims *d, dse__shape shape)
     }
 }
 
+long dse_dims_units(const dse_dims *d)
+{
+    return (long)dse_dims_points(d) * d->n_chips * d->n_techniques;
+}
+
+int dse_dims_points(const dse_dims *d) { return d->n_points > 0 ? d->n_points : 1; }
+
+static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
+
 int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+{
+    if (d->n_points <= 0)
+        return shape_dims(d, shape, dims);
+    dims[0] = (hsize_t)d->n_points;
+    return 1 + shape_dims(d, shape, dims + 1);
+}
+
+static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
 {
     dims[0] = (hsize_t)d->n_chips;
     switch (shape) {
@@ -134,7 +151,7 @@ void dse_results_close(dse_results *r)
 
 static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims *d)
 {
-    hsize_t dims[5];
+    hsize_t dims[DSE__MAX_RANK];
     int rank = dse__shape_dims(d, spec->shape, dims);
     hid_t space = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), dset = H5I_INVALID_HID;
@@ -264,7 +281,7 @@ static double raw_bytes(const dse_dims *d)
     for (int i = 0; i < DSE__DS_COUNT; i++) {
         if (dse__ds_is_trace(i) && d->n_trace == 0)
             continue;
-        hsize_t dims[5];
+        hsize_t dims[DSE__MAX_RANK];
         int rank = dse__shape_dims(d, dse__ds_specs[i].shape, dims);
         double n = dse__ds_specs[i].is_flag ? 1.0 : 8.0; /* uint64 or float64: 8 */
         for (int k = 0; k < rank; k++)
@@ -353,7 +370,10 @@ static int fill_file(hid_t file, const dse_results_of *of, const dse_dims *d)
         if (ds >= 0)
             H5Dclose(ds);
     }
-    return rc || checksum_covers(file, d) || dse__results_scales(file, d) ? -1 : 0;
+    return rc || checksum_covers(file, d) || dse__results_scales(file, d) ||
+                   dse__results_knobs(file, of->stored, d)
+               ? -1
+               : 0;
 }
 
 /* The whole file built in memory (HDF5's core driver), returned as its image. */
@@ -455,6 +475,11 @@ static int build_file(const char *tmp, const dse_results_of *of, const dse_dims 
     return code;
 }
 
+int dse__results_build(const char *tmp, const dse_results_of *of, const dse_dims *d)
+{
+    return build_file(tmp, of, d);
+}
+
 static int open_file(dse_results *r, const char *path, char *err, size_t n);
 static int open_datasets(dse_results *r, const char *path, char *err, size_t n);
 
@@ -529,7 +554,7 @@ static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
         const dse__ds_spec *spec = &dse__ds_specs[i];
         if (dse__ds_is_trace(i) && r->dims.n_trace == 0)
             continue;
-        hsize_t want[5], have[5] = { 0, 0, 0, 0, 0 };
+        hsize_t want[DSE__MAX_RANK], have[DSE__MAX_RANK] = { 0 };
         int rank = dse__shape_dims(&r->dims, spec->shape, want);
         r->dset[i] = H5Lexists(r->file, spec->path, H5P_DEFAULT) > 0
                          ? H5Dopen2(r->file, spec->path, H5P_DEFAULT) : H5I_INVALID_HID;
@@ -648,7 +673,7 @@ static int check_revision(dse_results *r, const char *path, bool force, bool wor
 
 static bool any_left(const uint8_t *done, const dse_dims *d)
 {
-    for (size_t i = 0; i < (size_t)d->n_chips * (size_t)d->n_techniques; i++)
+    for (size_t i = 0; i < (size_t)dse_dims_units(d); i++)
         if (!done[i])
             return true;
     return false;
@@ -660,17 +685,19 @@ static int read_done(dse_results *r, uint8_t *done)
                ? -1 : 0;
 }
 
-/* Every rank checks its share of blocks of chips (ana_checksum_verify reads them with
- * independent transfers); all learn every damaged unit and clear its done flag. */
+/* Every rank checks its share of blocks of rows, (point, chip) with design points
+ * (ana_checksum_verify reads them with independent transfers); all learn every damaged
+ * unit and clear its done flag. */
 static int verify_checksums(dse_results *r, uint8_t *done, char *err, size_t n)
 {
     enum { BLOCK = 256 };
-    size_t units = (size_t)r->dims.n_chips * (size_t)r->dims.n_techniques;
+    int rows = dse_dims_points(&r->dims) * r->dims.n_chips;
+    size_t units = (size_t)dse_dims_units(&r->dims);
     uint8_t *bad = calloc(units ? units : 1, 1);
     int size, rc = bad ? 0 : -1;
     MPI_Comm_size(r->comm, &size);
-    for (int lo = r->rank * BLOCK; !rc && lo < r->dims.n_chips; lo += size * BLOCK) {
-        int hi = lo + BLOCK < r->dims.n_chips ? lo + BLOCK : r->dims.n_chips;
+    for (int lo = r->rank * BLOCK; !rc && lo < rows; lo += size * BLOCK) {
+        int hi = lo + BLOCK < rows ? lo + BLOCK : rows;
         rc = ana_checksum_verify(r->file, r->dxpl, lo, hi, done, bad) ? -1 : 0;
     }
     int all;
@@ -680,8 +707,9 @@ static int verify_checksums(dse_results *r, uint8_t *done, char *err, size_t n)
     if (all)
         snprintf(err, n, "%s: cannot read its results to check their checksums", r->path);
     else
-        r->n_damaged = ana_checksum_describe(r->file, r->dims.n_chips, r->dims.n_techniques, bad,
-                                             r->damaged, sizeof r->damaged);
+        r->n_damaged = ana_checksum_describe(r->file, r->dims.n_points, r->dims.n_chips,
+                                             r->dims.n_techniques, bad, r->damaged,
+                                             sizeof r->damaged);
     for (size_t i = 0; !all && i < units; i++)
         done[i] = done[i] && !bad[i];
     free(bad);
@@ -727,6 +755,8 @@ dse_results *dse_results_resume(const char *path, const dse_results_of *of, MPI_
                  access(path, F_OK) ? "no such file" : "not an HDF5 file (truncated or corrupt)");
         goto fail;
     }
+    if (dse__results_grow(path, of, comm, force_revision, err, n))
+        goto fail;
     if (open_file(r, path, err, n) || same_sweep(r, path, of->sweep, err, n) ||
         same_selection(r, path, of->selection, err, n) || open_datasets(r, path, err, n))
         goto fail;

@@ -53,7 +53,11 @@ struct dse_results {
 /* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */
 int dse__shape_inner(const dse_dims *d, dse__shape shape);
 
-/* Dimensions of a dataset of this shape; returns the rank (at most 5). */
+/* Most dimensions of a dataset: [point] + 5 for the trace utilisation. */
+#define DSE__MAX_RANK 6
+
+/* Dimensions of a dataset of this shape, [point] first when the sweep has axes; returns
+ * the rank (at most DSE__MAX_RANK). */
 int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
 
 /* Makes the datasets of /axes dimension scales (adding /axes/sm and /axes/sub_bank),
@@ -61,6 +65,24 @@ int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
  * (results_scales.c).  Serial only: called on
  * the in-memory file rank 0 builds.  0 or -1. */
 int dse__results_scales(hid_t file, const dse_dims *d);
+
+/* With axes (after dse__results_scales): the dimension scale /axes/point (0..n_points-1)
+ * attached to dimension 0 of every dataset, one coordinate dataset per knob
+ * /axes/knob/KNOB[point], both linked into each dataset's group, and the knobs named in
+ * each dataset's `coordinates` attribute, so xarray shows them as coordinates
+ * (results_knobs.c).  Nothing without axes.  0 or -1. */
+int dse__results_knobs(hid_t file, const dse_sweep *s, const dse_dims *d);
+
+/* Builds a new results file at tmp (results_file.c): 0, an errno value, or -1. */
+int dse__results_build(const char *tmp, const dse_results_of *of, const dse_dims *d);
+
+/* Sweeps that grow (results_grow.c, collective): when the file at path was made by a
+ * sweep that of->sweep extends (dse_sweep_extends), rank 0 rebuilds it for the grown
+ * sweep, every finished unit copied to its place, and renames it over path; a file of
+ * the same sweep is left alone.  0, or -1 with one line in err (a sweep that does not
+ * extend the file's: the key and its two values). */
+int dse__results_grow(const char *path, const dse_results_of *of, MPI_Comm comm,
+                      bool force_revision, char *err, size_t n);
 
 /* True for the trace datasets, which exist only when chips are traced. */
 bool dse__ds_is_trace(int ds);

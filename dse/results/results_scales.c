@@ -93,6 +93,7 @@ static int attach_all(hid_t file, const dse_dims *d)
             continue;
         const char *names[5];
         int n = axes_of(dse__ds_specs[i].shape, names);
+        unsigned lead = d->n_points > 0; /* [point] first: results_knobs.c attaches it */
         hid_t ds = H5Dopen2(file, dse__ds_specs[i].path, H5P_DEFAULT);
         char group[64];
         group_of(dse__ds_specs[i].path, group, sizeof group);
@@ -104,7 +105,7 @@ static int attach_all(hid_t file, const dse_dims *d)
             rc = !trace && link_axis(file, group, names[k]);
             hid_t scale = rc ? H5I_INVALID_HID
                              : H5Dopen2(file, trace ? "/chips/trace/chip" : path, H5P_DEFAULT);
-            rc = scale < 0 || H5DSattach_scale(ds, scale, (unsigned)k) < 0;
+            rc = scale < 0 || H5DSattach_scale(ds, scale, (unsigned)k + lead) < 0;
             if (scale >= 0)
                 H5Dclose(scale);
         }

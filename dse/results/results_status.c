@@ -10,17 +10,26 @@
 
 #include "h5util.h"
 
-/* The length of a 1-D dataset, or of each dimension of a 2-D one; -1 on error. */
-static int extent(hid_t file, const char *path, int rank, hsize_t *dims)
+/* The extent of each dimension of a dataset of rank `rank` (or, with rank2 > 0, of
+ * rank rank2; *got says which); -1 on error. */
+static int extent2(hid_t file, const char *path, int rank, int rank2, hsize_t *dims, int *got)
 {
     hid_t d = H5Dopen2(file, path, H5P_DEFAULT), sp = d >= 0 ? H5Dget_space(d) : -1;
-    int ok = sp >= 0 && H5Sget_simple_extent_ndims(sp) == rank &&
-             H5Sget_simple_extent_dims(sp, dims, NULL) == rank;
+    int r = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    int ok = (r == rank || (rank2 > 0 && r == rank2)) && r <= 3 &&
+             H5Sget_simple_extent_dims(sp, dims, NULL) == r;
+    if (got)
+        *got = r;
     if (sp >= 0)
         H5Sclose(sp);
     if (d >= 0)
         H5Dclose(d);
     return ok ? 0 : -1;
+}
+
+static int extent(hid_t file, const char *path, int rank, hsize_t *dims)
+{
+    return extent2(file, path, rank, 0, dims, NULL);
 }
 
 static int read_all(hid_t file, const char *path, hid_t type, void *buf)
@@ -39,19 +48,26 @@ static void attr_copy(hid_t file, const char *name, char *dst, size_t n)
     free(v);
 }
 
-/* The technique names and /progress/done, checked against each other. */
+/* The technique names and /progress/done, checked against each other.  A file with
+ * design points has done [point][chip][technique]: its rows are (point, chip). */
 static int read_progress(hid_t file, dse_results_status *st, char *err, size_t n)
 {
-    hsize_t nt, dd[2];
-    if (extent(file, "/axes/technique", 1, &nt) || extent(file, "/progress/done", 2, dd)) {
+    hsize_t nt, d3[3], dd[2];
+    int rank = 0;
+    if (extent(file, "/axes/technique", 1, &nt) ||
+        extent2(file, "/progress/done", 2, 3, d3, &rank)) {
         snprintf(err, n, "no /axes/technique or /progress/done: not an rfdse results file");
         return -1;
     }
-    if (nt == 0 || nt > DSE_MAX_TECHNIQUES || dd[1] != nt || dd[0] > 100000000) {
+    int p = rank == 3;
+    dd[0] = p ? d3[0] * d3[1] : d3[0], dd[1] = d3[p + 1];
+    if (nt == 0 || nt > DSE_MAX_TECHNIQUES || dd[1] != nt || dd[0] > 100000000 ||
+        (p && (d3[0] > 100000000 || d3[1] > 100000000))) {
         snprintf(err, n, "/progress/done is %llu x %llu for %llu techniques: damaged",
                  (unsigned long long)dd[0], (unsigned long long)dd[1], (unsigned long long)nt);
         return -1;
     }
+    st->n_points = p ? (int)d3[0] : 0;
     char (*names)[DSE__H5_STR_LEN] = calloc(nt, DSE__H5_STR_LEN);
     uint8_t *done = malloc(dd[0] * dd[1] + 1);
     hid_t str = dse__h5_str_type();
@@ -59,7 +75,7 @@ static int read_progress(hid_t file, dse_results_status *st, char *err, size_t n
                      read_all(file, "/progress/done", H5T_NATIVE_UINT8, done) ? -1 : 0;
     if (rc)
         snprintf(err, n, "cannot read /axes/technique or /progress/done");
-    st->n_chips = (int)dd[0];
+    st->n_chips = (int)d3[p];
     st->n_tech = (int)nt;
     st->total = (long)(dd[0] * dd[1]);
     for (int t = 0; !rc && t < st->n_tech; t++) {
@@ -67,8 +83,8 @@ static int read_progress(hid_t file, dse_results_status *st, char *err, size_t n
         len = len < sizeof st->tech[t] - 1 ? len : sizeof st->tech[t] - 1;
         memcpy(st->tech[t], names[t], len);
         st->tech[t][len] = '\0';
-        for (int c = 0; c < st->n_chips; c++)
-            st->done_per_tech[t] += done[(size_t)c * nt + (size_t)t] != 0;
+        for (size_t c = 0; c < dd[0]; c++) /* every (point,) chip */
+            st->done_per_tech[t] += done[c * nt + (size_t)t] != 0;
         st->done += st->done_per_tech[t];
     }
     H5Tclose(str);

@@ -10,9 +10,14 @@
 #include "ana_checksum.h"
 #include "results_internal.h"
 
+/* Coordinates of a row: [point] (with axes), then up to three more. */
+#define STRIDE 4
+
 static int cmp_unit(const void *a, const void *b)
 {
     const dse_unit *x = *(const dse_unit *const *)a, *y = *(const dse_unit *const *)b;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
     if (x->chip != y->chip)
         return x->chip < y->chip ? -1 : 1;
     return (x->technique > y->technique) - (x->technique < y->technique);
@@ -22,6 +27,8 @@ static int cmp_chip(const void *a, const void *b)
 {
     const dse_chip_info *x = *(const dse_chip_info *const *)a;
     const dse_chip_info *y = *(const dse_chip_info *const *)b;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
     return (x->chip > y->chip) - (x->chip < y->chip);
 }
 
@@ -34,20 +41,32 @@ static const double *chip_array(const dse_chip_info *c, dse__ds ds)
     }
 }
 
-/* One collective write: `n` rows starting at starts[i] (rank-length coordinates) of
- * `inner` elements each, packed in `buf` in the order given (file order). */
+/* The first coordinates of a row, [point] first with axes; returns where the rest go. */
+static hsize_t *lead(const dse_results *r, hsize_t *s, int point, int chip)
+{
+    if (r->dims.n_points > 0)
+        *s++ = (hsize_t)point;
+    *s++ = (hsize_t)chip;
+    return s;
+}
+
+/* One collective write: `n` rows starting at starts[i * STRIDE] (rank coordinates, the
+ * point's counted by the caller's lead()) of `inner` elements each, packed in `buf` in
+ * the order given (file order).  `rank` excludes the point dimension. */
 static int write_rows(dse_results *r, dse__ds ds, int rank, const hsize_t *starts, int n,
                      hsize_t inner, hid_t mem_type, const void *buf)
 {
+    rank += r->dims.n_points > 0;
     hid_t file_space = H5Dget_space(r->dset[ds]);
     hsize_t mem_len = n ? (hsize_t)n * inner : 1;
     hid_t mem_space = H5Screate_simple(1, &mem_len, NULL);
-    hsize_t count[3] = { 1, 1, 1 };
+    hsize_t count[STRIDE] = { 1, 1, 1, 1 };
     if (rank >= 2 && dse__ds_specs[ds].shape != DSE__SHAPE_CT)
         count[rank - 1] = inner;
     H5Sselect_none(file_space);
     for (int i = 0; i < n; i++)
-        H5Sselect_hyperslab(file_space, H5S_SELECT_OR, starts + (size_t)i * 3, NULL, count, NULL);
+        H5Sselect_hyperslab(file_space, H5S_SELECT_OR, starts + (size_t)i * STRIDE, NULL, count,
+                            NULL);
     if (!n)
         H5Sselect_none(mem_space);
     static const char dummy = 0;
@@ -68,8 +87,8 @@ static int write_unit_datasets(dse_results *r, dse_unit *const *u, int n, hsize_
         for (int i = 0; i < n; i++) {
             memcpy(buf + (size_t)i * (size_t)inner, dse_unit_metric(u[i], ds),
                    sizeof(double) * (size_t)inner);
-            hsize_t *s = starts + (size_t)i * 3;
-            s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;
+            hsize_t *s = lead(r, starts + (size_t)i * STRIDE, u[i]->point, u[i]->chip);
+            s[0] = (hsize_t)u[i]->technique, s[1] = 0;
         }
         int rc = write_rows(r, (dse__ds)ds, 3, starts, n, (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
         free(buf);
@@ -90,8 +109,8 @@ static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, h
         for (int i = 0; i < n; i++) {
             memcpy(buf + (size_t)i * (size_t)inner, chip_array(c[i], (dse__ds)ds),
                    sizeof(double) * (size_t)inner);
-            hsize_t *s = starts + (size_t)i * 3;
-            s[0] = (hsize_t)c[i]->chip, s[1] = 0, s[2] = 0;
+            hsize_t *s = lead(r, starts + (size_t)i * STRIDE, c[i]->point, c[i]->chip);
+            s[0] = 0, s[1] = 0;
         }
         int rc = write_rows(r, (dse__ds)ds, shape == DSE__SHAPE_C ? 1 : 2, starts, n,
                             (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
@@ -109,8 +128,8 @@ static int write_done(dse_results *r, dse_unit *const *u, int n, hsize_t *starts
         return -1;
     for (int i = 0; i < n; i++) {
         ones[i] = 1;
-        hsize_t *s = starts + (size_t)i * 3;
-        s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;
+        hsize_t *s = lead(r, starts + (size_t)i * STRIDE, u[i]->point, u[i]->chip);
+        s[0] = (hsize_t)u[i]->technique, s[1] = 0;
     }
     int rc = write_rows(r, DSE__DS_DONE, 2, starts, n, 1, H5T_NATIVE_UINT8, ones);
     free(ones);
@@ -138,8 +157,8 @@ static uint64_t unit_checksum(const dse_results *r, const dse_unit *u, const dse
     return h;
 }
 
-/* The checksums of the units (sorted), whose chips are among c (sorted): a chip is
- * computed whole by one rank and its units and data written in the same batch. */
+/* The checksums of the units (sorted), whose chips are among c (sorted by point, then
+ * chip): a (point, chip) row is computed whole by one rank and its units and data written in the same batch. */
 static int write_checksums(dse_results *r, dse_unit *const *u, int n, dse_chip_info *const *c,
                            int n_chips, hsize_t *starts)
 {
@@ -147,12 +166,13 @@ static int write_checksums(dse_results *r, dse_unit *const *u, int n, dse_chip_i
     if (n && !sums)
         return -1;
     for (int i = 0, k = 0; i < n; i++) {
-        while (k < n_chips && c[k]->chip < u[i]->chip)
+        while (k < n_chips && (c[k]->point < u[i]->point ||
+                               (c[k]->point == u[i]->point && c[k]->chip < u[i]->chip)))
             k++;
-        assert(k < n_chips && c[k]->chip == u[i]->chip);
+        assert(k < n_chips && c[k]->point == u[i]->point && c[k]->chip == u[i]->chip);
         sums[i] = unit_checksum(r, u[i], c[k]);
-        hsize_t *s = starts + (size_t)i * 3;
-        s[0] = (hsize_t)u[i]->chip, s[1] = (hsize_t)u[i]->technique, s[2] = 0;
+        hsize_t *s = lead(r, starts + (size_t)i * STRIDE, u[i]->point, u[i]->chip);
+        s[0] = (hsize_t)u[i]->technique, s[1] = 0;
     }
     int rc = write_rows(r, DSE__DS_CHECKSUM, 2, starts, n, 1, H5T_NATIVE_UINT64, sums);
     free(sums);
@@ -162,6 +182,8 @@ static int write_checksums(dse_results *r, dse_unit *const *u, int n, dse_chip_i
 static int cmp_trace(const void *a, const void *b)
 {
     const dse_unit *x = *(const dse_unit *const *)a, *y = *(const dse_unit *const *)b;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
     if (x->trace != y->trace)
         return x->trace < y->trace ? -1 : 1;
     return (x->technique > y->technique) - (x->technique < y->technique);
@@ -171,11 +193,12 @@ static int cmp_trace(const void *a, const void *b)
  * [trace][technique][...] (rank-4 or rank-5), in file order. */
 static int write_trace(dse_results *r, dse__ds ds, dse_unit *const *u, int n)
 {
-    hsize_t dims[5], count[5], start[5] = { 0, 0, 0, 0, 0 };
+    hsize_t dims[DSE__MAX_RANK], count[DSE__MAX_RANK], start[DSE__MAX_RANK] = { 0 };
     int rank = dse__shape_dims(&r->dims, dse__ds_specs[ds].shape, dims);
+    int p = r->dims.n_points > 0; /* [point] first */
     size_t block = 1;
     for (int k = 0; k < rank; k++) {
-        count[k] = k < 2 ? 1 : dims[k];
+        count[k] = k < 2 + p ? 1 : dims[k];
         block *= (size_t)count[k];
     }
     hid_t file_space = H5Dget_space(r->dset[ds]);
@@ -186,7 +209,8 @@ static int write_trace(dse_results *r, dse__ds ds, dse_unit *const *u, int n)
     char *buf = malloc(n ? (size_t)n * block * el : 1);
     H5Sselect_none(file_space);
     for (int i = 0; i < n && buf; i++) {
-        start[0] = (hsize_t)u[i]->trace, start[1] = (hsize_t)u[i]->technique;
+        start[0] = (hsize_t)u[i]->point; /* overwritten without axes */
+        start[p] = (hsize_t)u[i]->trace, start[p + 1] = (hsize_t)u[i]->technique;
         H5Sselect_hyperslab(file_space, H5S_SELECT_OR, start, NULL, count, NULL);
         const void *src = ds == DSE__DS_TRACE_DELAY ? (const void *)u[i]->trace_delay
                           : ds == DSE__DS_TRACE_SLOW ? (const void *)u[i]->trace_slow
@@ -242,7 +266,7 @@ int dse_results_write(dse_results *r, dse_unit *units, int n_units, dse_chip_inf
     int n_max = n_units > n_chips ? n_units : n_chips;
     dse_unit **u = malloc(sizeof *u * (size_t)(n_units ? n_units : 1));
     dse_chip_info **c = malloc(sizeof *c * (size_t)(n_chips ? n_chips : 1));
-    hsize_t *starts = malloc(sizeof *starts * 3 * (size_t)(n_max ? n_max : 1));
+    hsize_t *starts = malloc(sizeof *starts * STRIDE * (size_t)(n_max ? n_max : 1));
     errno = 0;
     int failed = !u || !c || !starts;
     for (int i = 0; !failed && i < n_units; i++)

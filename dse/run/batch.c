@@ -124,6 +124,7 @@ void dse_batch_free(dse_batch *b)
 void dse_unit_project(const dse_unit *from, const dse_dims *fd, const int *w_map, dse_unit *to,
                       const dse_dims *td)
 {
+    to->point = from->point;
     to->chip = from->chip;
     to->technique = from->technique;
     to->trace = from->trace;

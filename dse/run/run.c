@@ -1,6 +1,7 @@
 /* The sweep driver: open the results file, distribute chips, evaluate, write. */
 #include "dse_run.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "dse_results.h"
 #include "dse_sched.h"
 #include "out.h"
+#include "search.h"
 
 typedef struct run_state {
     const dse_sweep *whole;  /* as given: the file's sweep_config */
@@ -32,6 +34,10 @@ typedef struct run_state {
     dse_results *results;
     dse_sched *sched;
     dse_eval *eval;
+    int eval_point;         /* with axes: the design point `eval` evaluates, or -1 */
+    dse_sweep *point_sweep; /* with axes: that point's plain sweep (owned) */
+    double *values;         /* with axes: [point][knob], every rank the same (a search:
+                               NaN for the generations not drawn yet) */
     dse_batch batch;
     dse_progress progress;
     out_lock *lock;         /* rank 0: the output's write lock */
@@ -105,7 +111,7 @@ static int open_results(run_state *st)
 {
     char err[DSE_PATH_MAX + 512] = "";
     int status = 2;
-    size_t n = (size_t)st->dims.n_chips * (size_t)st->dims.n_techniques;
+    size_t n = (size_t)dse_dims_units(&st->dims);
     st->done = calloc(n ? n : 1, 1);
     if (!st->done)
         return 1;
@@ -131,14 +137,16 @@ static int open_results(run_state *st)
     return st->results ? 0 : status;
 }
 
-/* Chips with at least one technique not done; counts the units already done. */
-static int *todo_chips(run_state *st, int *n_todo, long *n_done)
+/* Chips with at least one technique not done among rows row0..row1-1; counts the units
+ * already done.  With axes a "chip" handed out is a row point x n_chips + chip of
+ * /progress/done. */
+static int *todo_chips(run_state *st, int row0, int row1, int *n_todo, long *n_done)
 {
     int T = st->dims.n_techniques;
-    int *todo = malloc(sizeof(int) * (size_t)(st->dims.n_chips ? st->dims.n_chips : 1));
+    int *todo = malloc(sizeof(int) * (size_t)(row1 > row0 ? row1 - row0 : 1));
     *n_todo = 0;
     *n_done = 0;
-    for (int c = 0; todo && c < st->dims.n_chips; c++) {
+    for (int c = row0; todo && c < row1; c++) {
         int k = 0;
         for (int t = 0; t < T; t++)
             k += st->done[(size_t)c * (size_t)T + (size_t)t] != 0;
@@ -159,9 +167,39 @@ static dse_unit *eval_units(run_state *st, dse_unit *units, int n)
     return dse_batch_reserve(&st->scratch, n, &unused);
 }
 
-static int compute_chip(run_state *st, int chip)
+/* With axes: the evaluator of design point p, built from the point's plain sweep (so a
+ * point's results are a plain run's), keeping the run cache of the point before. */
+static int ensure_point(run_state *st, int p, char *err, size_t n)
 {
-    const uint8_t *want_done = st->done + (size_t)chip * (size_t)st->dims.n_techniques;
+    if (st->dims.n_points <= 0 || p == st->eval_point)
+        return st->eval ? 0 : -1;
+    dse_sweep *ps = dse_axes_values_sweep(st->s, st->values + (size_t)p * DSE_AXES_MAX_KNOBS);
+    dse_eval *e = ps ? dse_eval_alloc(ps, !st->o->no_reuse, err, n) : NULL;
+    if (!e) {
+        if (!ps)
+            snprintf(err, n, "out of memory for design point %d", p);
+        dse_sweep_free(ps);
+        return -1;
+    }
+    if (st->eval)
+        dse_eval_take_cache(e, st->eval);
+    dse_eval_free(st->eval);
+    dse_sweep_free(st->point_sweep);
+    st->eval = e;
+    st->point_sweep = ps;
+    st->eval_point = p;
+    return 0;
+}
+
+static int compute_chip(run_state *st, int row)
+{
+    int point = row / st->dims.n_chips, chip = row % st->dims.n_chips;
+    char err[1024];
+    if (ensure_point(st, point, err, sizeof err)) {
+        fail_rank(st, err);
+        return 0;
+    }
+    const uint8_t *want_done = st->done + (size_t)row * (size_t)st->dims.n_techniques;
     uint8_t want[DSE_MAX_TECHNIQUES];
     int n_want = 0;
     for (int t = 0; t < st->dims.n_techniques; t++)
@@ -169,7 +207,6 @@ static int compute_chip(run_state *st, int chip)
     dse_chip_info *info;
     dse_unit *units = dse_batch_reserve(&st->batch, n_want, &info);
     dse_unit *ev = eval_units(st, units, n_want);
-    char err[1024];
     int k = ev ? dse_eval_chip(st->eval, chip, want, ev, info, poll, st, err, sizeof err) : -1;
     for (int i = 0; ev != units && i < k; i++)
         dse_unit_project(&ev[i], &st->scratch.dims, st->w_map, &units[i], &st->dims);
@@ -181,6 +218,9 @@ static int compute_chip(run_state *st, int chip)
         fail_rank(st, err);
         return 0;
     }
+    for (int i = 0; i < k; i++)
+        units[i].point = point;
+    info->point = point;
     dse_batch_commit(&st->batch, k);
     return k;
 }
@@ -238,30 +278,122 @@ static void work_loop(run_state *st)
     }
 }
 
+/* Units of rows row0..row1-1 (all ranks): a scheduler over the chips left, the work
+ * loop, its last write.  0, or -1 when out of memory. */
+static int run_rows(run_state *st, int row0, int row1)
+{
+    int n_todo;
+    long n_done;
+    int *todo = todo_chips(st, row0, row1, &n_todo, &n_done);
+    if (!todo)
+        return -1;
+    st->sched = dse_sched_alloc(st->comm, todo, n_todo, st->o->flush_interval,
+                                st->rank == 0 ? &st->progress : NULL);
+    free(todo);
+    if (!st->sched)
+        return -1;
+    work_loop(st);
+    dse_sched_free(st->sched);
+    st->sched = NULL;
+    return 0;
+}
+
+/* The knob values of every point: from the design, or for a search from the file. */
+static int point_values(run_state *st)
+{
+    int P = st->dims.n_points;
+    if (P <= 0)
+        return 0;
+    st->values = malloc(sizeof(double) * DSE_AXES_MAX_KNOBS * (size_t)P);
+    if (!st->values)
+        return -1;
+    if (st->s->axes.design == DSE_DESIGN_NSGA2) {
+        double *v = malloc(sizeof(double) * (size_t)st->s->axes.n_knobs * (size_t)P);
+        int rc = !v || dse_results_read_knobs(st->results, st->s, v);
+        for (int p = 0; !rc && p < P; p++)
+            memcpy(st->values + (size_t)p * DSE_AXES_MAX_KNOBS, v + (size_t)p * (size_t)st->s->axes.n_knobs,
+                   sizeof(double) * (size_t)st->s->axes.n_knobs);
+        free(v);
+        return rc ? -1 : 0;
+    }
+    for (int p = 0; p < P; p++)
+        dse_axes_point_values(st->s, p, st->values + (size_t)p * DSE_AXES_MAX_KNOBS);
+    return 0;
+}
+
+static bool anyone(run_state *st, bool mine)
+{
+    int a = mine, all = 0;
+    MPI_Allreduce(&a, &all, 1, MPI_INT, MPI_MAX, st->comm);
+    return all != 0;
+}
+
+/* A search, generation by generation: draw it (unless the file has it: a resumed
+ * search), evaluate its points over the ranks, read its objectives back. */
+static void run_search(run_state *st)
+{
+    const dse_axes *ax = &st->s->axes;
+    int N = ax->population, K = ax->n_knobs, O = ax->n_objectives, C = st->dims.n_chips;
+    double *f = malloc(sizeof(double) * (size_t)st->dims.n_points * (size_t)O);
+    double *next = malloc(sizeof(double) * (size_t)N * (size_t)K);
+    for (int g = 0; f && next && g < ax->generations; g++) {
+        double *v = st->values + (size_t)g * (size_t)N * DSE_AXES_MAX_KNOBS;
+        if (g > 0 && isnan(v[0])) {
+            double *all = malloc(sizeof(double) * (size_t)g * (size_t)N * (size_t)K);
+            for (int i = 0; all && i < g * N; i++)
+                memcpy(all + (size_t)i * (size_t)K, st->values + (size_t)i * DSE_AXES_MAX_KNOBS,
+                       sizeof(double) * (size_t)K);
+            int rc = !all || dse__search_next(st->s, g - 1, all, f, next);
+            free(all);
+            for (int i = 0; !rc && i < N; i++)
+                memcpy(v + (size_t)i * DSE_AXES_MAX_KNOBS, next + (size_t)i * (size_t)K,
+                       sizeof(double) * (size_t)K);
+            if (rc || dse_results_write_knobs(st->results, st->s, g * N, N, next)) {
+                fail_rank(st, "cannot draw or record the next generation of the search");
+                break;
+            }
+        }
+        if (run_rows(st, g * N * C, (g + 1) * N * C) ||
+            anyone(st, stop_seen(st) || st->write_failed))
+            break; /* the generation is not complete: --resume continues it */
+        if (dse__search_objectives(st->results, st->s, &st->dims, g * N, N,
+                                   f + (size_t)g * (size_t)N * (size_t)O)) {
+            fail_rank(st, "cannot read the search's objectives back");
+            break;
+        }
+        double hv = dse__search_hypervolume(st->s, g, f);
+        if (st->rank == 0 && !st->o->quiet && !isnan(hv))
+            printf("rfdse: search generation %d of %d: hypervolume %.6g (%d points so far)\n",
+                   g, ax->generations, hv, (g + 1) * N);
+    }
+    free(f);
+    free(next);
+}
+
 static int setup(run_state *st, double t0)
 {
     int n_todo;
     long n_done;
-    int *todo = todo_chips(st, &n_todo, &n_done);
+    int *todo = todo_chips(st, 0, dse_dims_points(&st->dims) * st->dims.n_chips, &n_todo,
+                           &n_done);
     char err[512];
-    if (!todo)
+    free(todo);
+    if (!todo || point_values(st))
         return -1;
-    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    long total = dse_dims_units(&st->dims);
     st->units_left = total - n_done;
     if (st->rank == 0)
         dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet, t0);
-    st->sched = dse_sched_alloc(st->comm, todo, n_todo, st->o->flush_interval,
-                                st->rank == 0 ? &st->progress : NULL);
-    free(todo);
     const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
-    st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err, sizeof err);
-    if (!st->eval)
+    st->eval_point = -1;
+    if (st->dims.n_points <= 0 && !(st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err,
+                                                               sizeof err)))
         fail_rank(st, err);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
     dse_dims_of(ev, &ev_dims);
     dse_batch_init(&st->scratch, &ev_dims);
-    return st->sched ? 0 : -1;
+    return 0;
 }
 
 /* One line for the log: throughput, reuse, and the largest peak memory of any rank.
@@ -296,6 +428,8 @@ static void teardown(run_state *st)
     dse_sweep_free(st->stored);
     dse_sweep_free(st->evaluated);
     dse_eval_free(st->eval);
+    dse_sweep_free(st->point_sweep);
+    free(st->values);
     dse_sched_free(st->sched);
     dse_results_close(st->results);
     out_lock_release(st->lock);
@@ -307,7 +441,7 @@ static void teardown(run_state *st)
 static void say_outcome(const run_state *st, long saved, long left, int first_failed)
 {
     const char *out = st->o->output;
-    long total = (long)st->dims.n_chips * st->dims.n_techniques;
+    long total = dse_dims_units(&st->dims);
     if (st->write_failed) {
         if (st->rank == 0)
             fprintf(stderr, "rfdse run: %s; the %ld units written before are kept: make room, "
@@ -337,6 +471,8 @@ static int select_part(run_state *st)
     st->s = s;
     if (!sel)
         return 0;
+    if (dse_axes_points(s) > 0)
+        return -1; /* refused by rfdse run before: a selection of a sweep with axes */
     if (dse_selection_text(s, sel, st->selection, sizeof st->selection))
         return -1;
     st->s = st->stored = dse_sweep_select(s, sel, false);
@@ -369,7 +505,10 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
     if (st.rank == 0)
         dse_progress_begin(&st.progress, t_work);
     note_progress(&st);
-    work_loop(&st);
+    if (st.s->axes.design == DSE_DESIGN_NSGA2)
+        run_search(&st);
+    else if (run_rows(&st, 0, dse_dims_points(&st.dims) * st.dims.n_chips))
+        fatal(&st, "out of memory");
     long counts[2] = { st.units_computed, st.units_written }, sums[2];
     MPI_Allreduce(counts, sums, 2, MPI_LONG, MPI_SUM, comm);
     int size, mine, first_failed; /* the lowest failed rank speaks, once */

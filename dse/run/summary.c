@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse_results.h"
 #include "dse_run.h"
 #include "h5util.h"
 
@@ -99,6 +100,37 @@ static int read_aged(hid_t file, table *tb, size_t cb)
     return rc ? -1 : 0;
 }
 
+/* A sweep with axes: one table per design point, headed by its knob values (from the
+ * file's sweep_config, as `rfdse validate --point K FILE.h5` prints it). */
+static void print_points(const table *all, int n_points, hid_t file, const char *path,
+                         FILE *out)
+{
+    char *text = dse__h5_attr_read_str(file, "sweep_config");
+    dse_sweep *s = text ? dse_sweep_load_string(text, "sweep_config", NULL) : NULL;
+    free(text);
+    size_t cb = (size_t)all->n_chips * (size_t)all->n_tech * (size_t)all->n_bench;
+    size_t ct = (size_t)all->n_chips * (size_t)all->n_tech;
+    for (int p = 0; p < n_points; p++) {
+        table tb = *all;
+        tb.freq = all->freq + (size_t)p * ct;
+        tb.ipc = all->ipc + (size_t)p * cb;
+        tb.perf = all->perf + (size_t)p * cb;
+        tb.perf_t0 = all->perf_t0 ? all->perf_t0 + (size_t)p * cb : NULL;
+        fprintf(out, "\npoint %d:", p);
+        double v[DSE_AXES_MAX_KNOBS];
+        /* the values the file records (a search's come from its results) */
+        if (s && dse_axes_points(s) == n_points && !dse_results_point_values(path, s, p, v)) {
+            for (int j = 0; j < s->axes.n_knobs; j++) {
+                char buf[64];
+                dse_axes_value_text(&s->axes.knobs[j], v[j], buf, sizeof buf);
+                fprintf(out, "%s %s = %s", j ? "," : "", s->axes.knobs[j].knob, buf);
+            }
+        }
+        print_table(&tb, out);
+    }
+    dse_sweep_free(s);
+}
+
 int dse_run_summary(const char *path, FILE *out)
 {
     table tb = { 0 };
@@ -106,12 +138,16 @@ int dse_run_summary(const char *path, FILE *out)
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = dse__h5_str_type();
     if (file < 0)
         goto done;
+    int n_points = H5Lexists(file, "/axes/point", H5P_DEFAULT) > 0 ? dim_of(file, "/axes/point")
+                                                                   : 0;
+    int P = n_points > 0 ? n_points : 1;
     tb.n_chips = dim_of(file, "/axes/chip");
     tb.n_tech = dim_of(file, "/axes/technique");
     tb.n_bench = dim_of(file, "/axes/benchmark");
     tb.n_year = 1; /* time zero: the first of each frequency row */
-    size_t cb = (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)tb.n_bench;
-    size_t cy = (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)dim_of(file, "/axes/year");
+    size_t cb = (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)tb.n_bench;
+    size_t cy = (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech *
+                (size_t)dim_of(file, "/axes/year");
     tb.tech = calloc((size_t)tb.n_tech + 1, DSE__H5_STR_LEN);
     tb.freq = malloc(sizeof(double) * (cy + 1));
     tb.ipc = malloc(sizeof(double) * (cb + 1));
@@ -126,9 +162,12 @@ int dse_run_summary(const char *path, FILE *out)
     int ny = dim_of(file, "/axes/year");
     if (ny > 1 && read_aged(file, &tb, cb))
         goto done;
-    for (size_t i = 0; i < (size_t)tb.n_chips * (size_t)tb.n_tech; i++)
+    for (size_t i = 0; i < (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech; i++)
         tb.freq[i] = tb.freq[i * (size_t)ny];
-    print_table(&tb, out);
+    if (n_points > 0)
+        print_points(&tb, n_points, file, path, out);
+    else
+        print_table(&tb, out);
     rc = 0;
 done:
     H5Tclose(str);

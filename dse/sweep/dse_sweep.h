@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dse_axes.h"
 #include "out.h"
 #include "sm_params.h"
 #include "var_params.h"
@@ -85,6 +86,7 @@ typedef struct dse_sweep {
     sm_profile workloads[DSE_MAX_WORKLOADS];
     dse_output output;
     dse_energy energy;
+    dse_axes axes;             /* design points over knobs (dse_axes.h); none: a plain sweep */
 } dse_sweep;
 
 /* Loads and resolves a sweep file.  On a user error, writes one line
@@ -112,6 +114,18 @@ char *dse_sweep_to_string(const dse_sweep *s);
 
 /* True when two sweeps describe the same computation (ignores name and source). */
 bool dse_sweep_equal(const dse_sweep *a, const dse_sweep *b);
+
+/* Sweeps that grow (sweep_grow.c): 0 when `grown` extends `old` (the sweep a results
+ * file was made with): the same seed and knobs, at least its chips, every technique and
+ * workload of it with the same options, every design point of it; new workloads only
+ * without aging.  Else -1 and one line in why naming the key and its two values ("a
+ * different seed: ..." or "a different sweep: ..."). */
+int dse_sweep_extends(const dse_sweep *old, const dse_sweep *grown, char *why, size_t n);
+
+/* map[k] = the index in `grown` of design point k of `old` (map[0] = 0 without axes);
+ * -1 with why when a point of old is not one of grown. */
+int dse_sweep_point_map(const dse_sweep *old, const dse_sweep *grown, int *map, char *why,
+                        size_t n);
 
 /* Index of a technique / workload by name, or -1. */
 int dse_sweep_technique_index(const dse_sweep *s, const char *name);

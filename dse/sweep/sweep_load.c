@@ -574,8 +574,8 @@ static int read_sections(const loader *ld, const config_setting_t *root, dse_swe
                      : (snprintf(sw->name, sizeof sw->name, "%s", str), 0);
         } else if (!strcmp(name, "techniques"))
             rc = read_techniques(ld, s, sw);
-        else if (!strcmp(name, "workloads"))
-            rc = 0; /* after `sm`, whose knobs the profile checks need */
+        else if (!strcmp(name, "workloads") || !strcmp(name, "axes"))
+            rc = 0; /* workloads after `sm`, whose knobs the profile checks need; axes last */
         else
             rc = unknown_top_key(ld, s);
         if (rc)
@@ -734,6 +734,51 @@ static int check_sweep(const loader *ld, const config_t *cfg, dse_sweep *sw)
                ? -1 : 0;
 }
 
+/* A workload knob must leave every profile valid for the SM (read_workloads' check). */
+static int check_point_profiles(const loader *ld, const dse_sweep *p)
+{
+    char key[64], msg[256];
+    for (int i = 0; i < p->n_workloads; i++)
+        if (sm_profile_check(&p->workloads[i], &p->sm, key, sizeof key, msg, sizeof msg))
+            return fail(ld, NULL, key, "workload %s: %s", p->workloads[i].name, msg);
+    return 0;
+}
+
+/* Every design point must be a sweep the loader accepts: the cross-checks of
+ * check_sweep on each point's values, said as one line naming the point's values. */
+static int check_points(const loader *ld, const config_t *cfg, const dse_sweep *sw)
+{
+    int n = sw->axes.design == DSE_DESIGN_NSGA2 ? sw->axes.population : dse_axes_points(sw);
+    for (int k = 0; k < n; k++) { /* a search: its first generation (the rest come later) */
+        dse_sweep *p = dse_axes_point_sweep(sw, k);
+        char *msg = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&msg, &len);
+        loader quiet = { ld->file, mem };
+        int rc = !p || !mem ? -1 : check_point_profiles(&quiet, p) || check_sweep(&quiet, cfg, p);
+        if (mem)
+            fclose(mem);
+        dse_sweep_free(p);
+        if (rc && ld->err) {
+            double v[DSE_AXES_MAX_KNOBS];
+            dse_axes_point_values(sw, k, v);
+            fprintf(ld->err, "%s:%d: key 'axes': point %d (", ld->file, sw->axes.line, k);
+            for (int j = 0; j < sw->axes.n_knobs; j++) {
+                char buf[64];
+                dse_axes_value_text(&sw->axes.knobs[j], v[j], buf, sizeof buf);
+                fprintf(ld->err, "%s%s = %s", j ? ", " : "", sw->axes.knobs[j].knob, buf);
+            }
+            const char *why = msg ? strstr(msg, ": ") : NULL; /* drop FILE:LINE */
+            fprintf(ld->err, ") is not a valid sweep: %.*s\n",
+                    why ? (int)strcspn(why + 2, "\n") : 13, why ? why + 2 : "out of memory");
+        }
+        free(msg);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
 static void fill_derived_defaults(dse_sweep *sw)
 {
     static const char *const techniques[] = { "ideal", "baseline", "vl_rf", "vl_sb", "rf_bro", "pv_opt" };
@@ -771,6 +816,9 @@ static dse_sweep *load_config(config_t *cfg, const loader *ld, const char *name)
     if (!sw->n_workloads && all_builtin_workloads(ld, config_root_setting(cfg), sw))
         goto fail;
     if (check_sweep(ld, cfg, sw))
+        goto fail;
+    if (config_lookup(cfg, "axes") && (dse__axes_read(config_lookup(cfg, "axes"), ld->file,
+                                                      ld->err, sw) || check_points(ld, cfg, sw)))
         goto fail;
     return sw;
 fail:

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum {
     DSE__INT,         /* int                                  */
@@ -65,10 +66,20 @@ bool dse__key_equal(const dse__key *k, const void *a, const void *b);
 /* Bytes a key's field takes in its struct (lists: their whole capacity). */
 size_t dse__key_size(const dse__key *k);
 
+/* Writes field k of the struct at base as the sweep file writes it (sweep_write.c). */
+void dse__key_write(FILE *out, const dse__key *k, const void *base);
+
 /* The top-level section called name, or NULL. */
 const dse__section *dse__section_find(const char *name);
 
 /* Copies field k from src to dst. */
 void dse__key_copy(const dse__key *k, void *dst, const void *src);
+
+/* Reads the `axes` section into sw->axes (axes_load.c), once the rest of the file is
+ * loaded; one line on err and -1 on a mistake. */
+struct config_setting_t;
+struct dse_sweep;
+int dse__axes_read(const struct config_setting_t *sec, const char *file, FILE *err,
+                   struct dse_sweep *sw);
 
 #endif

@@ -46,6 +46,8 @@ static void write_value(FILE *out, const dse__key *k, const void *base)
     }
 }
 
+void dse__key_write(FILE *out, const dse__key *k, const void *base) { write_value(out, k, base); }
+
 static void write_keys(FILE *out, const dse__key *keys, size_t n, const void *base,
                        const char *indent)
 {
@@ -85,6 +87,7 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
         fprintf(out, "  }%s\n", w + 1 < s->n_workloads ? "," : "");
     }
     fputs(");\n", out);
+    dse_axes_write(s, out);
     return ferror(out) ? -1 : 0;
 }
 
@@ -131,7 +134,7 @@ bool dse_sweep_equal(const dse_sweep *a, const dse_sweep *b)
             !keys_equal(dse__workload_keys, dse__n_workload_keys, &a->workloads[w],
                         &b->workloads[w]))
             return false;
-    return true;
+    return dse_axes_equal(&a->axes, &b->axes);
 }
 
 int dse_sweep_technique_index(const dse_sweep *s, const char *name)

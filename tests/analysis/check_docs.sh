@@ -19,6 +19,8 @@ mkdir results
 "$rfdse" run -o results/default.h5 --chips 2 --quiet || bad "the default sweep"
 "$rfdse" analyze results/default.h5 --csv csv >/dev/null 2>"$tmp/note" || bad "analyze --csv"
 grep -q "wrote .* CSV files to csv" "$tmp/note" || bad "analyze does not say which files it wrote"
+# the design-point example ("Design points"): a 4 x 3 grid
+"$rfdse" run "$src/tests/sweeps/good/axes_grid.cfg" -o results/axes_grid.h5 --quiet || bad "the grid sweep"
 
 # 1. The page's examples, as written.
 "$py" - "$src/docs/results-format.md" <<'PY' >"$tmp/blocks.txt" || bad "no examples found"
