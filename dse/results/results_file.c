@@ -20,20 +20,21 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
 #define DSE__SHAPE_benchmark DSE__SHAPE_CTB
 #define DSE__DS_SPEC(name, axis, nattr, nval, doc, file_nval, file_desc)                   \
     [DSE__DS_##name] = { "/results/" #name, DSE__SHAPE_##axis, false, #nattr, file_nval,    \
-                         file_desc },
+                         file_desc, false },
     RFDSE_UNIT_METRICS(DSE__DS_SPEC)
 #undef DSE__DS_SPEC
     [DSE__DS_SM_FREQUENCY] = { "/chips/sm_frequency", DSE__SHAPE_CS, false, "normalised_to",
         "an SM without variation (1.0)",
-        "per-SM frequency with every register counted (baseline), time zero" },
+        "per-SM frequency with every register counted (baseline), time zero", false },
     [DSE__DS_WITHIN_SM] = { "/chips/within_sm_ratio", DSE__SHAPE_CS, false, "units",
         "ratio (fastest / slowest register delay)",
-        "spread of register delays inside each SM, time zero" },
+        "spread of register delays inside each SM, time zero", false },
     [DSE__DS_SM_TO_SM] = { "/chips/sm_to_sm_ratio", DSE__SHAPE_C, false, "units",
-        "ratio (fastest / slowest SM frequency)", "spread of SM frequencies on each chip" },
+        "ratio (fastest / slowest SM frequency)", "spread of SM frequencies on each chip",
+        false },
     [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
         "flag (1 = computed and written)",
-        "finished (chip, technique) units: what --resume skips" },
+        "finished (chip, technique) units: what --resume skips", false },
     [DSE__DS_CHECKSUM] = { "/progress/checksum", DSE__SHAPE_CT, false, "units",
         "FNV-1a 64 (docs/results-format.md)",
         "checksum of each finished unit's values as stored: its /results rows, its chip's "
@@ -41,15 +42,15 @@ const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
     [DSE__DS_TRACE_DELAY] = { "/chips/trace/sub_bank_delay", DSE__SHAPE_TTYS, false,
         "normalised_to", "a cell without variation (1.0)",
         "SM 0 of each traced chip: delay of every physical sub-bank per technique and year "
-        "(under the technique's workload-mix stress)" },
+        "(under the technique's workload-mix stress)", false },
     [DSE__DS_TRACE_SLOW] = { "/chips/trace/sub_bank_slow", DSE__SHAPE_TTYS, true, "units",
         "flag (1 = slow, 2-cycle)",
         "SM 0 of each traced chip: speed class of every physical sub-bank per technique and "
-        "year (0 everywhere for techniques that classify registers, not sub-banks)" },
+        "year (0 everywhere for techniques that classify registers, not sub-banks)", false },
     [DSE__DS_TRACE_UTIL] = { "/chips/trace/sub_bank_utilisation", DSE__SHAPE_TTBYS, false,
         "units", "stress duty (fraction of time; aging.duty says access- or occupancy-based)",
         "SM 0 of each traced chip: stress duty of every physical sub-bank per technique, "
-        "workload and year (the interval that starts at that year)" },
+        "workload and year (the interval that starts at that year)", false },
 };
 
 _Static_assert((int)DSE__DS_SM_FREQUENCY == (int)DSE_N_METRICS,
@@ -59,8 +60,8 @@ bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__D
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
-    *d = (dse_dims){ .n_points = dse_axes_points(s), .n_chips = s->chips.count, .n_techniques = s->n_techniques,
-                     .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
+    *d = (dse_dims){ .n_points = dse_axes_points(s), .n_chips = s->chips.count,
+                     .n_techniques = s->n_techniques, .n_benchmarks = s->n_workloads, .n_years = s->var.aging.n_years,
                      .n_sms = s->var.floorplan.n_sms, .n_trace = s->output.n_trace_chips,
                      .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
 }
