@@ -15,6 +15,11 @@
 /* ---- HDF5 reading (h5read.c) -------------------------------------------------------- */
 
 /* True if the link path (absolute, may be nested) exists and names an object. */
+/* csv.c: writes DIR/NAME.csv through fn (created with DIR if need be) under a temporary
+ * name and renames it: never a half-written table; ANA_EOK or ANA_EIO, said in one line. */
+int ana__csv_atomic(const char *dir, const char *name, int (*fn)(FILE *, const void *),
+                    const void *arg, FILE *err);
+
 int ana__h5_exists(hid_t file, const char *path);
 
 /* Rank and dimensions of a dataset (at most 8); ANA_ECORRUPT if unreadable. */

@@ -121,12 +121,15 @@ static int write_per_chip(FILE *f, const ana_results *r, const ana_summary *unus
     return ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
-static int write_one(const char *dir, const char *stem, const char *kind, const ana_results *r,
-                     const ana_summary *sum, int (*fn)(FILE *, const ana_results *, const ana_summary *),
-                     FILE *err)
+int ana__csv_atomic(const char *dir, const char *name, int (*fn)(FILE *, const void *),
+                    const void *arg, FILE *err)
 {
     char path[OUT_PATH_MAX + 256], tmp[OUT_PATH_MAX + 300], why[OUT_PATH_MAX + 400];
-    snprintf(path, sizeof path, "%s/%s_%s.csv", dir, stem, kind);
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
+        return ANA_EIO;
+    }
     if (out_target_check(path, why, sizeof why)) {
         fprintf(err, ANA__PREFIX "%s\n", why);
         return ANA_EIO;
@@ -139,7 +142,7 @@ static int write_one(const char *dir, const char *stem, const char *kind, const 
         fprintf(err, ANA__PREFIX "%s: cannot write: %s\n", path, strerror(errno));
         return ANA_EIO;
     }
-    int rc = fn(f, r, sum);
+    int rc = fn(f, arg);
     if (fclose(f) != 0 || out_target_kind(path) || (!rc && rename(tmp, path) != 0))
         rc = ANA_EIO;
     if (rc) {
@@ -149,13 +152,31 @@ static int write_one(const char *dir, const char *stem, const char *kind, const 
     return rc;
 }
 
+typedef struct table {
+    const ana_results *r;
+    const ana_summary *sum;
+    int (*fn)(FILE *, const ana_results *, const ana_summary *);
+} table;
+
+static int write_table(FILE *f, const void *arg)
+{
+    const table *t = arg;
+    return t->fn(f, t->r, t->sum);
+}
+
+static int write_one(const char *dir, const char *stem, const char *kind, const ana_results *r,
+                     const ana_summary *sum, int (*fn)(FILE *, const ana_results *, const ana_summary *),
+                     FILE *err)
+{
+    char name[OUT_PATH_MAX];
+    snprintf(name, sizeof name, "%s_%s", stem, kind);
+    table t = { r, sum, fn };
+    return ana__csv_atomic(dir, name, write_table, &t, err);
+}
+
 int ana_csv_write(const char *dir, const char *stem, const ana_results *r,
                   const ana_summary *s, bool histograms, FILE *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
-        return ANA_EIO;
-    }
     int rc = write_one(dir, stem, "per_chip", r, s, write_per_chip, err);
     if (!rc)
         rc = write_one(dir, stem, "stats", r, s, write_stats, err);

@@ -384,36 +384,25 @@ static int write_per_chip(FILE *f, const ana_design *d, const void *unused)
     return rc || ferror(f) ? ANA_EIO : ANA_EOK;
 }
 
+typedef struct design_table {
+    const ana_design *d;
+    const void *arg;
+    int (*fn)(FILE *, const ana_design *, const void *);
+} design_table;
+
+static int write_design_table(FILE *f, const void *arg)
+{
+    const design_table *t = arg;
+    return t->fn(f, t->d, t->arg);
+}
+
 /* Written under a temporary name and renamed, like every CSV of analyze. */
 int ana__design_csv_file(const char *dir, const char *name, const ana_design *d,
                          int (*fn)(FILE *, const ana_design *, const void *), const void *arg,
                          FILE *err)
 {
-    char path[OUT_PATH_MAX + 256], tmp[OUT_PATH_MAX + 300], why[OUT_PATH_MAX + 400];
-    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(err, ANA__PREFIX "%s: cannot create the directory: %s\n", dir, strerror(errno));
-        return ANA_EIO;
-    }
-    if (out_target_check(path, why, sizeof why)) {
-        fprintf(err, ANA__PREFIX "%s\n", why);
-        return ANA_EIO;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    unlink(tmp);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(err, ANA__PREFIX "%s: cannot write: %s\n", path, strerror(errno));
-        return ANA_EIO;
-    }
-    int rc = fn(f, d, arg);
-    if (fclose(f) != 0 || out_target_kind(path) || (!rc && rename(tmp, path) != 0))
-        rc = ANA_EIO;
-    if (rc) {
-        fprintf(err, ANA__PREFIX "%s: write error\n", path);
-        unlink(tmp);
-    }
-    return rc;
+    design_table t = { d, arg, fn };
+    return ana__csv_atomic(dir, name, write_design_table, &t, err);
 }
 
 int ana_design_csv(const char *dir, const char *stem, const ana_design *d, FILE *err)

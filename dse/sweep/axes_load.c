@@ -14,6 +14,7 @@
 #include "dse_quote.h"
 #include "dse_sweep.h"
 #include "sweep_schema.h"
+#include "sweep_text.h"
 
 typedef struct ctx {
     const char *file;
@@ -23,19 +24,10 @@ typedef struct ctx {
 
 static int fail(const ctx *c, const config_setting_t *s, const char *key, const char *fmt, ...)
 {
-    if (!c->err)
-        return -1;
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dse__sweep_vfail(c->err, c->file, s ? config_setting_source_line(s) : 0, key, fmt, ap);
     va_end(ap);
-    dse__fput_escaped(c->err, c->file);
-    fprintf(c->err, ":%d: key '", s ? config_setting_source_line(s) : 0);
-    dse__fput_escaped(c->err, key);
-    fputs("': ", c->err);
-    dse__fput_escaped(c->err, msg);
-    fputc('\n', c->err);
     return -1;
 }
 

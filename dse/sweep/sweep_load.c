@@ -25,22 +25,10 @@ typedef struct loader {
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
                 ...)
 {
-    if (!ld->err)
-        return -1;
-    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dse__sweep_vfail(ld->err, ld->file, s ? config_setting_source_line(s) : 0, key, fmt, ap);
     va_end(ap);
-    dse__fput_escaped(ld->err, ld->file);
-    fprintf(ld->err, ":%d: ", s ? config_setting_source_line(s) : 0);
-    if (key) {
-        fputs("key '", ld->err);
-        dse__fput_escaped(ld->err, key);
-        fputs("': ", ld->err);
-    }
-    dse__fput_escaped(ld->err, msg);
-    fputc('\n', ld->err);
     return -1;
 }
 

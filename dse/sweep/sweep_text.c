@@ -5,6 +5,7 @@
 #include "dse_quote.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -17,6 +18,24 @@ static void say(FILE *err, const char *file, long line, const char *msg)
         return;
     dse__fput_escaped(err, file);
     fprintf(err, ":%ld: %s\n", line, msg);
+}
+
+void dse__sweep_vfail(FILE *err, const char *file, int line, const char *key, const char *fmt,
+                      va_list ap)
+{
+    if (!err)
+        return;
+    char msg[1024];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    dse__fput_escaped(err, file);
+    fprintf(err, ":%d: ", line);
+    if (key) {
+        fputs("key '", err);
+        dse__fput_escaped(err, key);
+        fputs("': ", err);
+    }
+    dse__fput_escaped(err, msg);
+    fputc('\n', err);
 }
 
 char *dse__sweep_read(const char *path, size_t *len_out, FILE *err)

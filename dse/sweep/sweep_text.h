@@ -11,6 +11,7 @@
 #ifndef RFDSE_DSE_SWEEP_TEXT_H
 #define RFDSE_DSE_SWEEP_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -18,6 +19,11 @@
 #define DSE_SWEEP_MAX_GROUP_KEYS 64     /* settings in one group (the largest section: 25) */
 #define DSE_SWEEP_MAX_STRING 8192       /* bytes of one string value (output.file: 4000)  */
 #define DSE_SWEEP_MAX_DEPTH 32          /* nesting of groups, lists and arrays           */
+
+/* One line "FILE:LINE: key 'KEY': message" (no key part when key is NULL), control
+ * characters escaped, to err if not NULL: the loader's and the axes reader's refusals. */
+void dse__sweep_vfail(FILE *err, const char *file, int line, const char *key, const char *fmt,
+                      va_list ap);
 
 /* Reads a sweep file into a NUL-terminated malloc'ed string of *len bytes (which may
  * hold NUL bytes of its own: the pre-scan refuses them).  On failure (not a regular
