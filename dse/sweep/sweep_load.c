@@ -70,8 +70,15 @@ static int read_number(const loader *ld, const config_setting_t *s, const char *
     if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
         long long i = config_setting_get_int64(s);
         *v = (double)i;
-        /* beyond 2^53 a double would round what was written */
-        if ((double)i >= 0x1p63 || (long long)*v != i)
+        /* beyond 2^53 a double would round what was written: an integer key's range
+         * refuses it (quoting it exactly), a real-valued key says why */
+        bool inexact = (double)i >= 0x1p63 || (long long)*v != i;
+        if (inexact && integer_key) {
+            char got[32];
+            snprintf(got, sizeof got, "%lld", i);
+            return bad_range(ld, s, path, k, got);
+        }
+        if (inexact)
             return fail(ld, s, path, "%lld is not exactly a double, accepted: an integer of "
                         "at most 2^53 in magnitude", i);
     }
