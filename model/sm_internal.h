@@ -51,7 +51,10 @@ typedef enum {
     SM__OP_FLAG = SM__N_OPS,
     /* a block barrier (frac_barrier), placed by position, not drawn: it takes an issue
      * slot and holds the warp until every warp of its block has issued it (sched.c) */
-    SM__OP_BAR
+    SM__OP_BAR,
+    /* a trace's instruction without a register result (branches, exits, compares that
+     * set only a predicate; trace.c): an SP slot, nothing to write back */
+    SM__OP_NORES
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -93,7 +96,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__OP_BAR + 1]; /* and SM__OP_FLAG, SM__OP_BAR */
+extern const sm__op_info sm__ops[SM__OP_NORES + 1]; /* and FLAG, BAR, NORES */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {

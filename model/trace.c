@@ -9,14 +9,22 @@
  * stream is the same for every technique and schedule. */
 #include "sm_internal.h"
 
-/* sm_trace_op -> sm__op */
-static const uint8_t op_of[SM_TRACE_N_OPS] = {
-    [SM_TRACE_INT] = SM__OP_INT,         [SM_TRACE_INT_MAD] = SM__OP_INT_MAD,
-    [SM_TRACE_FP] = SM__OP_FP,           [SM_TRACE_FP_MAD] = SM__OP_FP_MAD,
-    [SM_TRACE_DP] = SM__OP_DP,           [SM_TRACE_SFU] = SM__OP_SFU,
-    [SM_TRACE_LD_GLOBAL] = SM__OP_LD_GLOBAL, [SM_TRACE_ST_GLOBAL] = SM__OP_ST_GLOBAL,
-    [SM_TRACE_LD_SHARED] = SM__OP_LD_SHARED, [SM_TRACE_ST_SHARED] = SM__OP_ST_SHARED,
-    [SM_TRACE_CONTROL] = SM__OP_LAT1,    [SM_TRACE_BARRIER] = SM__OP_BAR,
+/* sm_trace_op -> sm__op, by whether the instruction writes a register: one without a
+ * register result (a branch, an exit, a compare that sets only a predicate) takes an SP
+ * slot and writes nothing back (the decoder makes a load without one a store). */
+static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
+    [SM_TRACE_INT] = { SM__OP_NORES, SM__OP_INT },
+    [SM_TRACE_INT_MAD] = { SM__OP_NORES, SM__OP_INT_MAD },
+    [SM_TRACE_FP] = { SM__OP_NORES, SM__OP_FP },
+    [SM_TRACE_FP_MAD] = { SM__OP_NORES, SM__OP_FP_MAD },
+    [SM_TRACE_DP] = { SM__OP_NORES, SM__OP_DP },
+    [SM_TRACE_SFU] = { SM__OP_NORES, SM__OP_SFU },
+    [SM_TRACE_LD_GLOBAL] = { SM__OP_ST_GLOBAL, SM__OP_LD_GLOBAL },
+    [SM_TRACE_ST_GLOBAL] = { SM__OP_ST_GLOBAL, SM__OP_ST_GLOBAL },
+    [SM_TRACE_LD_SHARED] = { SM__OP_ST_SHARED, SM__OP_LD_SHARED },
+    [SM_TRACE_ST_SHARED] = { SM__OP_ST_SHARED, SM__OP_ST_SHARED },
+    [SM_TRACE_CONTROL] = { SM__OP_NORES, SM__OP_LAT1 },
+    [SM_TRACE_BARRIER] = { SM__OP_BAR, SM__OP_BAR },
 };
 
 int sm__trace_setup(sm__kernel *k, const sm_trace *tr)
@@ -46,7 +54,7 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
     const sm_trace *tr = k->trace;
     const sm_trace_inst *t = &tr->insts[tr->first[wp->micro_row] + (uint64_t)index];
-    in->op = op_of[t->op];
+    in->op = op_of[t->op][t->dst != SM_TRACE_NO_REG];
     in->dst = t->dst;
     in->n_src = t->n_src;
     in->src[0] = t->src[0];

@@ -227,6 +227,9 @@ static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst 
     registers(in, o, info);
     o->op = (uint8_t)class_of(name, cls, o->dst != SM_TRACE_NO_REG, &how);
     o->smem_ways = o->reqs = 1;
+    /* a load that writes no register (RZ) is timed as a store: nothing to write back */
+    if (o->dst == SM_TRACE_NO_REG && (o->op == SM_TRACE_LD_GLOBAL || o->op == SM_TRACE_LD_SHARED))
+        o->op = o->op == SM_TRACE_LD_GLOBAL ? SM_TRACE_ST_GLOBAL : SM_TRACE_ST_SHARED;
     if (o->op == SM_TRACE_BARRIER && last) {
         o->op = SM_TRACE_CONTROL; /* the model's barriers hold warps that run on */
         info->last_barriers++;
