@@ -50,6 +50,12 @@ out=$("$rfdse" validate "$tmp/bad.cfg" 2>&1 >/dev/null); rc=$?
 [ $rc = 2 ] || bad "an unknown opcode: exit $rc, expected 2"
 case "$out" in "$tmp/bad.traceg:"[0-9]*"FROB"*) ;; *) bad "an unknown opcode: '$out'" ;; esac
 
+# not a regular file (a FIFO or device would block the loader)
+printf 'workloads = ( { name = "d"; trace = "/dev/null"; } );\n' > "$tmp/dev.cfg"
+out=$("$rfdse" validate "$tmp/dev.cfg" 2>&1 >/dev/null); rc=$?
+case "$rc:$out" in "2:$tmp/dev.cfg:1: key 'trace': /dev/null is not a regular file"*) ;;
+  *) bad "trace = /dev/null: exit $rc, '$out'" ;; esac
+
 shared=$src/../shared/traces
 if [ ! -d "$shared" ]; then
   echo "skipped: $shared absent (the public traces)"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dse_sweep.h"
 #include "dse_trace.h"
@@ -13,6 +14,12 @@ int dse__trace_workload(sm_profile *w, struct sm_trace **out, FILE *err, char *k
                         size_t key_len, char *msg, size_t msg_len)
 {
     key[0] = msg[0] = '\0';
+    struct stat st;
+    if (stat(w->trace, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO or device would hang */
+        snprintf(key, key_len, "trace");
+        snprintf(msg, msg_len, "%s is not a regular file, accepted: a trace file", w->trace);
+        return -1;
+    }
     dse_trace *t = dse_trace_read(w->trace, err);
     if (!t)
         return -1; /* the reader's one line names the file and line */
