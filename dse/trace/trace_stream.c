@@ -290,8 +290,10 @@ static int index_rows(const dse_trace *t, int wpb, size_t *rows, int *n_blocks, 
             for (int j = 0; j < wpb; j++)
                 rows[(size_t)b * (size_t)wpb + (size_t)j] = SIZE_MAX;
         }
+        if (w->warp < 0 || w->warp >= wpb)
+            return warp_index_fail(err, name, w, wpb);
         size_t *slot = &rows[(size_t)b * (size_t)wpb + (size_t)w->warp];
-        if (w->warp < 0 || w->warp >= wpb || *slot != SIZE_MAX)
+        if (*slot != SIZE_MAX)
             return warp_index_fail(err, name, w, wpb);
         *slot = i;
     }
