@@ -87,8 +87,8 @@ static dse_sweep *trace_sweep(const char *name, const char *extra)
     return dse_sweep_load_string(text, "trace_test.cfg", stderr);
 }
 
-static int run(const dse_sweep *s, const sm_config *c, const dse_technique *t, int slow,
-               sm_stats *st)
+static int run_profile(const dse_sweep *s, const sm_profile *w, const sm_config *c,
+                       const dse_technique *t, int slow, sm_stats *st)
 {
     const var_floorplan *fp = &s->var.floorplan;
     static sm_rf_map m;
@@ -97,11 +97,17 @@ static int run(const dse_sweep *s, const sm_config *c, const dse_technique *t, i
         sm_rf_map_mark_last_slow(&m, slow);
     sm_sim *sim = sm_sim_alloc(c);
     assert_non_null(sim);
-    int rc = sm_sim_run(sim, c, &s->workloads[0], &t->ipc, &m, 0, 1, st);
+    int rc = sm_sim_run(sim, c, w, &t->ipc, &m, 0, 1, st);
     if (rc)
         fprintf(stderr, "%s: %s (%s)\n", t->name, sm_strerror(rc), sm_sim_diagnostic(sim));
     sm_sim_free(sim);
     return rc;
+}
+
+static int run(const dse_sweep *s, const sm_config *c, const dse_technique *t, int slow,
+               sm_stats *st)
+{
+    return run_profile(s, &s->workloads[0], c, t, slow, st);
 }
 
 /* closed-form.traceg: cycles = (C - 1)(L + 3) + 2 + B (L + 3) + 1 with C = 6, B = 3 (its
@@ -126,6 +132,42 @@ static void test_closed_form(void **state)
         assert_int_equal(st.barriers, 2);
         assert_int_equal(st.thread_insts, 14 * 32);
     }
+    dse_sweep_free(s);
+}
+
+/* smem-conflict.traceg: a chain of N = 4 shared loads of conflict degree 4.  Without a
+ * shared-memory timing that reads smem_ways a link takes lat_shared + 3 cycles; with
+ * one (issue 27's memory system), degree - 1 more.  The same stream with every degree
+ * set to 1 tells which model this is; each case is then checked exactly. */
+static void test_shared_conflict(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("smem-conflict.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    enum { N = 4 };
+    assert_int_equal(tr->first[1], N);
+    sm_trace_inst plain_insts[N];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(tr->insts[i].smem_ways, 4);
+        plain_insts[i] = tr->insts[i];
+        plain_insts[i].smem_ways = 1;
+    }
+    sm_trace plain = *tr;
+    plain.insts = plain_insts;
+    sm_profile w1 = s->workloads[0];
+    w1.trace_stream = &plain;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats conflict, none;
+    assert_int_equal(run(s, &s->sm, &ideal, 0, &conflict), SM_OK);
+    assert_int_equal(run_profile(s, &w1, &s->sm, &ideal, 0, &none), SM_OK);
+    const uint64_t L = (uint64_t)s->sm.lat_shared;
+    assert_int_equal(none.cycles, N * (L + 3) + 1);
+    if (conflict.cycles == none.cycles)
+        print_message("the model's shared memory does not time conflicts (smem_ways) yet\n");
+    else
+        assert_int_equal(conflict.cycles, N * (L + 3 + 4 - 1) + 1);
     dse_sweep_free(s);
 }
 
@@ -162,7 +204,7 @@ static void test_every_technique(void **state)
 {
     (void)state;
     const char *const traces[] = { "closed-form.traceg", "decode.traceg",
-                                   "tiny-v4-lineinfo.traceg" };
+                                   "tiny-v4-lineinfo.traceg", "smem-conflict.traceg" };
     static sm_stats a, b;
     for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
         dse_sweep *s = trace_sweep(traces[i], "");
@@ -220,6 +262,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decoder_rules),
         cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
         cmocka_unit_test(test_every_technique),
         cmocka_unit_test(test_loader),
