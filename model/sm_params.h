@@ -234,8 +234,9 @@ typedef struct sm_profile {
      * kernel instead of drawn ones; "" for a profile.  The loader decodes the file   *
      * into trace_stream (owned by the sweep) and sets the shape above from it.       */
     char trace[SM_TRACE_PATH_MAX]; /* the trace file (.traceg or its .h5 form)   */
-    uint64_t trace_hash;    /* hash of the file's content: the run-cache key's   *
-                             * share of the trace (the path only names it)       */
+    uint64_t trace_hash;    /* hash of the decoded trace (set by the loader):   *
+                             * the run-cache key's share of it (the path only    *
+                             * names it); 0 for a profile                        */
     const struct sm_trace *trace_stream; /* decoded; NULL for a profile         */
 } sm_profile;
 

@@ -40,7 +40,7 @@ sed "s|$cf|$tmp/cf.traceg|" "$tmp/back.cfg" > "$tmp/pinned.cfg"
 sed -i 's/0008 ffffffff 1 R1 IADD 2 R1 R255 0/0008 ffffffff 1 R3 IADD 2 R1 R255 0/' "$tmp/cf.traceg"
 out=$("$rfdse" validate "$tmp/pinned.cfg" 2>&1 >/dev/null); rc=$?
 [ $rc = 2 ] || bad "a changed trace: exit $rc, expected 2"
-case "$out" in *"key 'trace_hash'"*"has changed"*) ;; *) bad "a changed trace: '$out'" ;; esac
+case "$out" in *"key 'workloads[0].trace_hash'"*"has changed"*) ;; *) bad "a changed trace: '$out'" ;; esac
 [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || bad "a changed trace: more than one line"
 
 # an unknown opcode: one line naming the file, its line and the opcode
@@ -53,7 +53,7 @@ case "$out" in "$tmp/bad.traceg:"[0-9]*"FROB"*) ;; *) bad "an unknown opcode: '$
 # not a regular file (a FIFO or device would block the loader)
 printf 'workloads = ( { name = "d"; trace = "/dev/null"; } );\n' > "$tmp/dev.cfg"
 out=$("$rfdse" validate "$tmp/dev.cfg" 2>&1 >/dev/null); rc=$?
-case "$rc:$out" in "2:$tmp/dev.cfg:1: key 'trace': /dev/null is not a regular file"*) ;;
+case "$rc:$out" in "2:$tmp/dev.cfg:1: key 'workloads[0].trace': /dev/null is not a regular file"*) ;;
   *) bad "trace = /dev/null: exit $rc, '$out'" ;; esac
 
 shared=$src/../shared/traces

@@ -458,13 +458,14 @@ static int read_workload(const loader *ld, const config_setting_t *e, int idx, s
 static int read_trace(const loader *ld, const config_setting_t *e, int idx, dse_sweep *sw)
 {
     sm_profile *w = &sw->workloads[idx];
-    char path[64];
+    char path[64], key[96];
     snprintf(path, sizeof path, "workloads[%d].trace", idx);
     const config_setting_t *s =
         config_setting_type(e) == CONFIG_TYPE_GROUP ? config_setting_get_member(e, "trace") : NULL;
     if (!s) {
+        snprintf(key, sizeof key, "workloads[%d].trace_hash", idx);
         if (w->trace_hash)
-            return fail(ld, e, "trace_hash", "is set by the loader for a workload with `trace = "
+            return fail(ld, e, key, "is set by the loader for a workload with `trace = "
                         "\"FILE\"`, accepted: 0 without one");
         return 0;
     }
@@ -474,9 +475,11 @@ static int read_trace(const loader *ld, const config_setting_t *e, int idx, dse_
                     "characters", sizeof w->trace - 1);
     snprintf(w->trace, sizeof w->trace, "%s", str);
     sm_profile stated = *w;
-    char key[64], msg[512];
-    if (dse__trace_workload(w, &sw->traces[idx], ld->err, key, sizeof key, msg, sizeof msg))
-        return key[0] ? fail(ld, s, key, "%s", msg) : -1;
+    char which[32], msg[512];
+    if (dse__trace_workload(w, &sw->traces[idx], ld->err, which, sizeof which, msg, sizeof msg)) {
+        snprintf(key, sizeof key, "workloads[%d].%s", idx, which);
+        return which[0] ? fail(ld, s, key, "%s", msg) : -1;
+    }
     static const struct { const char *name; size_t off; } shape[] = {
         { "grid_blocks", offsetof(sm_profile, grid_blocks) },
         { "block_threads", offsetof(sm_profile, block_threads) },
@@ -487,9 +490,10 @@ static int read_trace(const loader *ld, const config_setting_t *e, int idx, dse_
         const config_setting_t *k = config_setting_get_member(e, shape[i].name);
         int was = *(const int *)((const char *)&stated + shape[i].off);
         int now = *(const int *)((const char *)w + shape[i].off);
+        snprintf(key, sizeof key, "workloads[%d].%s", idx, shape[i].name);
         if (k && was != now)
-            return fail(ld, k, shape[i].name, "%d, but the trace %s gives %d (a trace "
-                        "workload's shape is its trace's), accepted: %d", was, w->trace, now, now);
+            return fail(ld, k, key, "%d, but the trace %s gives %d (a trace workload's shape "
+                        "is its trace's), accepted: %d", was, w->trace, now, now);
     }
     return 0;
 }
