@@ -359,6 +359,9 @@ static bool added_later(const char *name)
         "predictions_correct",
         /* barriers (issue 27): zero without frac_barrier */
         "stall_barrier", "barriers",
+        /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
+        "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
+        "smem_conflict_cycles",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))

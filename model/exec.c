@@ -79,13 +79,15 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     const sm__op_info *oi = &sm__ops[sl->op];
     if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
         int w = sl->warp;
+        if (__builtin_expect(s->mem.on, 0) & (sl->op == SM__OP_ST_GLOBAL))
+            sm__memsys_store(s); /* its bandwidth (memsys.c) */
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
         return;
     }
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
-    sl->done_at = s->now + s->k.lat[lat];
+    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     wheel_push(s, slot, SM__WHEEL_DONE);
     s->n_wheel++;
 }
@@ -187,7 +189,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             continue; /* this pipeline refuses it; the next may take it */
         if (at)
             s->result_at[u][p][at % SM__RESULT_RING] = at;
-        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + sl->xbusy;
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;

@@ -163,8 +163,12 @@ static void send_request(sm_sim *s, sm__hz_slot *h)
         s->hz.next_miss = s->now + s->c->miss_interval;
         if (h->reqs_left > 1) {
             sm__hz *hz = &s->hz;
-            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] =
-                s->now + s->k.lat[SM__LAT_MISS];
+            int64_t at = s->now + (s->mem.on ? sm__memsys_load(s) : s->k.lat[SM__LAT_MISS]);
+            if (hz->rel_n) { /* FIFO: with the memory system latencies differ */
+                int64_t last = hz->rel[(hz->rel_head + hz->rel_n - 1) % SM__MSHR_RING];
+                at = at > last ? at : last;
+            }
+            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] = at;
             s->misses++;
         }
     }
@@ -229,7 +233,7 @@ static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
         }
         send_request(s, h);
     }
-    s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+    s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + sl->xbusy;
     if (load && h->reqs_left > 0) { /* divergent: more requests to send */
         if (buffer_room(s, sl->warp)) {
             squash(s, bit, slot, HZ_DIVERGE);
