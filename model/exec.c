@@ -79,8 +79,7 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     const sm__op_info *oi = &sm__ops[sl->op];
     if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
         int w = sl->warp;
-        if (__builtin_expect(s->mem.on, 0) & (sl->op == SM__OP_ST_GLOBAL))
-            sm__memsys_store(s); /* its bandwidth (memsys.c) */
+
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
         return;
@@ -182,14 +181,17 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             }
             break;
         }
-        if (u == SM__UNIT_MEM) /* the held state could recur with other collectors */
+        if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
             s->mem_hold_until = 0;
+            s->st->smem_conflict_cycles += sl->xbusy;
+        }
         int64_t at;
         if (result_taken(s, u, p, sl, &at))
             continue; /* this pipeline refuses it; the next may take it */
         if (at)
             s->result_at[u][p][at % SM__RESULT_RING] = at;
-        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + sl->xbusy;
+        /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
+        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;

@@ -198,6 +198,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    wp->next.smem_ways = 1; /* synth() writes it only when the kernel has conflicts */
 }
 
 /* A shared access's conflict degree: smem_ways' floor, one more with its fraction; an
@@ -224,9 +225,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
-    in->smem_ways = 1;
-    if (__builtin_expect(k->smem_on, 0) & ((op == SM__OP_LD_SHARED) | (op == SM__OP_ST_SHARED)))
-        in->smem_ways = smem_degree(k, a, b);
+    if (__builtin_expect(k->smem_on, 0)) /* else it stays 1 (sm__gen_warp) */
+        in->smem_ways = (op == SM__OP_LD_SHARED) | (op == SM__OP_ST_SHARED)
+                            ? smem_degree(k, a, b) : 1;
     uint8_t dst = rt[(a >> 42) & 1023];
     in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
@@ -268,6 +269,7 @@ static void micro(const sm__kernel *k, const sm__warp *wp, int index, sm__inst *
 {
     int at = k->micro_rows ? wp->micro_row * k->insts_per_warp + index : index;
     *in = k->micro[at % k->n_micro];
+    in->smem_ways = in->smem_ways > 1 && sm__ops[in->op].unit == SM__UNIT_MEM ? in->smem_ways : 1;
     for (int i = in->n_src; i < SM__MAX_SRC; i++)
         in->src[i] = SM__NO_REG;
 }
@@ -277,7 +279,7 @@ static void micro(const sm__kernel *k, const sm__warp *wp, int index, sm__inst *
 static void flag_inst(sm__inst *in)
 {
     *in = (sm__inst){ .op = SM__OP_FLAG, .dst = SM__NO_REG, .n_src = 0,
-                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
 /* Is instruction `index` of every warp a barrier?  A function of the kernel's seed and
@@ -293,7 +295,7 @@ static bool barrier_at(const sm__kernel *k, int index)
 static void bar_inst(sm__inst *in)
 {
     *in = (sm__inst){ .op = SM__OP_BAR, .dst = SM__NO_REG, .n_src = 0,
-                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +

@@ -17,8 +17,6 @@ int sm__mem_lat(sm_sim *s, const sm__slot *sl)
     int shared = sl->op == SM__OP_LD_SHARED, miss = !shared & (sl->miss != 0);
     s->misses += miss;
     s->st->l1_misses += (uint64_t)miss;
-    if (__builtin_expect(miss & s->mem.on, 0)) /* the latency start() reads next */
-        s->k.lat[SM__LAT_MISS] = sm__memsys_load(s);
     return shared ? SM__LAT_SHARED : miss ? SM__LAT_MISS : SM__LAT_L1_HIT;
 }
 

@@ -94,10 +94,21 @@ static int resident_blocks(const sm_config *c, const sm_profile *w, int wpb)
     return min_int(r, (int)((long)c->n_registers / ((long)wpb * 32 * w->regs_per_thread)));
 }
 
+static bool launches_ok(const sm_profile *w)
+{
+    if (w->n_launches < 0 || w->n_launches > SM_MAX_LAUNCHES)
+        return false;
+    for (int l = 0; l < w->n_launches; l++)
+        if (w->launch_blocks[l] < 1)
+            return false;
+    return true;
+}
+
 static bool profile_ok(const sm_profile *w)
 {
     return w->regs_per_thread >= 1 && w->regs_per_thread <= SM__MAX_REGS - 1 &&
-           w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1;
+           w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1 &&
+           launches_ok(w);
 }
 
 /* The only way sm_index and n_sms reach the simulation (sm.h): blocks b = sm_index,

@@ -82,9 +82,10 @@ typedef struct sm__inst {
     uint8_t site;              /* global load: load-site ID (static instruction)    */
     uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
     /* shared-memory access: its bank-conflict degree, 1..32 (the cycles it holds the
-     * LD/ST pipeline; GPGPU-Sim: the most distinct words in one bank).  Set by the
-     * instruction source (gen.c from the profile's smem_ways, or a trace from its
-     * addresses); 1 for every other instruction (0 counts as 1) */
+     * LD/ST pipeline, and its result is late by all but one; GPGPU-Sim: the most
+     * distinct words addressed in one bank).  Set by the instruction source (gen.c
+     * from the profile's smem_ways, or a trace from its lanes' addresses); 0 counts as
+     * 1; only LD/ST shared instructions may carry more than 1 */
     uint8_t smem_ways;
 } sm__inst;
 
@@ -343,21 +344,6 @@ struct sm_sim {
                                           * for the idle skip's search (exec.c) */
     int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
-    int launch;          /* launch the next block belongs to (launch.c) */
-    /* sm.memory = "partitions" (memsys.c): when each L2 sub-partition's port and each
-     * DRAM channel next serves this SM, in cycles (fractional: its share) */
-    struct sm__memsys {
-        bool on;
-        double l2_free[64 * 4], dram_free[64];
-        double l2_time, dram_time; /* one 128-B line: port time and channel time */
-        double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
-        double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
-        double to_l2;          /* dispatch to arrival at the L2 port */
-        int n_sub;             /* sub-partitions */
-        uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
-        uint64_t n;            /* requests so far: keys the partition and the L2 hit */
-        uint64_t seed;
-    } mem;
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
      * collectors and the misses in flight are unchanged; a dispatch ends it (without
@@ -398,6 +384,23 @@ struct sm_sim {
     int64_t phys_read_next[SM_MAX_BANKS], phys_write_next[SM_MAX_BANKS];
     uint64_t frozen;
     int64_t frozen_base;
+    /* launches and the memory system: cold, so last (sm__mem_lat tests mem.on on a
+     * miss only) */
+    int launch;          /* launch the next block belongs to (launch.c) */
+    /* sm.memory = "partitions" (memsys.c): when each L2 sub-partition's port and each
+     * DRAM channel next serves this SM, in cycles (fractional: its share) */
+    struct sm__memsys {
+        bool on;
+        double l2_free[64 * 4], dram_free[64];
+        double l2_time, dram_time; /* one 128-B line: port time and channel time */
+        double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
+        double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
+        double to_l2;          /* dispatch to arrival at the L2 port */
+        int n_sub;             /* sub-partitions */
+        uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
+        uint64_t n;            /* requests so far: keys the partition and the L2 hit */
+        uint64_t seed;
+    } mem;
 };
 
 /* banks.c: the working bank table, register mapping, renaming */
