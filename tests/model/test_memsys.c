@@ -218,6 +218,50 @@ static void test_dependent_launches(void **state)
     assert_true(dep > indep);
 }
 
+/* The synthetic stream: smem_ways 2.5 gives each shared access 2 or 3 cycles, so the
+ * conflict cycles average 1.5 per shared access (binomial: 4 sigma of 0.5 / sqrt(n));
+ * with 10 % atomics of 4 lanes, 0.9 x 1.5 + 0.1 x 7 = 2.05. */
+static void test_synthetic_degree(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.frac_shared = 0.3;
+    f->p.smem_ways = 2.5;
+    f->p.insts_per_warp = 2000;
+    const double mean[2] = { 1.5, 0.9 * 1.5 + 0.1 * 7 }, sd[2] = { 0.5, 1.7 };
+    for (int a = 0; a < 2; a++) {
+        f->p.frac_atomic = a ? 0.1 : 0.0;
+        f->p.atomic_ways = 4;
+        assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+        double n = 0.3 * (double)f->st.warp_insts, got = (double)f->st.smem_conflict_cycles / n;
+        printf("# conflict cycles per shared access %.3f (expected %.3f)\n", got, mean[a]);
+        assert_true(fabs(got - mean[a]) < 4 * sd[a] / sqrt(n) + 0.02); /* 0.02: the share */
+    }
+    f->p.smem_ways = 1.0;
+    f->p.frac_atomic = 0.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.smem_conflict_cycles, 0);
+}
+
+/* A memory-bound synthetic kernel through the partitions: every L1 miss and every
+ * store is a request to L2; with l2_hit_rate 0 each goes on to DRAM. */
+static void test_synthetic_partitions(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    sm_fixture_memory_bound(&f->p);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats part = f->st;
+    assert_true(part.mem_l2_requests > part.l1_misses);
+    assert_int_equal(part.mem_dram_requests, part.mem_l2_requests);
+    assert_true(part.mem_miss_cycles >= 269 * part.l1_misses);
+    f->c.memory = SM_MEMORY_FIXED;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.l1_misses, part.l1_misses); /* the same loads miss L1 */
+    assert_int_equal(f->st.mem_l2_requests, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +272,8 @@ int main(void)
         cmocka_unit_test(test_shared_capacity),
         cmocka_unit_test(test_nw_shares),
         cmocka_unit_test(test_dependent_launches),
+        cmocka_unit_test(test_synthetic_degree),
+        cmocka_unit_test(test_synthetic_partitions),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }
