@@ -289,6 +289,8 @@ const dse__key dse__workload_keys[] = {
     K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
+    K_I64(sm_profile, trace_hash, 0, 9e18,
+          "a trace workload: hash of its decoded trace (set by the loader; 0: a profile)"),
 };
 const size_t dse__n_workload_keys = NELEM(dse__workload_keys);
 
