@@ -80,7 +80,6 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     const sm__op_info *oi = &sm__ops[sl->op];
     if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
         int w = sl->warp;
-
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
         return;
@@ -192,7 +191,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         if (at)
             s->result_at[u][p][at % SM__RESULT_RING] = at;
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
-        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+        s->pipe_free[u][p] =
+            s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;

@@ -15,7 +15,8 @@
  * current launch).  The transfer itself stays in the latency; the waiting grows with
  * the request rate, and so does MSHR occupancy (a miss holds its MSHR until its data
  * returns).  Stores write through to L2 (and, at the miss rate, to DRAM): they use
- * bandwidth and hold no MSHR. */
+ * bandwidth and hold no MSHR.  Called from the memory stage of mem_hazard.c, which
+ * sm.memory = "partitions" turns on, so the default LD/ST path has no hook. */
 #include <math.h>
 #include <string.h>
 
