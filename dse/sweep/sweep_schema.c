@@ -23,21 +23,20 @@ static const char *const sched_names[] = {
 #undef SCHED_NAME
     NULL,
 };
-static const char *const hybrid_names[] = { "auto", "fixed", NULL };
-static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
-static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first",
-                                                "fast_spread", NULL };
-static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
-static const char *const port_names[] = { "separate", "shared", NULL };
-static const char *const slow_access_names[] = { "hold_port", "pipelined", "replay",
-                                                 "stall_collector", NULL };
-static const char *const bro_port_names[] = { "virtual", "physical", NULL };
-static const char *const coll_names[] = { "per_unit", "unified", NULL };
-static const char *const hazard_names[] = { "stall", "replay", NULL };
-static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
-static const char *const latency_table_names[] = { "rfdse", "gpgpusim", NULL };
-static const char *const predictor_names[] = { "hit_unless_replayed", "always_miss", "pc",
-                                               "oracle", NULL };
+/* The model's enumerations: names generated from the lists that define the values
+ * (model/sm_params.h), so a name always reads back as its value. */
+static const char *const hybrid_names[] = SM_ENUM_NAMES(SM_HYBRID_POLICIES);
+static const char *const rename_names[] = SM_ENUM_NAMES(SM_RENAME_ORDERS);
+static const char *const rr_policy_names[] = SM_ENUM_NAMES(SM_RR_POLICIES);
+static const char *const rr_gating_names[] = SM_ENUM_NAMES(SM_RR_GATINGS);
+static const char *const port_names[] = SM_ENUM_NAMES(SM_BANK_PORTS);
+static const char *const slow_access_names[] = SM_ENUM_NAMES(SM_SLOW_ACCESSES);
+static const char *const bro_port_names[] = SM_ENUM_NAMES(SM_BRO_PORTS);
+static const char *const coll_names[] = SM_ENUM_NAMES(SM_COLLECTOR_KINDS);
+static const char *const hazard_names[] = SM_ENUM_NAMES(SM_MEM_HAZARDS);
+static const char *const tracker_names[] = SM_ENUM_NAMES(SM_MSHR_TRACKERS);
+static const char *const latency_table_names[] = SM_ENUM_NAMES(SM_LATENCY_TABLES);
+static const char *const predictor_names[] = SM_ENUM_NAMES(SM_HIT_PREDICTORS);
 
 /* Key constructors: S is the owning struct type. */
 #define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
