@@ -12,6 +12,7 @@
 
 #include "dse_sim_cache.h"
 #include "dse_sweep.h"
+#include "sm_design.h"
 #include "sm.h"
 
 static double cpu_seconds(void)
@@ -451,9 +452,9 @@ static int rr_run(const dse_sweep *s, sm_sim *sim, const sm_profile *p, const ch
     dse_technique_preset("rf_bro", &bro);
     t.freq = bro.freq; /* on rf_bro's map: the designs' IPC side composed onto rf_bro */
     if (gating >= 0)
-        t.ipc.rr_gating = (sm_rr_gating)gating;
+        sm_technique_knob_set(&t.ipc, "rr_gating", gating);
     if (flags >= 0)
-        t.ipc.rr_flag_every = flags;
+        sm_technique_knob_set(&t.ipc, "rr_flag_every", flags);
     static sm_rf_map m;
     int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks, n = s->var.floorplan.n_sms;
     standin_map(s, &t, (int)(total * 0.3 + 0.5), &m);

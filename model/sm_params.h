@@ -242,6 +242,13 @@ typedef struct sm_profile {
     uint64_t seed;          /* seed of the synthetic instruction stream        */
 } sm_profile;
 
+/* The knobs of one register-file design: the struct its knob rows describe
+ * (sm_design.h), at most this many bytes. */
+#define SM_DESIGN_KNOB_BYTES 32
+typedef struct sm_knob_block {
+    _Alignas(8) unsigned char bytes[SM_DESIGN_KNOB_BYTES];
+} sm_knob_block;
+
 /* The IPC side of a technique (model.md sections 5 and 7). */
 typedef struct sm_technique {
     sm_sched_policy scheduler;  /* lrr, gto, two_level or fwas                  */
@@ -249,22 +256,13 @@ typedef struct sm_technique {
     bool hybrid;                /* hybrid banks for fixed-lane register vectors */
     sm_hybrid_policy hybrid_policy;
     int hybrid_banks;           /* with hybrid_policy fixed                     */
-    sm_rename_order rename_order; /* nbti_rename: which registers order it      */
     int main_rf_latency;        /* cycles a main-RF bank takes per access (and  *
                                  * is busy) on fast storage; slow storage 1 more *
                                  * (docs/model.md, "Register-file caches")      1 */
-    int rfc_regs;               /* register-file cache: registers per warp's   *
-                                 * partition, the interval bound k (ltrf)     16 */
     bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
-    /* reg_release's options (docs/model.md, "Register release and power gating") */
-    bool rr_release;            /* release at the last read (false: allocate at the *
-                                 * first write, keep to the warp's end) true        */
-    sm_rr_policy rr_policy;     /* placement of a new value             consolidate */
-    sm_rr_gating rr_gating;     /* power gating                         row         */
-    int rr_row_groups;          /* row groups per bank (1 KB: 8 of 64 rows)  8      */
-    int rr_table_bytes;         /* renaming table, 2 bytes an entry          1024   */
-    int rr_flag_every;          /* a flag instruction per this many (0: free) 18    */
-    int rr_horizon;             /* instructions the liveness looks ahead     64     */
+    /* each design's knobs, as its own file declares them (sm_design.h); defaults from
+     * its knob rows */
+    sm_knob_block knobs[SM_N_DESIGNS];
 } sm_technique;
 
 void sm_config_default(sm_config *c);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dse_sweep.h"
+#include "sm_design.h"
 
 /* The figures' colours (docs/results-format.md, technique_colours): black and grey for
  * the two references, which no other technique gets, and twelve qualitative colours
@@ -47,16 +48,23 @@ static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] =
 
 /* reg_release with its defaults: renaming, consolidation, row-group gating. */
 static void reg_release(dse_technique *t) { t->ipc.design[SM_DESIGN_reg_release] = true; }
+/* A design's knob, by the name its own file declares (model/sm_design.h). */
+static void knob(dse_technique *t, const char *name, double v)
+{
+    int rc = sm_technique_knob_set(&t->ipc, name, v);
+    assert(rc == 0); /* every preset is applied by tests/dse/test_sweep.c */
+    (void)rc;
+}
 static void rr_first_touch(dse_technique *t)
 {
     reg_release(t);
-    t->ipc.rr_release = false;
-    t->ipc.rr_gating = SM_RR_GATE_REGISTER;
+    knob(t, "rr_release", false);
+    knob(t, "rr_gating", SM_RR_GATE_REGISTER);
 }
-static void rr_register_gating(dse_technique *t) { t->ipc.rr_gating = SM_RR_GATE_REGISTER; }
-static void rr_wear_level(dse_technique *t) { t->ipc.rr_policy = SM_RR_WEAR_LEVEL; }
-static void rr_fast_first(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_FIRST; }
-static void rr_fast_spread(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_SPREAD; }
+static void rr_register_gating(dse_technique *t) { knob(t, "rr_gating", SM_RR_GATE_REGISTER); }
+static void rr_wear_level(dse_technique *t) { knob(t, "rr_policy", SM_RR_WEAR_LEVEL); }
+static void rr_fast_first(dse_technique *t) { knob(t, "rr_policy", SM_RR_FAST_FIRST); }
+static void rr_fast_spread(dse_technique *t) { knob(t, "rr_policy", SM_RR_FAST_SPREAD); }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -65,7 +73,7 @@ static void nbti_both(dse_technique *t)
 {
     t->freq.nbti_reorg = true;
     t->ipc.design[SM_DESIGN_nbti_rename] = true;
-    t->ipc.rename_order = SM_RENAME_ALL_WARPS;
+    knob(t, "nbti_rename_order", SM_RENAME_ALL_WARPS);
 }
 
 /* One row per preset: name, what it is, its setter (or NULL), up to two presets it is
@@ -170,10 +178,17 @@ bool dse_technique_preset(const char *name, dse_technique *t)
     return p != NULL;
 }
 
+/* The one definition of "is a register-file cache": a design turned on whose entry
+ * declares cache_entries (model/sm_design.h). */
 int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t)
 {
-    bool cache = t->ipc.design[SM_DESIGN_ltrf] || t->ipc.design[SM_DESIGN_rfc_demand];
-    return cache && t->freq.variation ? s->sm.group_size * t->ipc.rfc_regs : 0;
+    for (int d = 0; t->freq.variation && d < SM_N_DESIGNS; d++) {
+        const sm_design_info *in = sm_design_get((sm_rf_design_id)d);
+        if (t->ipc.design[d] && in->cache_entries)
+            return in->cache_entries(&s->sm, sm_technique_knobs_const(&t->ipc,
+                                                                      (sm_rf_design_id)d));
+    }
+    return 0;
 }
 
 /* Each technique its preset's colour when no earlier one of the list took it, then the

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "dse_sweep.h"
+#include "sm_design.h"
 
 static dse_sweep *load(const char *text) { return dse_sweep_load_string(text, "t.cfg", NULL); }
 
@@ -82,7 +83,7 @@ static void test_every_preset_loads(void **state)
     assert_false(n->ipc.design[SM_DESIGN_zero_gating]);
     const dse_technique *rr = &s->techniques[dse_sweep_technique_index(s, "pv_opt_rr")];
     assert_true(rr->ipc.design[SM_DESIGN_reg_release] && rr->ipc.hybrid &&
-                rr->ipc.rr_policy == SM_RR_FAST_FIRST);
+                sm_technique_knob(&rr->ipc, "rr_policy") == SM_RR_FAST_FIRST);
     dse_sweep_free(s);
 }
 

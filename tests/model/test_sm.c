@@ -345,7 +345,7 @@ static uint32_t r0_bank_set(fixture *f, bool rename, sm_rename_order order)
 {
     sm__inst in = alu(SM__OP_INT, 15, 1, 0, 0);
     f->t.design[SM_DESIGN_nbti_rename] = rename;
-    f->t.rename_order = order;
+    assert_int_equal(sm_technique_knob_set(&f->t, "nbti_rename_order", order), 0);
     f->p.grid_blocks = 1;
     f->p.block_threads = 256;
     f->p.regs_per_thread = 16;
@@ -492,7 +492,13 @@ static void test_stats_info_covers_struct(void **state)
         assert_true((info[i].length == 1) == (info[i].extent == NULL));
         words += (size_t)info[i].length;
     }
-    assert_int_equal(words * sizeof(uint64_t), sizeof(sm_stats));
+    assert_int_equal(words * sizeof(uint64_t) + sizeof(((sm_stats *)0)->design), sizeof(sm_stats));
+    /* the designs' own statistics (sm_design.h): within their slots, every name unique */
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        assert_true(sm_design_get((sm_rf_design_id)d)->n_stats <= SM_DESIGN_MAX_STATS);
+    for (int i = 0; i < sm_stats_count(); i++)
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(sm_stats_at(i).name, sm_stats_at(j).name);
     sm_stats st;
     memset(&st, 0, sizeof st);
     st.cycles = 42;
