@@ -15,7 +15,8 @@
     X(zero_gating)                                                                          \
     X(ltrf)                                                                                 \
     X(rfc_demand)                                                                           \
-    X(reg_release)
+    X(reg_release)                                                                          \
+    X(operand_reuse)
 
 /* A build may append designs of its own (tests/model/CMakeLists.txt builds the model
  * with a toy design this way); the shipped program has none. */

@@ -642,9 +642,41 @@ static void test_same_bank_sources(void **state)
     assert_true(same_ipc < spread_ipc);
 }
 
+/* operand_reuse (model/operand_reuse.c): one warp alone on its scheduler repeats
+ * r3 = r1 + r2, so from the second instruction on both sources are in their buffers
+ * (2 hits each), one buffer serves one of them, and r1 = r1 + r2, which writes its
+ * first source, leaves only the second to reuse.  Timing does not change. */
+static void test_operand_reuse_counts(void **state)
+{
+    fixture *f = *state;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 20;
+    const sm__inst keep = alu(SM__OP_INT, 3, 2, 1, 2), overwrite = alu(SM__OP_INT, 1, 2, 1, 2);
+    sm_stats plain, st;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &keep, 1, &plain), SM_OK);
+    f->t.design[SM_DESIGN_operand_reuse] = true;
+    const struct { const sm__inst *in; int slots; uint64_t hits; } cases[] = {
+        { &keep, 3, 2 * 19 }, { &keep, 1, 19 }, { &overwrite, 3, 19 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        assert_int_equal(sm_technique_knob_set(&f->t, "reuse_slots", cases[c].slots), 0);
+        assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, cases[c].in, 1,
+                                           &st), SM_OK);
+        const uint64_t *mine = st.design[SM_DESIGN_operand_reuse];
+        assert_int_equal(mine[0], cases[c].hits);
+        assert_int_equal(mine[1], cases[c].hits * 32);
+    }
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &keep, 1, &st), SM_OK);
+    assert_int_equal(st.cycles, plain.cycles);
+    assert_int_equal(st.reads, plain.reads);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, sm_fixture_setup, sm_fixture_teardown)
         T(test_dependent_chain_latency),
         T(test_lane_accounting),
@@ -661,6 +693,7 @@ int main(void)
         T(test_hybrid_serves_fixed_lane_vectors_fast),
         T(test_rename_keeps_speed_classes),
         T(test_rename_orders),
+        T(test_operand_reuse_counts),
         T(test_sm_share_and_waves),
         T(test_equal_share_runs_are_identical),
         T(test_sub_id_only_labels_statistics),
