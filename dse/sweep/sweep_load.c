@@ -341,20 +341,27 @@ static const char *needs_bro(const dse_technique *t)
     return i->fba_rm ? "fba_rm" : i->hybrid ? "hybrid" : t->freq.nbti_reorg ? "nbti_reorg" : NULL;
 }
 
-/* Appends `name` to a list "a, b and c" (conj "and" or "or") being built in buf. */
-static void list_add(char *buf, size_t n, const char *name, const char *conj)
+static bool places(const sm_design_info *in) { return in->places_registers; }
+static bool is_cache(const sm_design_info *in) { return in->cache_entries != NULL; }
+
+/* The designs with a trait, as "a", "a and b" or "a, b and c" (conj: "and" or "or"). */
+static void designs_with(char *buf, size_t n, bool (*has)(const sm_design_info *),
+                         const char *conj)
 {
-    char sep[8];
-    snprintf(sep, sizeof sep, " %s ", conj);
-    char *last = strstr(buf, sep);
-    if (last) { /* "a and b" + c -> "a, b and c" */
-        size_t k = strlen(conj);
-        *last = ',';
-        memmove(last + 1, last + 1 + k + 1, strlen(last + 1 + k + 1) + 1);
-        memmove(last + 2, last + 1, strlen(last + 1) + 1), last[1] = ' ';
-    }
-    size_t used = strlen(buf);
-    snprintf(buf + used, n - used, "%s%s", used ? sep : "", name);
+    int total = 0, k = 0;
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        total += has(sm_design_get((sm_rf_design_id)d));
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < SM_N_DESIGNS && used < n; d++)
+        if (has(sm_design_get((sm_rf_design_id)d))) {
+            used += (size_t)snprintf(buf + used, n - used, "%s%s%s%s",
+                                     k == 0 ? "" : k + 1 < total ? ", " : " ",
+                                     k == 0 || k + 1 < total ? "" : conj,
+                                     k == 0 || k + 1 < total ? "" : " ",
+                                     sm_design_name((sm_rf_design_id)d));
+            k++;
+        }
 }
 
 static int check_technique(const loader *ld, const config_setting_t *s, const char *path,
@@ -367,19 +374,15 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
         return fail(ld, s, path, "%s needs bro = true (compose with base = \"rf_bro\")", opt);
     /* designs that place the registers rewrite the warps' bank tables: two at once
      * would overwrite each other's placement (their entries say so: places_registers) */
-    char placers[128] = "", caches[96] = "";
     int n_placing = 0;
     bool cache = false;
     for (int d = 0; d < SM_N_DESIGNS; d++) {
-        const sm_design_info *in = sm_design_get((sm_rf_design_id)d);
-        const char *name = sm_design_name((sm_rf_design_id)d);
-        if (in->places_registers)
-            list_add(placers, sizeof placers, name, "and");
-        if (in->cache_entries)
-            list_add(caches, sizeof caches, name, "or");
-        n_placing += t->ipc.design[d] && in->places_registers;
-        cache |= t->ipc.design[d] && in->cache_entries;
+        n_placing += t->ipc.design[d] && places(sm_design_get((sm_rf_design_id)d));
+        cache |= t->ipc.design[d] && is_cache(sm_design_get((sm_rf_design_id)d));
     }
+    char placers[160], caches[160];
+    designs_with(placers, sizeof placers, places, "and");
+    designs_with(caches, sizeof caches, is_cache, "or");
     if (n_placing > 1)
         return fail(ld, s, path, "%s each place the registers: turn on at most one of them",
                     placers);
