@@ -13,20 +13,20 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define BIG 1e300
 
-static const char *const domain_names[] = { "sm", "chip", NULL };
-static const char *const method_names[] = { "circulant", "cholesky", NULL };
-static const char *const cell_names[] = { "read_path", NULL };
-static const char *const duty_names[] = { "access", "occupancy", NULL };
-static const char *const shift_names[] = { "accumulated", "pv", NULL };
-static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
+/* Enumerations: names generated from the lists that define the values
+ * (variation/var_params.h, model/sm_params.h), so a name always reads back as its value. */
+static const char *const domain_names[] = VAR_ENUM_NAMES(VAR_DOMAINS);
+static const char *const method_names[] = VAR_ENUM_NAMES(VAR_FIELD_METHODS);
+static const char *const cell_names[] = VAR_ENUM_NAMES(VAR_CELL_MODELS);
+static const char *const duty_names[] = VAR_ENUM_NAMES(VAR_DUTY_MODELS);
+static const char *const shift_names[] = VAR_ENUM_NAMES(VAR_INITIAL_SHIFTS);
+static const char *const gran_names[] = VAR_ENUM_NAMES(VAR_GRANULARITIES);
 static const char *const sched_names[] = {
 #define SCHED_NAME(name, NAME, needs_bro, doc) #name,
     SM_SCHEDULERS(SCHED_NAME)
 #undef SCHED_NAME
     NULL,
 };
-/* The model's enumerations: names generated from the lists that define the values
- * (model/sm_params.h), so a name always reads back as its value. */
 static const char *const hybrid_names[] = SM_ENUM_NAMES(SM_HYBRID_POLICIES);
 static const char *const port_names[] = SM_ENUM_NAMES(SM_BANK_PORTS);
 static const char *const slow_access_names[] = SM_ENUM_NAMES(SM_SLOW_ACCESSES);
