@@ -125,6 +125,8 @@ typedef struct sm__inst {
     /* set only under the hazard model (k.mem_model; docs/replay.md) */
     uint8_t site;              /* global load: load-site ID (static instruction)    */
     uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
+    /* set only from a trace (trace.c) */
+    uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
 } sm__inst;
 
 struct sm__block;
