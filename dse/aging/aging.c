@@ -35,7 +35,7 @@
 #include "dse_rf_map.h"
 
 #define CLOCK_ENTRY(name) &dse__clock_##name,
-static const dse__clock *const clocks[] = { DSE__CLOCKS(CLOCK_ENTRY) };
+static const dse__clock *const clocks[] = { DSE__CLOCKS_ALL(CLOCK_ENTRY) };
 #undef CLOCK_ENTRY
 #define N_CLOCKS (sizeof clocks / sizeof clocks[0])
 

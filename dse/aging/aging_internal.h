@@ -21,6 +21,12 @@
 /* The clocks, first match wins: no variation, a register-file cache, re-pairing by
  * current delay, and the fixed map every other technique keeps. */
 #define DSE__CLOCKS(X) X(ideal) X(cache) X(nbti_reorg) X(fixed)
+/* A test build adds its own clocks ahead of these (tests/dse/toy_clock.h). */
+#ifdef DSE__CLOCKS_EXTRA
+#define DSE__CLOCKS_ALL(X) DSE__CLOCKS_EXTRA(X) DSE__CLOCKS(X)
+#else
+#define DSE__CLOCKS_ALL(X) DSE__CLOCKS(X)
+#endif
 
 /* What ages the chip over a schedule: the workload mix (each profile by its weight,
  * the frequency per year) or one workload alone (its guardband). */
@@ -59,7 +65,7 @@ typedef struct dse__clock {
 } dse__clock;
 
 #define DSE__CLOCK_DECLARE(name) extern const dse__clock dse__clock_##name;
-DSE__CLOCKS(DSE__CLOCK_DECLARE)
+DSE__CLOCKS_ALL(DSE__CLOCK_DECLARE)
 #undef DSE__CLOCK_DECLARE
 
 /* The workspace every clock shares (one per rank, dse_aging_alloc). */
