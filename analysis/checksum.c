@@ -104,7 +104,7 @@ static size_t row_len(hid_t dset, int n_points, int n_chips)
 
 static hid_t open_if(hid_t file, const char *path)
 {
-    return ana__h5_exists(file, path) ? H5Dopen2(file, path, H5P_DEFAULT) : H5I_INVALID_HID;
+    return ana_h5_exists(file, path) ? H5Dopen2(file, path, H5P_DEFAULT) : H5I_INVALID_HID;
 }
 
 static int add_source(check *k, const char *path, bool per_unit)
@@ -268,11 +268,11 @@ static int check_block(check *k, int point, int lo, int hi, const uint8_t *done,
 int ana_checksum_verify(hid_t file, hid_t dxpl, int lo, int hi, const uint8_t *done,
                         uint8_t *bad)
 {
-    if (!ana__h5_exists(file, "/progress/checksum"))
+    if (!ana_h5_exists(file, "/progress/checksum"))
         return ANA_ENOTRFDSE;
     hsize_t d[8];
     int rank;
-    if (ana__h5_shape(file, "/progress/checksum", &rank, d) || rank < 2 || rank > 3)
+    if (ana_h5_shape(file, "/progress/checksum", &rank, d) || rank < 2 || rank > 3)
         return ANA_ECORRUPT;
     int p = rank == 3; /* [point][chip][technique] */
     check k = { .file = file, .dxpl = dxpl, .n_points = p ? (int)d[0] : 0,
@@ -298,7 +298,7 @@ long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
                            const uint8_t *bad, char *buf, size_t n)
 {
     ana_name *tech = calloc((size_t)n_tech, sizeof *tech);
-    bool names = tech && !ana__h5_read_names(file, "/axes/technique", tech, n_tech);
+    bool names = tech && !ana_h5_read_names(file, "/axes/technique", tech, n_tech);
     long count = 0, shown = 0, rows = (long)(n_points > 0 ? n_points : 1) * n_chips;
     size_t at = 0;
     buf[0] = '\0';
@@ -327,7 +327,7 @@ long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
 
 long ana_results_damaged(const char *path, char *msg, size_t n)
 {
-    hid_t f = ana__h5_open(path, 0);
+    hid_t f = ana_h5_open(path, 0);
     hsize_t d[8];
     int rank;
     long count = -1;
@@ -336,14 +336,14 @@ long ana_results_damaged(const char *path, char *msg, size_t n)
         snprintf(msg, n, "%s: not an HDF5 file (or a damaged one)", path);
         return -1;
     }
-    if (!ana__h5_exists(f, "/progress/checksum")) {
+    if (!ana_h5_exists(f, "/progress/checksum")) {
         H5Fclose(f);
         return 0;
     }
     uint8_t *done = NULL, *bad = NULL;
     size_t units = 0;
     int p = 0, n_points = 0; /* a file with design points: done is [point][chip][tech] */
-    if (!ana__h5_shape(f, "/progress/done", &rank, d) && (rank == 2 || rank == 3)) {
+    if (!ana_h5_shape(f, "/progress/done", &rank, d) && (rank == 2 || rank == 3)) {
         p = rank == 3;
         n_points = p ? (int)d[0] : 0;
         units = (size_t)d[0] * (size_t)d[1] * (p ? (size_t)d[2] : 1);
@@ -352,7 +352,7 @@ long ana_results_damaged(const char *path, char *msg, size_t n)
     }
     long rows = done ? (long)(p ? d[0] : 1) * (long)d[p] : 0;
     int rc = !done || !bad || rows > INT_MAX ? ANA_ECORRUPT
-                                             : ana__h5_read_u8(f, "/progress/done", done);
+                                             : ana_h5_read_u8(f, "/progress/done", done);
     if (!rc)
         rc = ana_checksum_verify(f, H5P_DEFAULT, 0, (int)rows, done, bad);
     if (rc) {

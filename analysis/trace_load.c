@@ -9,7 +9,7 @@ static int dims_match(hid_t f, const char *path, int rank, const long *want)
 {
     int r;
     hsize_t d[8];
-    if (ana__h5_shape(f, path, &r, d) || r != rank)
+    if (ana_h5_shape(f, path, &r, d) || r != rank)
         return 0;
     for (int i = 0; i < rank; i++)
         if (want[i] >= 0 && (long)d[i] != want[i])
@@ -21,10 +21,10 @@ static int read_trace(hid_t f, const ana_results *r, ana_trace *t)
 {
     int rank;
     hsize_t d[8];
-    if (ana__h5_shape(f, "/chips/trace/chip", &rank, d) || rank != 1 || d[0] == 0)
+    if (ana_h5_shape(f, "/chips/trace/chip", &rank, d) || rank != 1 || d[0] == 0)
         return -1;
     t->n_trace = (int)d[0];
-    if (ana__h5_shape(f, "/chips/trace/sub_bank_delay", &rank, d) || rank != 4)
+    if (ana_h5_shape(f, "/chips/trace/sub_bank_delay", &rank, d) || rank != 4)
         return -1;
     t->n_sub_bank = (int)d[3];
     long dshape[4] = { t->n_trace, r->n_tech, r->n_year, t->n_sub_bank };
@@ -41,17 +41,17 @@ static int read_trace(hid_t f, const ana_results *r, ana_trace *t)
     t->utilisation = malloc(nu * sizeof *t->utilisation);
     if (!t->chip || !t->delay || !t->slow || !t->utilisation)
         return -1;
-    if (ana__h5_read_int(f, "/chips/trace/chip", t->chip) ||
-        ana__h5_read_double(f, "/chips/trace/sub_bank_delay", t->delay) ||
-        ana__h5_read_u8(f, "/chips/trace/sub_bank_slow", t->slow) ||
-        ana__h5_read_double(f, "/chips/trace/sub_bank_utilisation", t->utilisation))
+    if (ana_h5_read_int(f, "/chips/trace/chip", t->chip) ||
+        ana_h5_read_double(f, "/chips/trace/sub_bank_delay", t->delay) ||
+        ana_h5_read_u8(f, "/chips/trace/sub_bank_slow", t->slow) ||
+        ana_h5_read_double(f, "/chips/trace/sub_bank_utilisation", t->utilisation))
         return -1;
     return 0;
 }
 
 int ana__trace_load(hid_t f, ana_results *r, FILE *err)
 {
-    if (!ana__h5_exists(f, "/chips/trace"))
+    if (!ana_h5_exists(f, "/chips/trace"))
         return ANA_EOK;
     ana_trace *t = calloc(1, sizeof *t);
     if (!t)

@@ -11,7 +11,7 @@
 
 #include "ana_checksum.h"
 #include "dse_version.h"
-#include "h5util.h"
+#include "ana_h5.h"
 #include "out.h"
 #include "results_internal.h"
 
@@ -127,7 +127,7 @@ static dse_results *results_new(MPI_Comm comm, const dse_dims *d, const char *pa
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
     r->file = H5I_INVALID_HID;
-    r->dxpl = dse__h5_dxpl_independent();
+    r->dxpl = ana_h5_dxpl_independent();
     for (int i = 0; i < DSE__DS_COUNT; i++)
         r->dset[i] = H5I_INVALID_HID;
     r->dims = *d;
@@ -170,8 +170,8 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     H5Pset_fill_value(dcpl, type, spec->is_flag || spec->is_u64 ? (const void *)&zero
                                                                  : (const void *)&nan_fill);
     dset = H5Dcreate2(file, spec->path, file_type, space, lcpl, dcpl, H5P_DEFAULT);
-    if (dset >= 0 && (dse__h5_attr_str(dset, "description", spec->description) ||
-                      dse__h5_attr_str(dset, spec->norm_attr, spec->norm_value))) {
+    if (dset >= 0 && (ana_h5_set_str(dset, "description", spec->description) ||
+                      ana_h5_set_str(dset, spec->norm_attr, spec->norm_value))) {
         H5Dclose(dset);
         dset = H5I_INVALID_HID;
     }
@@ -191,8 +191,8 @@ static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_t
     H5Pset_create_intermediate_group(lcpl, 1);
     hid_t dset = H5Dcreate2(file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
     int rc = (dset < 0 || H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ||
-              dse__h5_attr_str(dset, "description", desc) ||
-              dse__h5_attr_str(dset, attr, attr_value)) ? -1 : 0;
+              ana_h5_set_str(dset, "description", desc) ||
+              ana_h5_set_str(dset, attr, attr_value)) ? -1 : 0;
     if (dset >= 0)
         H5Dclose(dset);
     H5Sclose(space);
@@ -203,18 +203,18 @@ static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_t
 static int write_axes(hid_t file, const dse_sweep *s, const dse_dims *d)
 {
     int *chips = malloc(sizeof(int) * (size_t)d->n_chips);
-    char(*tech)[DSE__H5_STR_LEN] = calloc((size_t)d->n_techniques, DSE__H5_STR_LEN);
-    char(*bench)[DSE__H5_STR_LEN] = calloc((size_t)d->n_benchmarks, DSE__H5_STR_LEN);
-    hid_t str = dse__h5_str_type();
+    char(*tech)[ANA_H5_STR_LEN] = calloc((size_t)d->n_techniques, ANA_H5_STR_LEN);
+    char(*bench)[ANA_H5_STR_LEN] = calloc((size_t)d->n_benchmarks, ANA_H5_STR_LEN);
+    hid_t str = ana_h5_str_type();
     int rc = -1;
     if (!chips || !tech || !bench)
         goto done;
     for (int i = 0; i < d->n_chips; i++)
         chips[i] = i;
     for (int i = 0; i < d->n_techniques; i++)
-        snprintf(tech[i], DSE__H5_STR_LEN, "%s", s->techniques[i].name);
+        snprintf(tech[i], ANA_H5_STR_LEN, "%s", s->techniques[i].name);
     for (int i = 0; i < d->n_benchmarks; i++)
-        snprintf(bench[i], DSE__H5_STR_LEN, "%s", s->workloads[i].name);
+        snprintf(bench[i], ANA_H5_STR_LEN, "%s", s->workloads[i].name);
     rc = write_axis(file, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips,
                     "units", "chip index",
                     "Monte Carlo chip index (chip k is the same for any run)") ||
@@ -259,18 +259,18 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
     char *config = dse_sweep_to_string(s);
     char colours[DSE_MAX_TECHNIQUES * 8 + 1];
     technique_colours(of->stored, colours, sizeof colours);
-    int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
-              dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
-              dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
-              dse__h5_attr_str(file, "created", created) ||
-              dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
-              dse__h5_attr_int(file, "n_chips", s->chips.count) ||
-              dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
-              dse__h5_attr_str(file, "aging_duty",
+    int rc = (!config || ana_h5_set_str(file, "rfdse_version", DSE_VERSION) ||
+              ana_h5_set_str(file, "git_revision", DSE_GIT_REVISION) ||
+              ana_h5_set_str(file, "git_revisions", DSE_GIT_REVISION) ||
+              ana_h5_set_str(file, "created", created) ||
+              ana_h5_set_u64(file, "seed", (unsigned long long)s->chips.seed) ||
+              ana_h5_set_int(file, "n_chips", s->chips.count) ||
+              ana_h5_set_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              ana_h5_set_str(file, "aging_duty",
                                s->var.aging.duty == VAR_DUTY_OCCUPANCY ? "occupancy" : "access") ||
-              dse__h5_attr_str(file, "technique_colours", colours) ||
-              dse__h5_attr_str(file, "sweep_config", config) ||
-              dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
+              ana_h5_set_str(file, "technique_colours", colours) ||
+              ana_h5_set_str(file, "sweep_config", config) ||
+              ana_h5_set_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
     return rc;
 }
@@ -321,7 +321,7 @@ static int check_target(const char *path, const dse_dims *d, bool force, MPI_Com
                  path);
         verdict = 2;
     } else if (rank == 0) {
-        double need = raw_bytes(d), avail = dse__h5_free_bytes(path);
+        double need = raw_bytes(d), avail = ana_h5_free_bytes(path);
         char a[32], b[32];
         format_bytes(need, a, sizeof a);
         format_bytes(avail, b, sizeof b);
@@ -352,7 +352,7 @@ static int checksum_covers(hid_t file, const dse_dims *d)
                                    dse__ds_specs[i].path);
     }
     hid_t ds = H5Dopen2(file, dse__ds_specs[DSE__DS_CHECKSUM].path, H5P_DEFAULT);
-    int rc = ds < 0 || at >= sizeof list || dse__h5_attr_str(ds, "covers", list) ? -1 : 0;
+    int rc = ds < 0 || at >= sizeof list || ana_h5_set_str(ds, "covers", list) ? -1 : 0;
     if (ds >= 0)
         H5Dclose(ds);
     return rc;
@@ -539,7 +539,7 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
 
 static int open_file(dse_results *r, const char *path, char *err, size_t n)
 {
-    hid_t fapl = dse__h5_fapl_mpio(r->comm);
+    hid_t fapl = ana_h5_fapl_mpio(r->comm);
     r->file = H5Fopen(path, H5F_ACC_RDWR, fapl);
     H5Pclose(fapl);
     if (r->file < 0) {
@@ -575,7 +575,7 @@ static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
 
 static int same_sweep(dse_results *r, const char *path, const dse_sweep *s, char *err, size_t n)
 {
-    char *text = dse__h5_attr_read_str(r->file, "sweep_config");
+    char *text = ana_h5_attr_dup(r->file, "sweep_config");
     if (!text) {
         snprintf(err, n, "%s is not an rfdse results file (no sweep_config attribute)", path);
         return -1;
@@ -605,7 +605,7 @@ static int same_selection(dse_results *r, const char *path, const char *want, ch
                           size_t n)
 {
     char *have = H5Aexists(r->file, "selection") > 0
-                     ? dse__h5_attr_read_str(r->file, "selection") : strdup("");
+                     ? ana_h5_attr_dup(r->file, "selection") : strdup("");
     int rc = have && !strcmp(have, want) ? 0 : -1;
     if (rc)
         snprintf(err, n, "%s holds %s%.300s and this run asks for %s%.300s: resume with the "
@@ -619,8 +619,8 @@ static int same_selection(dse_results *r, const char *path, const char *want, ch
  * joined; a file older than the git_revisions attribute has only git_revision. */
 static char *file_revisions(hid_t file)
 {
-    char *list = dse__h5_attr_read_str(file, "git_revisions");
-    return list ? list : dse__h5_attr_read_str(file, "git_revision");
+    char *list = ana_h5_attr_dup(file, "git_revisions");
+    return list ? list : ana_h5_attr_dup(file, "git_revision");
 }
 
 static bool has_revision(const char *list, const char *rev)
@@ -641,7 +641,7 @@ static int add_revision(dse_results *r, const char *path, const char *list, char
     char *more = malloc(len);
     if (more)
         snprintf(more, len, "%s,%s", list, DSE_GIT_REVISION);
-    int rc = !more || dse__h5_attr_str(r->file, "git_revisions", more) ? -1 : 0;
+    int rc = !more || ana_h5_set_str(r->file, "git_revisions", more) ? -1 : 0;
     if (rc)
         snprintf(err, n, "%s: cannot record this revision in git_revisions", path);
     free(more);

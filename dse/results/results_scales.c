@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5util.h"
+#include "ana_h5.h"
 #include "results_internal.h"
 
 /* The axis of each dimension of a dataset of this shape. */
@@ -43,7 +43,7 @@ static int index_axis(hid_t file, const char *path, int n, const char *desc)
     for (int i = 0; v && i < n; i++)
         v[i] = i;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||
-             dse__h5_attr_str(ds, "description", desc) || dse__h5_attr_str(ds, "units", "index");
+             ana_h5_set_str(ds, "description", desc) || ana_h5_set_str(ds, "units", "index");
     if (ds >= 0)
         H5Dclose(ds);
     H5Sclose(space);
@@ -60,7 +60,7 @@ static int make_scale(hid_t file, const char *path, const char *name)
         return -1;
     hid_t type = H5Dget_type(ds);
     int rc = H5DSset_scale(ds, name) < 0 ||
-             (H5Tget_class(type) == H5T_STRING && dse__h5_attr_str(ds, "_Encoding", "utf-8"));
+             (H5Tget_class(type) == H5T_STRING && ana_h5_set_str(ds, "_Encoding", "utf-8"));
     H5Tclose(type);
     H5Dclose(ds);
     return rc ? -1 : 0;
