@@ -8,10 +8,21 @@
 
 #include "ana.h"
 #include "ana_h5.h"
+#include "ana_layout.h"
 #include "out.h"
 
 /* Prefix of every message the module prints. */
 #define ANA__PREFIX "rfdse analyze: "
+
+/* ---- the results file's layout (layout.c) ------------------------------------------- */
+
+/* The sizes of r's dimensions into size[ANA_N_DIMS] (the trace's when loaded, else 0). */
+void ana__dim_sizes(const ana_results *r, long size[ANA_N_DIMS]);
+/* True if the dataset at path has exactly shape s with dimensions of sizes size[] (from
+ * ana__dim_sizes; [point] not allowed). */
+int ana__shape_is(hid_t file, const char *path, ana_shape s, const long size[ANA_N_DIMS]);
+/* The path of metric m, /results/NAME, into buf. */
+void ana__metric_path(ana_metric m, char *buf, size_t size);
 
 /* ---- CSV (csv.c) ---------------------------------------------------------------------- */
 

@@ -27,7 +27,8 @@ const char *ana_dq_name(ana_dq q)
 bool ana_design_is(const char *path)
 {
     hid_t f = ana_h5_open(path, 0);
-    bool yes = f >= 0 && ana_h5_exists(f, "/axes/point") && ana_h5_exists(f, "/results");
+    bool yes = f >= 0 && ana_h5_exists(f, ana_dim_path(ANA_DIM_point)) &&
+               ana_h5_exists(f, RFDSE_FILE_RESULTS);
     if (f >= 0)
         H5Fclose(f);
     return yes;
@@ -199,9 +200,9 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
     int rc = !d ? ANA_ENOMEM : f < 0 ? ANA_ENOTRFDSE : ANA_EOK;
     if (!rc) {
         snprintf(d->path, sizeof d->path, "%s", path);
-        d->P = dim(f, "/axes/point"), d->C = dim(f, "/axes/chip");
-        d->T = dim(f, "/axes/technique"), d->B = dim(f, "/axes/benchmark");
-        d->Y = dim(f, "/axes/year");
+        d->P = dim(f, ana_dim_path(ANA_DIM_point)), d->C = dim(f, ana_dim_path(ANA_DIM_chip));
+        d->T = dim(f, ana_dim_path(ANA_DIM_technique)), d->B = dim(f, ana_dim_path(ANA_DIM_benchmark));
+        d->Y = dim(f, ana_dim_path(ANA_DIM_year));
         rc = d->P < 1 || d->C < 1 || d->T < 1 || d->B < 1 || d->Y < 1 ? ANA_ECORRUPT : ANA_EOK;
     }
     size_t units = rc ? 0 : (size_t)d->P * (size_t)d->C * (size_t)d->T;
@@ -209,8 +210,8 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
                 !(done = malloc(units))))
         rc = ANA_ENOMEM;
     if (!rc)
-        rc = ana_h5_read_names(f, "/axes/technique", d->tech, d->T) ||
-                     ana_h5_read_u8(f, "/progress/done", done) ? ANA_ECORRUPT
+        rc = ana_h5_read_names(f, ana_dim_path(ANA_DIM_technique), d->tech, d->T) ||
+                     ana_h5_read_u8(f, ana_dataset_path(ANA_DS_DONE), done) ? ANA_ECORRUPT
                  : load_knobs(f, d);
     if (!rc)
         rc = ana__technique_colours(f, d->tech, d->T, &d->colour);
@@ -348,8 +349,8 @@ static int write_per_chip(FILE *f, const ana_design *d, const void *unused)
     size_t most = (size_t)(d->Y > d->B ? d->Y : d->B);
     double *v = malloc(sizeof(double) * units * most);
     int rc = h < 0 || !years || !bench || !v ||
-             ana_h5_read_double(h, "/axes/year", years) ||
-             ana_h5_read_names(h, "/axes/benchmark", bench, d->B) ? ANA_EIO : ANA_EOK;
+             ana_h5_read_double(h, ana_dim_path(ANA_DIM_year), years) ||
+             ana_h5_read_names(h, ana_dim_path(ANA_DIM_benchmark), bench, d->B) ? ANA_EIO : ANA_EOK;
     if (!rc) {
         knob_header(f, d);
         fputs(",chip,technique,benchmark,year,metric,value\n", f);
@@ -358,7 +359,7 @@ static int write_per_chip(FILE *f, const ana_design *d, const void *unused)
         char path[96];
         bool by_year = ana_metric_axis((ana_metric)m) == ANA_AXIS_YEAR;
         int n = by_year ? d->Y : d->B;
-        snprintf(path, sizeof path, "/results/%s", ana_metric_name((ana_metric)m));
+        ana__metric_path((ana_metric)m, path, sizeof path);
         if (!ana_h5_exists(h, path))
             continue;
         rc = ana_h5_read_double(h, path, v) ? ANA_EIO : ANA_EOK;

@@ -72,23 +72,12 @@ static long axis_len(hid_t f, const char *path)
     return (long)d[0];
 }
 
-/* True if the dataset has exactly the expected shape. */
-static int shape_is(hid_t f, const char *path, int rank, const long *want)
-{
-    int r;
-    hsize_t d[8];
-    if (ana_h5_shape(f, path, &r, d) || r != rank)
-        return 0;
-    for (int i = 0; i < rank; i++)
-        if ((long)d[i] != want[i])
-            return 0;
-    return 1;
-}
-
 static int load_axes(hid_t f, ana_results *r, FILE *err)
 {
-    long nc = axis_len(f, "/axes/chip"), nt = axis_len(f, "/axes/technique");
-    long nb = axis_len(f, "/axes/benchmark"), ny = axis_len(f, "/axes/year");
+    const char *chip = ana_dim_path(ANA_DIM_chip), *tech = ana_dim_path(ANA_DIM_technique);
+    const char *bench = ana_dim_path(ANA_DIM_benchmark), *year = ana_dim_path(ANA_DIM_year);
+    long nc = axis_len(f, chip), nt = axis_len(f, tech);
+    long nb = axis_len(f, bench), ny = axis_len(f, year);
     if (nc < 0 || nt < 0)
         return fail(err, r->path, ANA_ENOTRFDSE,
                     "no /axes/chip or /axes/technique: not an rfdse results file");
@@ -104,10 +93,9 @@ static int load_axes(hid_t f, ana_results *r, FILE *err)
     r->year = ny > 0 ? malloc((size_t)ny * sizeof *r->year) : NULL;
     if (!r->chip || !r->tech || (nb > 0 && !r->bench) || (ny > 0 && !r->year))
         return fail(err, r->path, ANA_ENOMEM, "out of memory reading the axes");
-    if (ana_h5_read_int(f, "/axes/chip", r->chip) ||
-        ana_h5_read_names(f, "/axes/technique", r->tech, r->n_tech) ||
-        (r->bench && ana_h5_read_names(f, "/axes/benchmark", r->bench, r->n_bench)) ||
-        (r->year && ana_h5_read_double(f, "/axes/year", r->year)))
+    if (ana_h5_read_int(f, chip, r->chip) || ana_h5_read_names(f, tech, r->tech, r->n_tech) ||
+        (r->bench && ana_h5_read_names(f, bench, r->bench, r->n_bench)) ||
+        (r->year && ana_h5_read_double(f, year, r->year)))
         return fail(err, r->path, ANA_ECORRUPT, "cannot read the axes under /axes");
     return ANA_EOK;
 }
@@ -115,14 +103,16 @@ static int load_axes(hid_t f, ana_results *r, FILE *err)
 static int load_metric(hid_t f, ana_results *r, ana_metric m, FILE *err)
 {
     char path[128];
-    snprintf(path, sizeof path, "/results/%s", ana_metric_name(m));
+    ana__metric_path(m, path, sizeof path);
     int nx = ana_results_axis_len(r, m);
     /* A metric whose axis is missing cannot be interpreted: left out, and the figures
      * that need it say so. */
     if (!ana_h5_exists(f, path) || nx == 0)
         return ANA_EOK;
-    long want[3] = { r->n_chip, r->n_tech, nx };
-    if (!shape_is(f, path, 3, want))
+    long size[ANA_N_DIMS];
+    ana__dim_sizes(r, size);
+    if (!ana__shape_is(f, path, ana_metric_axis(m) == ANA_AXIS_YEAR ? ANA_SHAPE_CTY : ANA_SHAPE_CTB,
+                       size))
         return fail(err, r->path, ANA_ECORRUPT, "%s is not [chip %d][technique %d][%s %d]",
                     path, r->n_chip, r->n_tech,
                     ana_metric_axis(m) == ANA_AXIS_YEAR ? "year" : "benchmark", nx);
@@ -137,16 +127,18 @@ static int load_metric(hid_t f, ana_results *r, ana_metric m, FILE *err)
 /* Pairs /progress/done marks unfinished hold fill values, not results: read as NaN. */
 static int mask_not_done(hid_t f, ana_results *r, FILE *err)
 {
-    if (!ana_h5_exists(f, "/progress/done"))
+    const char *path = ana_dataset_path(ANA_DS_DONE);
+    long size[ANA_N_DIMS];
+    ana__dim_sizes(r, size);
+    if (!ana_h5_exists(f, path))
         return ANA_EOK;
-    long want[2] = { r->n_chip, r->n_tech };
-    if (!shape_is(f, "/progress/done", 2, want))
-        return fail(err, r->path, ANA_ECORRUPT, "/progress/done is not [chip][technique]");
+    if (!ana__shape_is(f, path, ana_dataset_shape(ANA_DS_DONE), size))
+        return fail(err, r->path, ANA_ECORRUPT, "%s is not [chip][technique]", path);
     size_t n = (size_t)r->n_chip * (size_t)r->n_tech;
     uint8_t *done = malloc(n);
     if (!done)
         return fail(err, r->path, ANA_ENOMEM, "out of memory");
-    int rc = ana_h5_read_u8(f, "/progress/done", done);
+    int rc = ana_h5_read_u8(f, path, done);
     if (rc) {
         free(done);
         return fail(err, r->path, ANA_ECORRUPT, "cannot read /progress/done");

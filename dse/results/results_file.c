@@ -1,4 +1,5 @@
 /* Creating and re-opening the results file; the dataset table. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -16,47 +17,33 @@
 #include "results_internal.h"
 
 const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
-#define DSE__SHAPE_year DSE__SHAPE_CTY
-#define DSE__SHAPE_benchmark DSE__SHAPE_CTB
 #define DSE__DS_SPEC(name, axis, nattr, nval, doc, file_nval, file_desc)                   \
-    [DSE__DS_##name] = { "/results/" #name, DSE__SHAPE_##axis, false, #nattr, file_nval,    \
-                         file_desc, false },
+    [DSE__DS_##name] = { RFDSE_FILE_RESULTS "/" #name, ANA_SHAPE_OF_##axis, false, #nattr,  \
+                         file_nval, file_desc, false },
     RFDSE_UNIT_METRICS(DSE__DS_SPEC)
 #undef DSE__DS_SPEC
-    [DSE__DS_SM_FREQUENCY] = { "/chips/sm_frequency", DSE__SHAPE_CS, false, "normalised_to",
-        "an SM without variation (1.0)",
-        "per-SM frequency with every register counted (baseline), time zero", false },
-    [DSE__DS_WITHIN_SM] = { "/chips/within_sm_ratio", DSE__SHAPE_CS, false, "units",
-        "ratio (fastest / slowest register delay)",
-        "spread of register delays inside each SM, time zero", false },
-    [DSE__DS_SM_TO_SM] = { "/chips/sm_to_sm_ratio", DSE__SHAPE_C, false, "units",
-        "ratio (fastest / slowest SM frequency)", "spread of SM frequencies on each chip",
-        false },
-    [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
-        "flag (1 = computed and written)",
-        "finished (chip, technique) units: what --resume skips", false },
-    [DSE__DS_CHECKSUM] = { "/progress/checksum", DSE__SHAPE_CT, false, "units",
-        "FNV-1a 64 (docs/results-format.md)",
-        "checksum of each finished unit's values as stored: its /results rows, its chip's "
-        "/chips rows and its trace blocks; 0 until done", true },
-    [DSE__DS_TRACE_DELAY] = { "/chips/trace/sub_bank_delay", DSE__SHAPE_TTYS, false,
-        "normalised_to", "a cell without variation (1.0)",
-        "SM 0 of each traced chip: delay of every physical sub-bank per technique and year "
-        "(under the technique's workload-mix stress)", false },
-    [DSE__DS_TRACE_SLOW] = { "/chips/trace/sub_bank_slow", DSE__SHAPE_TTYS, true, "units",
-        "flag (1 = slow, 2-cycle)",
-        "SM 0 of each traced chip: speed class of every physical sub-bank per technique and "
-        "year (0 everywhere for techniques that classify registers, not sub-banks)", false },
-    [DSE__DS_TRACE_UTIL] = { "/chips/trace/sub_bank_utilisation", DSE__SHAPE_TTBYS, false,
-        "units", "stress duty (fraction of time; aging.duty says access- or occupancy-based)",
-        "SM 0 of each traced chip: stress duty of every physical sub-bank per technique, "
-        "workload and year (the interval that starts at that year)", false },
+#define DSE__U8_U8 true /* the element types of ana_layout.h: a flag, a checksum */
+#define DSE__U8_F64 false
+#define DSE__U8_U64 false
+#define DSE__U64_U64 true
+#define DSE__U64_F64 false
+#define DSE__U64_U8 false
+#define DSE__DS_FILE(name, path, shape, type, sum, nattr, nval, desc)                      \
+    [DSE__DS_##name] = { path, ANA_SHAPE_##shape, DSE__U8_##type, #nattr, nval, desc,      \
+                         DSE__U64_##type },
+    RFDSE_FILE_DATASETS(DSE__DS_FILE)
+#undef DSE__DS_FILE
 };
 
 _Static_assert((int)DSE__DS_SM_FREQUENCY == (int)DSE_N_METRICS,
                "the unit datasets come first, one per metric, in the list's order");
 
-bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__DS_TRACE_UTIL; }
+bool dse__ds_is_trace(int ds)
+{
+    ana_dim dims[5];
+    ana_shape_dims(dse__ds_specs[ds].shape, dims);
+    return dims[0] == ANA_DIM_trace;
+}
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
@@ -66,14 +53,29 @@ void dse_dims_of(const dse_sweep *s, dse_dims *d)
                      .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
 }
 
-int dse__shape_inner(const dse_dims *d, dse__shape shape)
+int dse__dim_size(const dse_dims *d, ana_dim k)
 {
-    switch (shape) {
-    case DSE__SHAPE_CTY: return d->n_years;
-    case DSE__SHAPE_CTB: return d->n_benchmarks;
-    case DSE__SHAPE_CS: return d->n_sms;
-    default: return 1;
+    switch (k) {
+    case ANA_DIM_point: return d->n_points;
+    case ANA_DIM_chip: return d->n_chips;
+    case ANA_DIM_technique: return d->n_techniques;
+    case ANA_DIM_benchmark: return d->n_benchmarks;
+    case ANA_DIM_year: return d->n_years;
+    case ANA_DIM_sm: return d->n_sms;
+    case ANA_DIM_sub_bank: return d->n_subs;
+    case ANA_DIM_trace: return d->n_trace;
+    default: return 0;
     }
+}
+
+int dse__shape_inner(const dse_dims *d, ana_shape shape)
+{
+    ana_dim dims[5];
+    int rank = ana_shape_dims(shape, dims), inner = 1;
+    assert(dims[0] == ANA_DIM_chip);
+    for (int k = 1; k < rank; k++)
+        inner *= dims[k] == ANA_DIM_technique ? 1 : dse__dim_size(d, dims[k]);
+    return inner;
 }
 
 long dse_dims_units(const dse_dims *d)
@@ -83,39 +85,15 @@ long dse_dims_units(const dse_dims *d)
 
 int dse_dims_points(const dse_dims *d) { return d->n_points > 0 ? d->n_points : 1; }
 
-static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
-
-int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+int dse__shape_dims(const dse_dims *d, ana_shape shape, hsize_t *dims)
 {
-    if (d->n_points <= 0)
-        return shape_dims(d, shape, dims);
-    dims[0] = (hsize_t)d->n_points;
-    return 1 + shape_dims(d, shape, dims + 1);
-}
-
-static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
-{
-    dims[0] = (hsize_t)d->n_chips;
-    switch (shape) {
-    case DSE__SHAPE_C: return 1;
-    case DSE__SHAPE_CS: dims[1] = (hsize_t)d->n_sms; return 2;
-    case DSE__SHAPE_CT: dims[1] = (hsize_t)d->n_techniques; return 2;
-    case DSE__SHAPE_TTYS:
-    case DSE__SHAPE_TTBYS: {
-        int k = 0;
-        dims[k++] = (hsize_t)d->n_trace;
-        dims[k++] = (hsize_t)d->n_techniques;
-        if (shape == DSE__SHAPE_TTBYS)
-            dims[k++] = (hsize_t)d->n_benchmarks;
-        dims[k++] = (hsize_t)d->n_years;
-        dims[k++] = (hsize_t)d->n_subs;
-        return k;
-    }
-    default:
-        dims[1] = (hsize_t)d->n_techniques;
-        dims[2] = (hsize_t)dse__shape_inner(d, shape);
-        return 3;
-    }
+    ana_dim dim[5];
+    int lead = d->n_points > 0, rank = ana_shape_dims(shape, dim);
+    if (lead)
+        dims[0] = (hsize_t)d->n_points;
+    for (int k = 0; k < rank; k++)
+        dims[lead + k] = (hsize_t)dse__dim_size(d, dim[k]);
+    return lead + rank;
 }
 
 static dse_results *results_new(MPI_Comm comm, const dse_dims *d, const char *path)
@@ -181,18 +159,19 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     return dset;
 }
 
-/* Writes a 1-D axis dataset (serial: only rank 0 builds the file). */
-static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_type,
-                      const void *data, int n, const char *attr, const char *attr_value,
-                      const char *desc)
+/* Writes the coordinates of dimension k, with its units and description from the
+ * layout (serial: only rank 0 builds the file). */
+static int write_axis(hid_t file, ana_dim k, hid_t file_type, hid_t mem_type, const void *data,
+                      int n)
 {
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
-    hid_t dset = H5Dcreate2(file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t dset = H5Dcreate2(file, ana_dim_path(k), file_type, space, lcpl, H5P_DEFAULT,
+                            H5P_DEFAULT);
     int rc = (dset < 0 || H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ||
-              ana_h5_set_str(dset, "description", desc) ||
-              ana_h5_set_str(dset, attr, attr_value)) ? -1 : 0;
+              ana_h5_set_str(dset, "description", ana_dim_doc(k)) ||
+              ana_h5_set_str(dset, "units", ana_dim_units(k))) ? -1 : 0;
     if (dset >= 0)
         H5Dclose(dset);
     H5Sclose(space);
@@ -215,19 +194,13 @@ static int write_axes(hid_t file, const dse_sweep *s, const dse_dims *d)
         snprintf(tech[i], ANA_H5_STR_LEN, "%s", s->techniques[i].name);
     for (int i = 0; i < d->n_benchmarks; i++)
         snprintf(bench[i], ANA_H5_STR_LEN, "%s", s->workloads[i].name);
-    rc = write_axis(file, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips,
-                    "units", "chip index",
-                    "Monte Carlo chip index (chip k is the same for any run)") ||
-         write_axis(file, "/axes/technique", str, str, tech, d->n_techniques, "units", "name",
-                    "register-file technique (resolved options in the sweep_config attribute)") ||
-         write_axis(file, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
-                    "workload profile") ||
-         write_axis(file, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
-                    d->n_years, "units", "years", "aging time points") ||
-         (d->n_trace > 0 &&
-          write_axis(file, "/chips/trace/chip", H5T_STD_I32LE, H5T_NATIVE_INT,
-                     s->output.trace_chips, d->n_trace, "units", "chip index",
-                     "the traced chips (output.trace_chips)"));
+    rc = write_axis(file, ANA_DIM_chip, H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips) ||
+         write_axis(file, ANA_DIM_technique, str, str, tech, d->n_techniques) ||
+         write_axis(file, ANA_DIM_benchmark, str, str, bench, d->n_benchmarks) ||
+         write_axis(file, ANA_DIM_year, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
+                    d->n_years) ||
+         (d->n_trace > 0 && write_axis(file, ANA_DIM_trace, H5T_STD_I32LE, H5T_NATIVE_INT,
+                                       s->output.trace_chips, d->n_trace));
 done:
     H5Tclose(str);
     free(chips);

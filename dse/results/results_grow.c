@@ -26,22 +26,19 @@ typedef struct maps {
     const int *point, *tech, *bench; /* old index -> new index */
 } maps;
 
-static int kinds_of(dse__shape shape, bool points, kind *k)
+/* How each dimension's index maps from the old file to the new: chips are kept in
+ * place, techniques and benchmarks move by their maps, the rest stay. */
+static int kinds_of(ana_shape shape, bool points, kind *k)
 {
-    int n = 0;
+    ana_dim dim[5];
+    int n = 0, rank = ana_shape_dims(shape, dim);
     if (points)
         k[n++] = K_POINT;
-    switch (shape) {
-    case DSE__SHAPE_CTY: k[n++] = K_CHIP, k[n++] = K_TECH, k[n++] = K_SAME; break;
-    case DSE__SHAPE_CTB: k[n++] = K_CHIP, k[n++] = K_TECH, k[n++] = K_BENCH; break;
-    case DSE__SHAPE_CS: k[n++] = K_CHIP, k[n++] = K_SAME; break;
-    case DSE__SHAPE_C: k[n++] = K_CHIP; break;
-    case DSE__SHAPE_CT: k[n++] = K_CHIP, k[n++] = K_TECH; break;
-    case DSE__SHAPE_TTYS: k[n++] = K_SAME, k[n++] = K_TECH, k[n++] = K_SAME, k[n++] = K_SAME; break;
-    case DSE__SHAPE_TTBYS:
-        k[n++] = K_SAME, k[n++] = K_TECH, k[n++] = K_BENCH, k[n++] = K_SAME, k[n++] = K_SAME;
-        break;
-    }
+    for (int i = 0; i < rank; i++)
+        k[n++] = dim[i] == ANA_DIM_chip        ? K_CHIP
+                 : dim[i] == ANA_DIM_technique ? K_TECH
+                 : dim[i] == ANA_DIM_benchmark ? K_BENCH
+                                               : K_SAME;
     return n;
 }
 

@@ -43,7 +43,7 @@ static int write_knob(hid_t file, const dse_sweep *s, int j, const double *v, in
              (names && ana_h5_set_str(ds, "_Encoding", "utf-8")) ||
              ana_h5_set_str(ds, "description", "value of this knob at each design point") ||
              ana_h5_set_str(ds, "units", names ? "name" : "the knob's (rfdse list knobs)");
-    hid_t scale = rc ? H5I_INVALID_HID : H5Dopen2(file, "/axes/point", H5P_DEFAULT);
+    hid_t scale = rc ? H5I_INVALID_HID : H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT);
     rc = rc || scale < 0 || H5DSattach_scale(ds, scale, 0) < 0;
     if (scale >= 0)
         H5Dclose(scale);
@@ -62,14 +62,14 @@ static int write_point_axis(hid_t file, int n)
     hsize_t dim = (hsize_t)n;
     int *v = malloc(sizeof(int) * (size_t)n);
     hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t ds = v ? H5Dcreate2(file, "/axes/point", H5T_STD_I32LE, space, H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t ds = v ? H5Dcreate2(file, ana_dim_path(ANA_DIM_point), H5T_STD_I32LE, space,
+                              H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
     for (int i = 0; v && i < n; i++)
         v[i] = i;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||
-             ana_h5_set_str(ds, "description",
-                              "design point (rfdse validate --point K FILE.h5 prints its sweep)") ||
-             ana_h5_set_str(ds, "units", "index") || H5DSset_scale(ds, "point") < 0;
+             ana_h5_set_str(ds, "description", ana_dim_doc(ANA_DIM_point)) ||
+             ana_h5_set_str(ds, "units", ana_dim_units(ANA_DIM_point)) ||
+             H5DSset_scale(ds, ana_dim_name(ANA_DIM_point)) < 0;
     if (ds >= 0)
         H5Dclose(ds);
     H5Sclose(space);
@@ -93,7 +93,7 @@ static int write_generation(hid_t file, const dse_sweep *s, int n)
         dse_axes_objective_text(&s->axes.objectives[i], t, sizeof t);
         snprintf(obj + strlen(obj), sizeof obj - strlen(obj), "%s%s", i ? "; " : "", t);
     }
-    hid_t scale = ds >= 0 ? H5Dopen2(file, "/axes/point", H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t scale = ds >= 0 ? H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT) : H5I_INVALID_HID;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, g) < 0 ||
              ana_h5_set_str(ds, "description", "the search generation that drew the point") ||
              ana_h5_set_str(ds, "units", "index") || ana_h5_set_str(ds, "objectives", obj) ||
@@ -124,14 +124,14 @@ static int attach(hid_t file, const dse_sweep *s, int i, const char *coords)
     snprintf(group, sizeof group, "%s", path);
     *strrchr(group, '/') = '\0';
     snprintf(to, sizeof to, "%s/point", group);
-    int rc = link_once(file, "/axes/point", to);
+    int rc = link_once(file, ana_dim_path(ANA_DIM_point), to);
     for (int j = 0; j < s->axes.n_knobs && !rc; j++) {
         knob_path(&s->axes.knobs[j], from, sizeof from);
         snprintf(to, sizeof to, "%s/%s", group, s->axes.knobs[j].knob);
         rc = link_once(file, from, to);
     }
     hid_t ds = rc ? H5I_INVALID_HID : H5Dopen2(file, path, H5P_DEFAULT);
-    hid_t scale = ds < 0 ? H5I_INVALID_HID : H5Dopen2(file, "/axes/point", H5P_DEFAULT);
+    hid_t scale = ds < 0 ? H5I_INVALID_HID : H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT);
     rc = scale < 0 || H5DSattach_scale(ds, scale, 0) < 0 ||
          ana_h5_set_str(ds, "coordinates", coords);
     if (scale >= 0)

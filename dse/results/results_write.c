@@ -61,7 +61,7 @@ static int write_rows(dse_results *r, dse__ds ds, int rank, const hsize_t *start
     hsize_t mem_len = n ? (hsize_t)n * inner : 1;
     hid_t mem_space = H5Screate_simple(1, &mem_len, NULL);
     hsize_t count[STRIDE] = { 1, 1, 1, 1 };
-    if (rank >= 2 && dse__ds_specs[ds].shape != DSE__SHAPE_CT)
+    if (rank >= 2 && dse__ds_specs[ds].shape != ANA_SHAPE_CT)
         count[rank - 1] = inner;
     H5Sselect_none(file_space);
     for (int i = 0; i < n; i++)
@@ -101,7 +101,7 @@ static int write_unit_datasets(dse_results *r, dse_unit *const *u, int n, hsize_
 static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, hsize_t *starts)
 {
     for (int ds = DSE__DS_SM_FREQUENCY; ds <= DSE__DS_SM_TO_SM; ds++) {
-        dse__shape shape = dse__ds_specs[ds].shape;
+        ana_shape shape = dse__ds_specs[ds].shape;
         int inner = dse__shape_inner(&r->dims, shape);
         double *buf = n ? malloc(sizeof(double) * (size_t)n * (size_t)inner) : NULL;
         if (n && !buf)
@@ -112,7 +112,7 @@ static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, h
             hsize_t *s = lead(r, starts + (size_t)i * STRIDE, c[i]->point, c[i]->chip);
             s[0] = 0, s[1] = 0;
         }
-        int rc = write_rows(r, (dse__ds)ds, shape == DSE__SHAPE_C ? 1 : 2, starts, n,
+        int rc = write_rows(r, (dse__ds)ds, shape == ANA_SHAPE_C ? 1 : 2, starts, n,
                             (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
         free(buf);
         if (rc)
