@@ -222,8 +222,8 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;
         if (dse__eval_runs(e, w, 1.0, duty_of_workload(e->duty, e, w),
-                           e->cache_duty + (size_t)w * cache_per_w,
-                           t->freq.variation ? e->sm_freq : NULL, &runs, err, n))
+                           e->cache_duty + (size_t)w * cache_per_w, e->sm_freq, &runs, err,
+                           n)) /* the ideal clock's frequencies are 1 */
             return -1;
         u->ipc[w] = runs.ipc / e->ideal_ipc[w];
         u->performance_t0[w] = u->ipc[w] * freq;
