@@ -262,6 +262,39 @@ bool dse_aging_end_state(const dse_aging *a, sm_technique *ipc)
     return clocks[c]->end_state && clocks[c]->end_state(a, a->state[c], ipc);
 }
 
+int dse_aging_sm_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
+                         sm_rf_map *map, double *freq, sm_technique *ipc, char *err, size_t n)
+{
+    size_t sms = (size_t)s->var.floorplan.n_sms, c = clock_of(s, t);
+    int rc = 0;
+    var_chip *vc = var_chip_alloc_err(&s->var, &rc);
+    dse_aging *a = dse_aging_alloc(s);
+    dse__t0 out = { .maps = malloc(sizeof *out.maps * sms),
+                    .sm_freq = malloc(sizeof *out.sm_freq * sms),
+                    .ipc = malloc(sizeof *out.ipc * sms) };
+    if (!vc || !a || !out.maps || !out.sm_freq || !out.ipc)
+        rc = rc ? rc : VAR_ENOMEM;
+    else
+        rc = var_chip_generate(vc, &s->var, s->chips.seed, chip);
+    if (rc)
+        snprintf(err, n, "chip %d, SM %d: %s", chip, sm, var_strerror(rc));
+    else {
+        dse_aging_set_chip(a, vc);
+        rc = clocks[c]->time_zero(a, a->state[c], t, &out, err, n);
+    }
+    if (!rc) {
+        *map = out.maps[sm];
+        *freq = out.sm_freq[sm];
+        *ipc = out.ipc[sm];
+    }
+    free(out.maps);
+    free(out.sm_freq);
+    free(out.ipc);
+    dse_aging_free(a);
+    var_chip_free(vc);
+    return rc ? -1 : 0;
+}
+
 long dse_aging_unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
 {
     const dse__clock *c = clocks[clock_of(s, t)];

@@ -17,6 +17,7 @@
  * and the main-RF latency of its clock; the aging gives the frequency and main-RF
  * latency per year under the mix and each workload's guardband; the end state is the
  * main-RF latencies at the end-of-schedule clock, at which the SM runs are redone. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,10 @@
 
 typedef struct cache {
     double *delay, *leff;  /* [n_sms][n_banks]: cache banks' slowest delay and its Leff, t = 0 */
-    var_cache *cells[DSE_MAX_TECHNIQUES]; /* caches of other cells (rfc_cell_area),
-                                             built on first use                  */
+    var_cache *cells[DSE_MAX_TECHNIQUES]; /* caches of other cells, built on first use */
+    double cell_area[DSE_MAX_TECHNIQUES];  /* their rfc_cell_area (a table depends on it
+                                              and the sweep's variation only)         */
+    int n_cells;
     /* what delay/leff hold: techniques with the same cache share them per chip */
     bool drawn;
     unsigned chip_serial;
@@ -121,18 +124,36 @@ static dse_rfc_in rfc_in(const dse_aging *a, const cache *c, const dse_technique
     };
 }
 
-/* Cache timing of SM sm: the chip's own cells, or (rfc_cell_area != 1) the technique's
- * cells, whose tables are built on first use. */
+/* The cells of a cache of rfc_cell_area `area` into *cells: NULL for the RF's own
+ * (area 1), else a table built on first use and shared by techniques of that area (it
+ * depends on the area and the sweep's variation only).  0 or a var_err code. */
+static int cells_of(const dse_aging *a, cache *c, double area, var_cache **cells)
+{
+    int rc = 0;
+    *cells = NULL;
+    for (int k = 0; k < c->n_cells && area != 1.0; k++)
+        if (c->cell_area[k] == area)
+            *cells = c->cells[k];
+    if (area == 1.0 || *cells)
+        return 0;
+    assert(c->n_cells < DSE_MAX_TECHNIQUES); /* at most one area per technique */
+    if (!(*cells = var_cache_alloc(&a->s->var, area, &rc)))
+        return rc ? rc : VAR_ENOMEM;
+    c->cells[c->n_cells] = *cells;
+    c->cell_area[c->n_cells++] = area;
+    return 0;
+}
+
+/* Cache timing of SM sm from the technique's cells. */
 static int cache_timing(dse_aging *a, cache *c, const dse_technique *t, int entries, int sm,
                         char *err, size_t n)
 {
     const var_floorplan *f = &a->s->var.floorplan;
-    size_t off = (size_t)sm * (size_t)f->n_banks, ti = (size_t)(t - a->s->techniques);
-    int rc = 0;
-    if (t->rfc_cell_area != 1.0 && !c->cells[ti])
-        c->cells[ti] = var_cache_alloc(&a->s->var, t->rfc_cell_area, &rc);
-    if (!rc) /* cells[ti] NULL: the RF's own cells */
-        rc = var_cache_draw(c->cells[ti], a->chip, sm, entries, f->n_banks, c->delay + off,
+    size_t off = (size_t)sm * (size_t)f->n_banks;
+    var_cache *cells;
+    int rc = cells_of(a, c, t->rfc_cell_area, &cells);
+    if (!rc)
+        rc = var_cache_draw(cells, a->chip, sm, entries, f->n_banks, c->delay + off,
                             c->leff + off);
     if (rc)
         snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
@@ -240,33 +261,3 @@ static long runs(const dse_sweep *s, bool traced)
 const dse__clock dse__clock_cache = { .name = "cache", .selects = selects, .alloc = alloc,
                                       .free = free_state, .time_zero = time_zero, .age = age,
                                       .end_state = end_state, .runs = runs };
-
-int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
-                        sm_rf_map *m, double *freq, int *latency, char *err, size_t n)
-{
-    const var_floorplan *f = &s->var.floorplan;
-    size_t row = (size_t)sm * (size_t)f->n_banks, all = (size_t)f->n_sms * (size_t)f->n_banks;
-    double *delay = calloc(all, sizeof(double)), *leff = calloc(all, sizeof(double));
-    int rc = delay && leff ? 0 : VAR_ENOMEM;
-    var_chip *c = rc ? NULL : var_chip_alloc_err(&s->var, &rc);
-    if (c)
-        rc = var_chip_generate(c, &s->var, s->chips.seed, chip);
-    var_cache *cells = NULL;
-    if (c && !rc && t->rfc_cell_area != 1.0)
-        cells = var_cache_alloc(&s->var, t->rfc_cell_area, &rc);
-    if (c && !rc)
-        rc = var_cache_draw(cells, c, sm, entries_of(s, t), f->n_banks,
-                            delay + row, leff + row);
-    var_cache_free(cells);
-    if (c && !rc) {
-        dse_rfc_in rfc = { .banks = f->n_banks, .latency0 = t->ipc.main_rf_latency,
-                           .delay = delay, .leff = leff };
-        *freq = dse_rfc_clock(&s->var, c, sm, &rfc, NULL, NULL, 0.0, latency);
-        sm_rf_map_all_fast(m, f->n_banks, f->entries_per_bank, f->sub_banks);
-    } else
-        snprintf(err, n, "chip %d, SM %d: %s", chip, sm, var_strerror(rc ? rc : VAR_ENOMEM));
-    var_chip_free(c);
-    free(delay);
-    free(leff);
-    return c && !rc ? 0 : -1;
-}

@@ -41,11 +41,11 @@ typedef struct dse_rfc_in {
 double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const dse_rfc_in *rfc,
                      const double *cache_duty, const double *main_duty, double t, int *latency);
 
-/* One-off (rfdse sm): SM `sm` of chip `chip` under technique t, whose cache sets the
- * clock (dse_technique_cache_entries > 0): its all-fast map, normalised frequency and
- * main-RF latency at time zero.  Returns 0, or -1 with a message in err. */
-int dse_rfc_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
-                        sm_rf_map *m, double *freq, int *latency, char *err, size_t n);
+/* One-off (rfdse sm): SM `sm` of chip `chip` under technique t (one of the sweep's or
+ * a preset), by its clock's time zero: its map, normalised frequency and the IPC side of
+ * its runs (a cache's clock sets the main-RF latency).  0, or -1 with err set. */
+int dse_aging_sm_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
+                         sm_rf_map *map, double *freq, sm_technique *ipc, char *err, size_t n);
 
 /* Per-rank workspace for sweep s (allocated once, reused for every chip); NULL when out
  * of memory. */
