@@ -192,6 +192,8 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    if (k->trace)
+        sm__trace_warp(k, wp, ordinal, warp_in_block); /* its row and length */
 }
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs
@@ -288,9 +290,12 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         }
         index -= index / period + 1;
     }
-    if (k->micro)
-        micro(k, wp, index, in);
-    else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+    if (__builtin_expect(k->own_stream, 0)) {
+        if (k->trace)
+            sm__trace_inst(k, wp, index, in);
+        else
+            micro(k, wp, index, in);
+    } else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
         bar_inst(in);
     else
         synth(k, wp, in);
