@@ -7,50 +7,29 @@
 #include <hdf5.h>
 
 #include "ana.h"
+#include "ana_h5.h"
+#include "ana_layout.h"
 #include "out.h"
 
 /* Prefix of every message the module prints. */
 #define ANA__PREFIX "rfdse analyze: "
 
-/* ---- HDF5 reading (h5read.c) -------------------------------------------------------- */
+/* ---- the results file's layout (layout.c) ------------------------------------------- */
 
-/* True if the link path (absolute, may be nested) exists and names an object. */
+/* The sizes of r's dimensions into size[ANA_N_DIMS] (the trace's when loaded, else 0). */
+void ana__dim_sizes(const ana_results *r, long size[ANA_N_DIMS]);
+/* True if the dataset at path has exactly shape s with dimensions of sizes size[] (from
+ * ana__dim_sizes; [point] not allowed). */
+int ana__shape_is(hid_t file, const char *path, ana_shape s, const long size[ANA_N_DIMS]);
+/* The path of metric m, /results/NAME, into buf. */
+void ana__metric_path(ana_metric m, char *buf, size_t size);
+
+/* ---- CSV (csv.c) ---------------------------------------------------------------------- */
+
 /* csv.c: writes DIR/NAME.csv through fn (created with DIR if need be) under a temporary
  * name and renames it: never a half-written table; ANA_EOK or ANA_EIO, said in one line. */
 int ana__csv_atomic(const char *dir, const char *name, int (*fn)(FILE *, const void *),
                     const void *arg, FILE *err);
-
-int ana__h5_exists(hid_t file, const char *path);
-
-/* Rank and dimensions of a dataset (at most 8); ANA_ECORRUPT if unreadable. */
-int ana__h5_shape(hid_t file, const char *path, int *rank, hsize_t dims[8]);
-
-/* Reads a whole dataset converted to double / int / uint8; buf must be large enough. */
-int ana__h5_read_double(hid_t file, const char *path, double *buf);
-int ana__h5_read_int(hid_t file, const char *path, int *buf);
-int ana__h5_read_u8(hid_t file, const char *path, uint8_t *buf);
-
-/* Reads a 1-D dataset of strings (fixed or variable length) into names[n]. */
-int ana__h5_read_names(hid_t file, const char *path, ana_name *names, int n);
-
-/* A string attribute of the object at obj_path (fixed or variable length), truncated
- * to size - 1.  ANA_ENOTRFDSE when absent. */
-int ana__h5_attr_string(hid_t file, const char *obj_path, const char *name, char *buf,
-                        size_t size);
-/* A numeric attribute read as double; ANA_ENOTRFDSE when absent. */
-int ana__h5_attr_double(hid_t file, const char *obj_path, const char *name, double *v);
-
-/* Opens path read-only (or read-write) with the HDF5 error stack silenced. */
-hid_t ana__h5_open(const char *path, int writable);
-
-/* ---- HDF5 writing (h5write.c) ------------------------------------------------------- */
-
-/* A fixed-length null-padded string attribute (the results-format convention). */
-int ana__h5_set_string_attr(hid_t obj, const char *name, const char *value);
-int ana__h5_set_double_attr(hid_t obj, const char *name, double value);
-/* A dataset of rank dims with the given memory/file type, and its description and units. */
-int ana__h5_write(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims,
-                  const void *buf, const char *description, const char *units);
 
 /* ---- gnuplot (gnuplot.c) ------------------------------------------------------------ */
 

@@ -1,6 +1,7 @@
 /* Per-unit checksums of a results file (ana_checksum.h): the function, and its check
  * over blocks of chips (with design points: blocks of one point's chips, so every read
  * is one hyperslab [point][chips...]). */
+#include <assert.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -104,7 +105,7 @@ static size_t row_len(hid_t dset, int n_points, int n_chips)
 
 static hid_t open_if(hid_t file, const char *path)
 {
-    return ana__h5_exists(file, path) ? H5Dopen2(file, path, H5P_DEFAULT) : H5I_INVALID_HID;
+    return ana_h5_exists(file, path) ? H5Dopen2(file, path, H5P_DEFAULT) : H5I_INVALID_HID;
 }
 
 static int add_source(check *k, const char *path, bool per_unit)
@@ -124,10 +125,7 @@ static int add_source(check *k, const char *path, bool per_unit)
 
 static int open_trace(check *k)
 {
-    static const char *const path[3] = { "/chips/trace/sub_bank_delay",
-                                         "/chips/trace/sub_bank_slow",
-                                         "/chips/trace/sub_bank_utilisation" };
-    hid_t chips = open_if(k->file, "/chips/trace/chip");
+    hid_t chips = open_if(k->file, ana_dim_path(ANA_DIM_trace));
     if (chips < 0)
         return ANA_EOK;
     size_t n = 0;
@@ -145,13 +143,18 @@ static int open_trace(check *k)
     H5Dclose(chips);
     k->n_trace = (int)n;
     size_t longest = 1;
-    for (int i = 0; i < 3 && !rc; i++) {
-        k->trace[i] = open_if(k->file, path[i]);
+    /* the trace datasets of the layout, in its order (ana_layout.h) */
+    for (int ds = 0, i = 0; ds < ANA_N_DATASETS && !rc; ds++) {
+        if (ana_dataset_sum((ana_dataset)ds) != ANA_SUM_TRACE)
+            continue;
+        assert(i < 3);
+        k->trace[i] = open_if(k->file, ana_dataset_path((ana_dataset)ds));
         size_t len = k->trace[i] >= 0 ? row_len(k->trace[i], k->n_points, k->n_trace) : 0;
         if (!len || len % (size_t)k->n_tech)
             rc = ANA_ECORRUPT;
         k->trace_len[i] = len / (size_t)k->n_tech;
         longest = k->trace_len[i] > longest ? k->trace_len[i] : longest;
+        i++;
     }
     if (!rc && !(k->trace_buf = malloc(sizeof(double) * longest)))
         rc = ANA_ENOMEM;
@@ -163,15 +166,13 @@ static int open_check(check *k)
     char path[128];
     int rc = ANA_EOK;
     for (int m = 0; m < ANA_N_METRICS && !rc; m++) {
-        snprintf(path, sizeof path, "/results/%s", ana_metric_name((ana_metric)m));
+        ana__metric_path((ana_metric)m, path, sizeof path);
         rc = add_source(k, path, true);
     }
-    if (!rc)
-        rc = add_source(k, "/chips/sm_frequency", false);
-    if (!rc)
-        rc = add_source(k, "/chips/within_sm_ratio", false);
-    if (!rc)
-        rc = add_source(k, "/chips/sm_to_sm_ratio", false);
+    /* then the chip's rows, in the layout's order (ana_layout.h) */
+    for (int ds = 0; ds < ANA_N_DATASETS && !rc; ds++)
+        if (ana_dataset_sum((ana_dataset)ds) == ANA_SUM_CHIP)
+            rc = add_source(k, ana_dataset_path((ana_dataset)ds), false);
     if (!rc && !(k->stored = malloc(sizeof(uint64_t) * BLOCK_CHIPS * (size_t)k->n_tech)))
         rc = ANA_ENOMEM;
     return rc ? rc : open_trace(k);
@@ -232,7 +233,7 @@ static int trace_of(const check *k, int chip)
 static int check_block(check *k, int point, int lo, int hi, const uint8_t *done, uint8_t *bad)
 {
     int pt = k->n_points > 0 ? point : -1; /* read_rows: no point dimension */
-    hid_t sums = H5Dopen2(k->file, "/progress/checksum", H5P_DEFAULT);
+    hid_t sums = H5Dopen2(k->file, ana_dataset_path(ANA_DS_CHECKSUM), H5P_DEFAULT);
     int rc = sums < 0 || read_rows(sums, k->dxpl, H5T_NATIVE_UINT64, pt, (hsize_t)lo,
                                    (hsize_t)hi, k->stored) ? ANA_ECORRUPT : ANA_EOK;
     if (sums >= 0)
@@ -268,11 +269,11 @@ static int check_block(check *k, int point, int lo, int hi, const uint8_t *done,
 int ana_checksum_verify(hid_t file, hid_t dxpl, int lo, int hi, const uint8_t *done,
                         uint8_t *bad)
 {
-    if (!ana__h5_exists(file, "/progress/checksum"))
+    if (!ana_h5_exists(file, ana_dataset_path(ANA_DS_CHECKSUM)))
         return ANA_ENOTRFDSE;
     hsize_t d[8];
     int rank;
-    if (ana__h5_shape(file, "/progress/checksum", &rank, d) || rank < 2 || rank > 3)
+    if (ana_h5_shape(file, ana_dataset_path(ANA_DS_CHECKSUM), &rank, d) || rank < 2 || rank > 3)
         return ANA_ECORRUPT;
     int p = rank == 3; /* [point][chip][technique] */
     check k = { .file = file, .dxpl = dxpl, .n_points = p ? (int)d[0] : 0,
@@ -298,7 +299,7 @@ long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
                            const uint8_t *bad, char *buf, size_t n)
 {
     ana_name *tech = calloc((size_t)n_tech, sizeof *tech);
-    bool names = tech && !ana__h5_read_names(file, "/axes/technique", tech, n_tech);
+    bool names = tech && !ana_h5_read_names(file, ana_dim_path(ANA_DIM_technique), tech, n_tech);
     long count = 0, shown = 0, rows = (long)(n_points > 0 ? n_points : 1) * n_chips;
     size_t at = 0;
     buf[0] = '\0';
@@ -327,7 +328,7 @@ long ana_checksum_describe(hid_t file, int n_points, int n_chips, int n_tech,
 
 long ana_results_damaged(const char *path, char *msg, size_t n)
 {
-    hid_t f = ana__h5_open(path, 0);
+    hid_t f = ana_h5_open(path, 0);
     hsize_t d[8];
     int rank;
     long count = -1;
@@ -336,14 +337,14 @@ long ana_results_damaged(const char *path, char *msg, size_t n)
         snprintf(msg, n, "%s: not an HDF5 file (or a damaged one)", path);
         return -1;
     }
-    if (!ana__h5_exists(f, "/progress/checksum")) {
+    if (!ana_h5_exists(f, ana_dataset_path(ANA_DS_CHECKSUM))) {
         H5Fclose(f);
         return 0;
     }
     uint8_t *done = NULL, *bad = NULL;
     size_t units = 0;
     int p = 0, n_points = 0; /* a file with design points: done is [point][chip][tech] */
-    if (!ana__h5_shape(f, "/progress/done", &rank, d) && (rank == 2 || rank == 3)) {
+    if (!ana_h5_shape(f, ana_dataset_path(ANA_DS_DONE), &rank, d) && (rank == 2 || rank == 3)) {
         p = rank == 3;
         n_points = p ? (int)d[0] : 0;
         units = (size_t)d[0] * (size_t)d[1] * (p ? (size_t)d[2] : 1);
@@ -352,7 +353,7 @@ long ana_results_damaged(const char *path, char *msg, size_t n)
     }
     long rows = done ? (long)(p ? d[0] : 1) * (long)d[p] : 0;
     int rc = !done || !bad || rows > INT_MAX ? ANA_ECORRUPT
-                                             : ana__h5_read_u8(f, "/progress/done", done);
+                                             : ana_h5_read_u8(f, ana_dataset_path(ANA_DS_DONE), done);
     if (!rc)
         rc = ana_checksum_verify(f, H5P_DEFAULT, 0, (int)rows, done, bad);
     if (rc) {

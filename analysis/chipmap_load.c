@@ -10,10 +10,10 @@
 int ana_file_kind(const char *path)
 {
     int kind = ANA_FILE_NONE;
-    hid_t f = ana__h5_open(path, 0);
+    hid_t f = ana_h5_open(path, 0);
     if (f < 0)
         return kind;
-    if (ana__h5_exists(f, "/map/vth"))
+    if (ana_h5_exists(f, "/map/vth"))
         kind = ANA_FILE_CHIPMAP;
     else if (H5Aexists_by_name(f, "/", "rfdse_version", H5P_DEFAULT) > 0)
         kind = ANA_FILE_RESULTS;
@@ -33,7 +33,7 @@ void ana_chipmap_free(ana_chipmap *m)
 static long attr_long(hid_t f, const char *name)
 {
     double v;
-    return ana__h5_attr_double(f, "/", name, &v) == ANA_EOK && isfinite(v) ? (long)v : -1;
+    return ana_h5_attr_double(f, "/", name, &v) == ANA_EOK && isfinite(v) ? (long)v : -1;
 }
 
 int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err)
@@ -51,12 +51,12 @@ int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err)
         rc = ANA_ENOFILE;
         goto done;
     }
-    if ((f = ana__h5_open(path, 0)) < 0 || !ana__h5_exists(f, "/map/vth")) {
+    if ((f = ana_h5_open(path, 0)) < 0 || !ana_h5_exists(f, "/map/vth")) {
         fprintf(err, ANA__PREFIX "%s: no /map/vth: not an rfdse chipmap file\n", path);
         rc = ANA_ENOTRFDSE;
         goto done;
     }
-    if (ana__h5_shape(f, "/map/vth", &rank, d) || rank != 2 || d[0] == 0 || d[1] == 0) {
+    if (ana_h5_shape(f, "/map/vth", &rank, d) || rank != 2 || d[0] == 0 || d[1] == 0) {
         fprintf(err, ANA__PREFIX "%s: /map/vth is not a non-empty [row][col] array\n", path);
         goto done;
     }
@@ -66,18 +66,18 @@ int ana_chipmap_load(const char *path, ana_chipmap **out, FILE *err)
         rc = ANA_ENOMEM;
         goto done;
     }
-    if (ana__h5_read_double(f, "/map/vth", m->vth)) {
+    if (ana_h5_read_double(f, "/map/vth", m->vth)) {
         fprintf(err, ANA__PREFIX "%s: cannot read /map/vth\n", path);
         goto done;
     }
-    if (ana__h5_attr_string(f, "/map/vth", "units", m->vth_units, sizeof m->vth_units))
+    if (ana_h5_attr_string(f, "/map/vth", "units", m->vth_units, sizeof m->vth_units))
         snprintf(m->vth_units, sizeof m->vth_units, "V");
     /* the sub-bank delays, when they fit the map's rows and columns */
-    if (ana__h5_exists(f, "/delay/sub_bank") && !ana__h5_shape(f, "/delay/sub_bank", &rank, d) &&
+    if (ana_h5_exists(f, "/delay/sub_bank") && !ana_h5_shape(f, "/delay/sub_bank", &rank, d) &&
         rank == 2 && d[0] > 0 && d[1] > 0 && d[0] <= (hsize_t)m->rows && d[1] <= (hsize_t)m->cols &&
         m->rows % (int)d[0] == 0 && m->cols % (int)d[1] == 0 &&
         (m->sub_delay = malloc(d[0] * d[1] * sizeof *m->sub_delay))) {
-        if (ana__h5_read_double(f, "/delay/sub_bank", m->sub_delay)) {
+        if (ana_h5_read_double(f, "/delay/sub_bank", m->sub_delay)) {
             free(m->sub_delay);
             m->sub_delay = NULL;
         } else {

@@ -26,8 +26,9 @@ const char *ana_dq_name(ana_dq q)
 
 bool ana_design_is(const char *path)
 {
-    hid_t f = ana__h5_open(path, 0);
-    bool yes = f >= 0 && ana__h5_exists(f, "/axes/point") && ana__h5_exists(f, "/results");
+    hid_t f = ana_h5_open(path, 0);
+    bool yes = f >= 0 && ana_h5_exists(f, ana_dim_path(ANA_DIM_point)) &&
+               ana_h5_exists(f, RFDSE_FILE_RESULTS);
     if (f >= 0)
         H5Fclose(f);
     return yes;
@@ -53,14 +54,14 @@ static int dim(hid_t f, const char *path)
 {
     int rank;
     hsize_t dims[8];
-    return ana__h5_shape(f, path, &rank, dims) == ANA_EOK && rank == 1 ? (int)dims[0] : -1;
+    return ana_h5_shape(f, path, &rank, dims) == ANA_EOK && rank == 1 ? (int)dims[0] : -1;
 }
 
 /* The knobs, in the sweep's order: the `coordinates` attribute of /results/performance. */
 static int load_knobs(hid_t f, ana_design *d)
 {
     char coords[ANA_DESIGN_MAX_KNOBS * (ANA_DESIGN_KNOB_MAX + 1) + 1] = "";
-    if (ana__h5_attr_string(f, "/results/performance", "coordinates", coords, sizeof coords))
+    if (ana_h5_attr_string(f, "/results/performance", "coordinates", coords, sizeof coords))
         return ANA_ECORRUPT;
     for (char *p = strtok(coords, " "); p && d->n_knobs < ANA_DESIGN_MAX_KNOBS;
          p = strtok(NULL, " "))
@@ -82,9 +83,9 @@ static int load_knobs(hid_t f, ana_design *d)
         if (ds < 0)
             rc = ANA_ECORRUPT;
         else if (d->knob_text[j])
-            rc = ana__h5_read_names(f, path, txt, d->P);
+            rc = ana_h5_read_names(f, path, txt, d->P);
         else
-            rc = ana__h5_read_double(f, path, col);
+            rc = ana_h5_read_double(f, path, col);
         for (int p = 0; !rc && p < d->P; p++) {
             ana_name *t = &d->ktext[(size_t)p * (size_t)d->n_knobs + (size_t)j];
             double *v = &d->kval[(size_t)p * (size_t)d->n_knobs + (size_t)j];
@@ -120,7 +121,7 @@ static int load_quantity(hid_t f, ana_design *d, ana_dq q, const uint8_t *done)
         free(all);
         return ANA_ENOMEM;
     }
-    int rc = ana__h5_read_double(f, ds[q], all);
+    int rc = ana_h5_read_double(f, ds[q], all);
     for (size_t u = 0; !rc && u < units; u++) {
         double s = 0;
         int k = 0;
@@ -194,14 +195,14 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
 {
     *out = NULL;
     ana_design *d = calloc(1, sizeof *d);
-    hid_t f = ana__h5_open(path, 0);
+    hid_t f = ana_h5_open(path, 0);
     uint8_t *done = NULL;
     int rc = !d ? ANA_ENOMEM : f < 0 ? ANA_ENOTRFDSE : ANA_EOK;
     if (!rc) {
         snprintf(d->path, sizeof d->path, "%s", path);
-        d->P = dim(f, "/axes/point"), d->C = dim(f, "/axes/chip");
-        d->T = dim(f, "/axes/technique"), d->B = dim(f, "/axes/benchmark");
-        d->Y = dim(f, "/axes/year");
+        d->P = dim(f, ana_dim_path(ANA_DIM_point)), d->C = dim(f, ana_dim_path(ANA_DIM_chip));
+        d->T = dim(f, ana_dim_path(ANA_DIM_technique)), d->B = dim(f, ana_dim_path(ANA_DIM_benchmark));
+        d->Y = dim(f, ana_dim_path(ANA_DIM_year));
         rc = d->P < 1 || d->C < 1 || d->T < 1 || d->B < 1 || d->Y < 1 ? ANA_ECORRUPT : ANA_EOK;
     }
     size_t units = rc ? 0 : (size_t)d->P * (size_t)d->C * (size_t)d->T;
@@ -209,8 +210,8 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
                 !(done = malloc(units))))
         rc = ANA_ENOMEM;
     if (!rc)
-        rc = ana__h5_read_names(f, "/axes/technique", d->tech, d->T) ||
-                     ana__h5_read_u8(f, "/progress/done", done) ? ANA_ECORRUPT
+        rc = ana_h5_read_names(f, ana_dim_path(ANA_DIM_technique), d->tech, d->T) ||
+                     ana_h5_read_u8(f, ana_dataset_path(ANA_DS_DONE), done) ? ANA_ECORRUPT
                  : load_knobs(f, d);
     if (!rc)
         rc = ana__technique_colours(f, d->tech, d->T, &d->colour);
@@ -222,21 +223,21 @@ int ana_design_load(const char *path, ana_design **out, FILE *err)
         for (int t = 0; t < d->T; t++)
             if (!strcmp(d->tech[t], "baseline"))
                 d->baseline = t;
-        if (ana__h5_exists(f, "/axes/generation") &&
+        if (ana_h5_exists(f, "/axes/generation") &&
             (d->generation = malloc(sizeof(int) * (size_t)d->P)) &&
-            ana__h5_read_int(f, "/axes/generation", d->generation)) {
+            ana_h5_read_int(f, "/axes/generation", d->generation)) {
             free(d->generation);
             d->generation = NULL;
         }
         ana_name tn = "";
         d->search_tech = -1;
         if (d->generation &&
-            !ana__h5_attr_string(f, "/axes/generation", "technique", tn, sizeof tn))
+            !ana_h5_attr_string(f, "/axes/generation", "technique", tn, sizeof tn))
             for (int t = 0; t < d->T; t++)
                 if (!strcmp(d->tech[t], tn))
                     d->search_tech = t;
         if (d->generation)
-            ana__h5_attr_string(f, "/axes/generation", "objectives", d->objectives,
+            ana_h5_attr_string(f, "/axes/generation", "objectives", d->objectives,
                                 sizeof d->objectives);
         rc = summarise(d);
     }
@@ -341,15 +342,15 @@ static int write_points(FILE *f, const ana_design *d, const void *unused)
 static int write_per_chip(FILE *f, const ana_design *d, const void *unused)
 {
     (void)unused;
-    hid_t h = ana__h5_open(d->path, 0);
+    hid_t h = ana_h5_open(d->path, 0);
     double *years = malloc(sizeof(double) * (size_t)d->Y);
     ana_name *bench = calloc((size_t)d->B, sizeof(ana_name));
     size_t units = (size_t)d->P * (size_t)d->C * (size_t)d->T;
     size_t most = (size_t)(d->Y > d->B ? d->Y : d->B);
     double *v = malloc(sizeof(double) * units * most);
     int rc = h < 0 || !years || !bench || !v ||
-             ana__h5_read_double(h, "/axes/year", years) ||
-             ana__h5_read_names(h, "/axes/benchmark", bench, d->B) ? ANA_EIO : ANA_EOK;
+             ana_h5_read_double(h, ana_dim_path(ANA_DIM_year), years) ||
+             ana_h5_read_names(h, ana_dim_path(ANA_DIM_benchmark), bench, d->B) ? ANA_EIO : ANA_EOK;
     if (!rc) {
         knob_header(f, d);
         fputs(",chip,technique,benchmark,year,metric,value\n", f);
@@ -358,10 +359,10 @@ static int write_per_chip(FILE *f, const ana_design *d, const void *unused)
         char path[96];
         bool by_year = ana_metric_axis((ana_metric)m) == ANA_AXIS_YEAR;
         int n = by_year ? d->Y : d->B;
-        snprintf(path, sizeof path, "/results/%s", ana_metric_name((ana_metric)m));
-        if (!ana__h5_exists(h, path))
+        ana__metric_path((ana_metric)m, path, sizeof path);
+        if (!ana_h5_exists(h, path))
             continue;
-        rc = ana__h5_read_double(h, path, v) ? ANA_EIO : ANA_EOK;
+        rc = ana_h5_read_double(h, path, v) ? ANA_EIO : ANA_EOK;
         for (size_t u = 0; !rc && u < units; u++)
             for (int i = 0; i < n; i++) {
                 int p = (int)(u / ((size_t)d->C * (size_t)d->T));

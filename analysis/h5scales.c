@@ -20,7 +20,7 @@ static int names_scale(hid_t g, const char *name, const ana_name *v, int n)
         strncpy(z[i], v[i], ANA_NAME_MAX - 1);
     hid_t d = z ? H5Dcreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, z) < 0 ||
-             ana__h5_set_string_attr(d, "_Encoding", "utf-8") || H5DSset_scale(d, name) < 0;
+             ana_h5_set_str(d, "_Encoding", "utf-8") || H5DSset_scale(d, name) < 0;
     if (d >= 0)
         H5Dclose(d);
     H5Sclose(sp);
@@ -34,7 +34,7 @@ static int numbers_scale(hid_t g, const char *name, hid_t type, const void *v, i
 {
     hsize_t dim = (hsize_t)n;
     hid_t d = H5I_INVALID_HID;
-    int rc = ana__h5_write(g, name, type, 1, &dim, v, doc, units) ||
+    int rc = ana_h5_write(g, name, type, 1, &dim, v, doc, units) ||
              (d = H5Dopen2(g, name, H5P_DEFAULT)) < 0 || H5DSset_scale(d, name) < 0;
     if (d >= 0)
         H5Dclose(d);

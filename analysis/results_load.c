@@ -65,30 +65,19 @@ static long axis_len(hid_t f, const char *path)
 {
     int rank;
     hsize_t d[8];
-    if (!ana__h5_exists(f, path))
+    if (!ana_h5_exists(f, path))
         return -1;
-    if (ana__h5_shape(f, path, &rank, d) || rank != 1)
+    if (ana_h5_shape(f, path, &rank, d) || rank != 1)
         return -2;
     return (long)d[0];
 }
 
-/* True if the dataset has exactly the expected shape. */
-static int shape_is(hid_t f, const char *path, int rank, const long *want)
-{
-    int r;
-    hsize_t d[8];
-    if (ana__h5_shape(f, path, &r, d) || r != rank)
-        return 0;
-    for (int i = 0; i < rank; i++)
-        if ((long)d[i] != want[i])
-            return 0;
-    return 1;
-}
-
 static int load_axes(hid_t f, ana_results *r, FILE *err)
 {
-    long nc = axis_len(f, "/axes/chip"), nt = axis_len(f, "/axes/technique");
-    long nb = axis_len(f, "/axes/benchmark"), ny = axis_len(f, "/axes/year");
+    const char *chip = ana_dim_path(ANA_DIM_chip), *tech = ana_dim_path(ANA_DIM_technique);
+    const char *bench = ana_dim_path(ANA_DIM_benchmark), *year = ana_dim_path(ANA_DIM_year);
+    long nc = axis_len(f, chip), nt = axis_len(f, tech);
+    long nb = axis_len(f, bench), ny = axis_len(f, year);
     if (nc < 0 || nt < 0)
         return fail(err, r->path, ANA_ENOTRFDSE,
                     "no /axes/chip or /axes/technique: not an rfdse results file");
@@ -104,10 +93,9 @@ static int load_axes(hid_t f, ana_results *r, FILE *err)
     r->year = ny > 0 ? malloc((size_t)ny * sizeof *r->year) : NULL;
     if (!r->chip || !r->tech || (nb > 0 && !r->bench) || (ny > 0 && !r->year))
         return fail(err, r->path, ANA_ENOMEM, "out of memory reading the axes");
-    if (ana__h5_read_int(f, "/axes/chip", r->chip) ||
-        ana__h5_read_names(f, "/axes/technique", r->tech, r->n_tech) ||
-        (r->bench && ana__h5_read_names(f, "/axes/benchmark", r->bench, r->n_bench)) ||
-        (r->year && ana__h5_read_double(f, "/axes/year", r->year)))
+    if (ana_h5_read_int(f, chip, r->chip) || ana_h5_read_names(f, tech, r->tech, r->n_tech) ||
+        (r->bench && ana_h5_read_names(f, bench, r->bench, r->n_bench)) ||
+        (r->year && ana_h5_read_double(f, year, r->year)))
         return fail(err, r->path, ANA_ECORRUPT, "cannot read the axes under /axes");
     return ANA_EOK;
 }
@@ -115,21 +103,23 @@ static int load_axes(hid_t f, ana_results *r, FILE *err)
 static int load_metric(hid_t f, ana_results *r, ana_metric m, FILE *err)
 {
     char path[128];
-    snprintf(path, sizeof path, "/results/%s", ana_metric_name(m));
+    ana__metric_path(m, path, sizeof path);
     int nx = ana_results_axis_len(r, m);
     /* A metric whose axis is missing cannot be interpreted: left out, and the figures
      * that need it say so. */
-    if (!ana__h5_exists(f, path) || nx == 0)
+    if (!ana_h5_exists(f, path) || nx == 0)
         return ANA_EOK;
-    long want[3] = { r->n_chip, r->n_tech, nx };
-    if (!shape_is(f, path, 3, want))
+    long size[ANA_N_DIMS];
+    ana__dim_sizes(r, size);
+    if (!ana__shape_is(f, path, ana_metric_axis(m) == ANA_AXIS_YEAR ? ANA_SHAPE_CTY : ANA_SHAPE_CTB,
+                       size))
         return fail(err, r->path, ANA_ECORRUPT, "%s is not [chip %d][technique %d][%s %d]",
                     path, r->n_chip, r->n_tech,
                     ana_metric_axis(m) == ANA_AXIS_YEAR ? "year" : "benchmark", nx);
     size_t n = (size_t)r->n_chip * (size_t)r->n_tech * (size_t)nx;
     if (!(r->metric[m] = malloc(n * sizeof(double))))
         return fail(err, r->path, ANA_ENOMEM, "out of memory reading %s", path);
-    if (ana__h5_read_double(f, path, r->metric[m]))
+    if (ana_h5_read_double(f, path, r->metric[m]))
         return fail(err, r->path, ANA_ECORRUPT, "cannot read %s", path);
     return ANA_EOK;
 }
@@ -137,16 +127,18 @@ static int load_metric(hid_t f, ana_results *r, ana_metric m, FILE *err)
 /* Pairs /progress/done marks unfinished hold fill values, not results: read as NaN. */
 static int mask_not_done(hid_t f, ana_results *r, FILE *err)
 {
-    if (!ana__h5_exists(f, "/progress/done"))
+    const char *path = ana_dataset_path(ANA_DS_DONE);
+    long size[ANA_N_DIMS];
+    ana__dim_sizes(r, size);
+    if (!ana_h5_exists(f, path))
         return ANA_EOK;
-    long want[2] = { r->n_chip, r->n_tech };
-    if (!shape_is(f, "/progress/done", 2, want))
-        return fail(err, r->path, ANA_ECORRUPT, "/progress/done is not [chip][technique]");
+    if (!ana__shape_is(f, path, ana_dataset_shape(ANA_DS_DONE), size))
+        return fail(err, r->path, ANA_ECORRUPT, "%s is not [chip][technique]", path);
     size_t n = (size_t)r->n_chip * (size_t)r->n_tech;
     uint8_t *done = malloc(n);
     if (!done)
         return fail(err, r->path, ANA_ENOMEM, "out of memory");
-    int rc = ana__h5_read_u8(f, "/progress/done", done);
+    int rc = ana_h5_read_u8(f, path, done);
     if (rc) {
         free(done);
         return fail(err, r->path, ANA_ECORRUPT, "cannot read /progress/done");
@@ -170,12 +162,12 @@ static int mask_not_done(hid_t f, ana_results *r, FILE *err)
 static double sigma_ratio(hid_t f)
 {
     double v;
-    if (ana__h5_attr_double(f, "/", "sigma_ratio", &v) == ANA_EOK)
+    if (ana_h5_attr_double(f, "/", "sigma_ratio", &v) == ANA_EOK)
         return v;
     size_t size = 1 << 20;
     char *cfg = malloc(size);
     v = NAN;
-    if (cfg && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+    if (cfg && ana_h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
         const char *p = strstr(cfg, "sigma_ratio");
         if (p && (p = strchr(p, '=')))
             v = strtod(p + 1, NULL);
@@ -192,7 +184,7 @@ static void nbti_law(hid_t f, char *out, size_t n)
     size_t size = 1 << 20;
     char *cfg = malloc(size);
     out[0] = '\0';
-    if (cfg && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+    if (cfg && ana_h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
         const char *p = strstr(cfg, "initial_shift");
         if (p && (p = strchr(p, '"'))) {
             size_t len = strcspn(p + 1, "\"");
@@ -208,10 +200,10 @@ static void aging_duty(hid_t f, char *out, size_t n)
 {
     size_t size = 1 << 20;
     char *cfg;
-    if (ana__h5_attr_string(f, "/", "aging_duty", out, n) == ANA_EOK)
+    if (ana_h5_attr_string(f, "/", "aging_duty", out, n) == ANA_EOK)
         return;
     out[0] = '\0';
-    if ((cfg = malloc(size)) && ana__h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
+    if ((cfg = malloc(size)) && ana_h5_attr_string(f, "/", "sweep_config", cfg, size) == ANA_EOK) {
         const char *p = strstr(cfg, "duty = \"");
         if (p) {
             p += strlen("duty = \"");
@@ -238,7 +230,7 @@ int ana__technique_colours(hid_t f, const ana_name *tech, int n_tech, char (**co
         free(list);
         return ANA_ENOMEM;
     }
-    int ok = ana__h5_attr_string(f, "/", "technique_colours", list, n + 1) == ANA_EOK &&
+    int ok = ana_h5_attr_string(f, "/", "technique_colours", list, n + 1) == ANA_EOK &&
              strlen(list) == n - 2;
     for (int t = 0; ok && t < n_tech; t++) {
         const char *c = list + (size_t)t * 8;
@@ -276,11 +268,11 @@ int ana_results_load(const char *path, ana_results **out, FILE *err)
         rc = fail(err, path, ANA_ENOFILE, "cannot open: %s", strerror(errno));
         goto done;
     }
-    if ((f = ana__h5_open(path, 0)) < 0) {
+    if ((f = ana_h5_open(path, 0)) < 0) {
         rc = fail(err, path, ANA_ENOTRFDSE, "not an HDF5 file (or a damaged one)");
         goto done;
     }
-    if (ana__h5_attr_string(f, "/", "rfdse_version", r->version, sizeof r->version)) {
+    if (ana_h5_attr_string(f, "/", "rfdse_version", r->version, sizeof r->version)) {
         rc = fail(err, path, ANA_ENOTRFDSE,
                   "no rfdse_version attribute: not an rfdse results file");
         goto done;

@@ -88,36 +88,36 @@ static int write_view(hid_t parent, const ana_results *r, const ana_view *v)
         goto done;
     if ((g = H5Gcreate2(parent, v->name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
         goto done;
-    if (ana__h5_set_string_attr(g, "description", v->doc) ||
-        ana__h5_set_string_attr(g, "source", v->source) ||
-        ana__h5_set_string_attr(g, "axes", axes) ||
-        ana__h5_set_string_attr(g, na, ana_metric_norm(v->metric)) ||
+    if (ana_h5_set_str(g, "description", v->doc) ||
+        ana_h5_set_str(g, "source", v->source) ||
+        ana_h5_set_str(g, "axes", axes) ||
+        ana_h5_set_str(g, na, ana_metric_norm(v->metric)) ||
         ana__scales_write(g, r, v))
         goto done;
 #define WRITE_STAT(f, name, doc)                                                        \
     for (size_t i = 0; i < nv; i++)                                                     \
         col[i] = v->stats[i].f;                                                         \
-    if (ana__h5_write(g, #name, H5T_NATIVE_DOUBLE, rank, dims, col, doc, norm))         \
+    if (ana_h5_write(g, #name, H5T_NATIVE_DOUBLE, rank, dims, col, doc, norm))         \
         goto done;
     STAT_FIELDS(WRITE_STAT)
 #undef WRITE_STAT
     for (size_t i = 0; i < nv; i++)
         cnt[i] = v->stats[i].n;
-    if (ana__h5_write(g, "n", H5T_NATIVE_UINT64, rank, dims, cnt,
+    if (ana_h5_write(g, "n", H5T_NATIVE_UINT64, rank, dims, cnt,
                       "chips with a finite value (NaN skipped)", "chips"))
         goto done;
     for (size_t i = 0; i < nv; i++)
         cnt[i] = v->stats[i].n_nan;
-    if (ana__h5_write(g, "n_nan", H5T_NATIVE_UINT64, rank, dims, cnt,
+    if (ana_h5_write(g, "n_nan", H5T_NATIVE_UINT64, rank, dims, cnt,
                       "chips whose value is NaN (not computed), skipped", "chips"))
         goto done;
     dims[rank] = (hsize_t)v->n_bins + 1;
-    if (ana__h5_write(g, "bin_edges", H5T_NATIVE_DOUBLE, rank + 1, dims, v->edges,
+    if (ana_h5_write(g, "bin_edges", H5T_NATIVE_DOUBLE, rank + 1, dims, v->edges,
                       "histogram bin edges, n_bins + 1 per histogram; bin i is "
                       "[edge i, edge i+1); NaN when every value is NaN", norm))
         goto done;
     dims[rank] = (hsize_t)v->n_bins;
-    if (ana__h5_write(g, "histogram", H5T_NATIVE_UINT64, rank + 1, dims, v->counts,
+    if (ana_h5_write(g, "histogram", H5T_NATIVE_UINT64, rank + 1, dims, v->counts,
                       "chips per bin", "chips"))
         goto done;
     if (label_view(g, v->x_axis))
@@ -140,23 +140,23 @@ static int write_analysis(hid_t f, const ana_results *r, const ana_summary *s,
     time_t now = time(NULL);
     struct tm tm;
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-    if (ana__h5_exists(f, "/analysis") && H5Ldelete(f, "/analysis", H5P_DEFAULT) < 0)
+    if (ana_h5_exists(f, "/analysis") && H5Ldelete(f, "/analysis", H5P_DEFAULT) < 0)
         goto done;
     if ((g = H5Gcreate2(f, "/analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
         goto done;
-    if (ana__h5_set_string_attr(g, "description",
+    if (ana_h5_set_str(g, "description",
                                 "distributions over chips of /results, written by rfdse "
                                 "analyze; replaced on every run") ||
-        ana__h5_set_string_attr(g, "rfdse_version", tool_version ? tool_version : "unknown") ||
-        ana__h5_set_string_attr(g, "created", created) ||
-        ana__h5_set_string_attr(g, "binning",
+        ana_h5_set_str(g, "rfdse_version", tool_version ? tool_version : "unknown") ||
+        ana_h5_set_str(g, "created", created) ||
+        ana_h5_set_str(g, "binning",
                                 "per histogram: n_bins = ceil(2 n_chips^(1/3)) clamped to "
                                 "[5, 50]; width w = smallest of {1, 2, 2.5, 5} x 10^k not "
                                 "below (max - min) / (n_bins - 1); edges (floor(min / w) + i) w") ||
-        ana__h5_set_string_attr(g, "percentiles",
+        ana_h5_set_str(g, "percentiles",
                                 "linear interpolation between order statistics "
                                 "(gsl_stats_quantile_from_sorted_data)") ||
-        ana__h5_set_string_attr(g, "confidence",
+        ana_h5_set_str(g, "confidence",
                                 "95 % CI of the mean: mean +- t(0.975, n - 1) std / sqrt(n)"))
         goto done;
     for (int i = 0; i < s->n_views; i++)
@@ -197,7 +197,7 @@ int ana_summary_write(const char *path, const ana_results *r, const ana_summary 
         fprintf(err, ANA__PREFIX "%s: cannot copy to %s: %s\n", path, tmp, strerror(errno));
         goto done;
     }
-    if ((f = ana__h5_open(tmp, 1)) < 0) {
+    if ((f = ana_h5_open(tmp, 1)) < 0) {
         fprintf(err, ANA__PREFIX "%s: cannot open the copy %s for writing\n", path, tmp);
         goto done;
     }

@@ -5,33 +5,28 @@
 
 #include "ana_internal.h"
 
-static int dims_match(hid_t f, const char *path, int rank, const long *want)
-{
-    int r;
-    hsize_t d[8];
-    if (ana__h5_shape(f, path, &r, d) || r != rank)
-        return 0;
-    for (int i = 0; i < rank; i++)
-        if (want[i] >= 0 && (long)d[i] != want[i])
-            return 0;
-    return 1;
-}
-
 static int read_trace(hid_t f, const ana_results *r, ana_trace *t)
 {
+    const char *chip = ana_dim_path(ANA_DIM_trace);
+    const char *delay = ana_dataset_path(ANA_DS_TRACE_DELAY);
+    const char *slow = ana_dataset_path(ANA_DS_TRACE_SLOW);
+    const char *util = ana_dataset_path(ANA_DS_TRACE_UTIL);
     int rank;
     hsize_t d[8];
-    if (ana__h5_shape(f, "/chips/trace/chip", &rank, d) || rank != 1 || d[0] == 0)
+    long size[ANA_N_DIMS];
+    if (ana_h5_shape(f, chip, &rank, d) || rank != 1 || d[0] == 0)
         return -1;
     t->n_trace = (int)d[0];
-    if (ana__h5_shape(f, "/chips/trace/sub_bank_delay", &rank, d) || rank != 4)
+    if (ana_h5_shape(f, delay, &rank, d) || rank != 4)
         return -1;
     t->n_sub_bank = (int)d[3];
-    long dshape[4] = { t->n_trace, r->n_tech, r->n_year, t->n_sub_bank };
-    long ushape[5] = { t->n_trace, r->n_tech, r->n_bench, r->n_year, t->n_sub_bank };
-    if (!r->n_year || !r->n_bench || !dims_match(f, "/chips/trace/sub_bank_delay", 4, dshape) ||
-        !dims_match(f, "/chips/trace/sub_bank_slow", 4, dshape) ||
-        !dims_match(f, "/chips/trace/sub_bank_utilisation", 5, ushape))
+    ana__dim_sizes(r, size);
+    size[ANA_DIM_trace] = t->n_trace;
+    size[ANA_DIM_sub_bank] = t->n_sub_bank;
+    if (!r->n_year || !r->n_bench ||
+        !ana__shape_is(f, delay, ana_dataset_shape(ANA_DS_TRACE_DELAY), size) ||
+        !ana__shape_is(f, slow, ana_dataset_shape(ANA_DS_TRACE_SLOW), size) ||
+        !ana__shape_is(f, util, ana_dataset_shape(ANA_DS_TRACE_UTIL), size))
         return -1;
     size_t nd = (size_t)t->n_trace * (size_t)r->n_tech * (size_t)r->n_year * (size_t)t->n_sub_bank;
     size_t nu = nd * (size_t)r->n_bench;
@@ -41,17 +36,15 @@ static int read_trace(hid_t f, const ana_results *r, ana_trace *t)
     t->utilisation = malloc(nu * sizeof *t->utilisation);
     if (!t->chip || !t->delay || !t->slow || !t->utilisation)
         return -1;
-    if (ana__h5_read_int(f, "/chips/trace/chip", t->chip) ||
-        ana__h5_read_double(f, "/chips/trace/sub_bank_delay", t->delay) ||
-        ana__h5_read_u8(f, "/chips/trace/sub_bank_slow", t->slow) ||
-        ana__h5_read_double(f, "/chips/trace/sub_bank_utilisation", t->utilisation))
+    if (ana_h5_read_int(f, chip, t->chip) || ana_h5_read_double(f, delay, t->delay) ||
+        ana_h5_read_u8(f, slow, t->slow) || ana_h5_read_double(f, util, t->utilisation))
         return -1;
     return 0;
 }
 
 int ana__trace_load(hid_t f, ana_results *r, FILE *err)
 {
-    if (!ana__h5_exists(f, "/chips/trace"))
+    if (!ana_h5_exists(f, RFDSE_FILE_TRACE))
         return ANA_EOK;
     ana_trace *t = calloc(1, sizeof *t);
     if (!t)

@@ -20,415 +20,283 @@
  *
  * One unit with an explicit input and output (dse_aging.h): the chip's time-zero results
  * in, the frequency per year and the guardbands out.  The SM runs of the reorg loop go
- * through the runner the caller hands in; nothing here calls the chip evaluation. */
+ * through the runner the caller hands in; nothing here calls the chip evaluation.
+ *
+ * This file is the driver and what the clocks share (aging_internal.h); each clock is
+ * its own file: clock_ideal.c, clock_fixed.c, clock_reorg.c, clock_cache.c. */
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse_aging.h"
+#include "aging_internal.h"
 #include "dse_rf_map.h"
-#include "var_nbti.h"
 
-struct dse_aging {
-    const dse_sweep *s;
-    int n_sms, n_subs, n_w;
-    double *sub0;          /* [n_sms][n_subs]: the chip's sub-bank delays, t = 0   */
-    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
-    double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
-    double *loop_duty;     /* [n_sms][n_subs]                                      */
-    double *aged;          /* [n_subs]                                             */
-    double *rfc_mix;       /* [n_sms][SM_MAX_BANKS]: a cache's duties under the mix */
-    /* the call in progress: its input (dse_aging_in) */
-    const dse_aging_in *in;
-    const var_chip *chip;
-    sm_rf_map *maps;
-    const double *duty, *counted0;
-};
+#define CLOCK_ENTRY(name) &dse__clock_##name,
+static const dse__clock *const clocks[] = { DSE__CLOCKS_ALL(CLOCK_ENTRY) };
+#undef CLOCK_ENTRY
+#define N_CLOCKS (sizeof clocks / sizeof clocks[0])
 
-void dse_aging_free(dse_aging *e)
+static size_t clock_of(const dse_sweep *s, const dse_technique *t)
 {
-    if (!e)
+    for (size_t i = 0; i + 1 < N_CLOCKS; i++)
+        if (clocks[i]->selects(s, t))
+            return i;
+    return N_CLOCKS - 1; /* the last takes every technique the others leave */
+}
+
+const char *dse_aging_clock_name(const dse_sweep *s, const dse_technique *t)
+{
+    return clocks[clock_of(s, t)]->name;
+}
+
+void dse_aging_free(dse_aging *a)
+{
+    if (!a)
         return;
-    free(e->sub0);
-    free(e->stress);
-    free(e->rec);
-    free(e->shift);
-    free(e->loop_duty);
-    free(e->aged);
-    free(e->rfc_mix);
-    free(e);
+    for (size_t i = 0; a->state && i < N_CLOCKS; i++)
+        if (clocks[i]->free)
+            clocks[i]->free(a->state[i]);
+    free(a->state);
+    free(a->sub0);
+    free(a->loop_duty);
+    free(a);
 }
 
 dse_aging *dse_aging_alloc(const dse_sweep *s)
 {
-    dse_aging *e = calloc(1, sizeof *e);
-    if (!e)
+    dse_aging *a = calloc(1, sizeof *a);
+    if (!a)
         return NULL;
-    e->s = s;
-    e->n_sms = s->var.floorplan.n_sms;
-    e->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
-    e->n_w = s->n_workloads;
-    size_t subs = (size_t)e->n_subs, per_chip = (size_t)e->n_sms * subs;
-    e->sub0 = malloc(sizeof(double) * per_chip);
-    e->stress = malloc(sizeof(double) * per_chip);
-    e->rec = malloc(sizeof(double) * per_chip);
-    e->shift = malloc(sizeof(double) * per_chip);
-    e->loop_duty = malloc(sizeof(double) * per_chip);
-    e->aged = malloc(sizeof(double) * subs);
-    e->rfc_mix = malloc(sizeof(double) * (size_t)e->n_sms * SM_MAX_BANKS);
-    if (!e->sub0 || !e->stress || !e->rec || !e->shift || !e->loop_duty || !e->aged ||
-        !e->rfc_mix) {
-        dse_aging_free(e);
+    a->s = s;
+    a->n_sms = s->var.floorplan.n_sms;
+    a->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    a->n_w = s->n_workloads;
+    a->technique = -1;
+    a->sub0 = malloc(sizeof(double) * dse__aging_per_chip(a));
+    a->loop_duty = malloc(sizeof(double) * dse__aging_per_chip(a));
+    a->state = calloc(N_CLOCKS, sizeof *a->state);
+    bool ok = a->sub0 && a->loop_duty && a->state;
+    for (size_t i = 0; ok && i < N_CLOCKS; i++)
+        if (clocks[i]->alloc)
+            ok = (a->state[i] = clocks[i]->alloc(s)) != NULL;
+    if (!ok) {
+        dse_aging_free(a);
         return NULL;
     }
-    return e;
+    return a;
 }
 
-/* e->sub0 = the chip's time-zero sub-bank delays. */
-static void load_chip(dse_aging *e, const var_chip *chip)
+void dse_aging_set_chip(dse_aging *a, const var_chip *chip)
 {
-    e->chip = chip;
-    for (int sm = 0; sm < e->n_sms; sm++)
-        memcpy(e->sub0 + (size_t)sm * (size_t)e->n_subs, var_chip_sub_bank_delays(e->chip, sm),
-               sizeof(double) * (size_t)e->n_subs);
+    a->chip = chip;
+    a->chip_serial++;
+    a->technique = -1;
+    for (int sm = 0; sm < a->n_sms; sm++)
+        memcpy(a->sub0 + (size_t)sm * (size_t)a->n_subs, var_chip_sub_bank_delays(chip, sm),
+               sizeof(double) * (size_t)a->n_subs);
 }
 
-static double seconds_at(const dse_aging *e, int y) { return e->s->var.aging.years[y] * VAR_YEAR_S; }
+double dse__aging_seconds(const dse_aging *a, int y) { return a->s->var.aging.years[y] * VAR_YEAR_S; }
 
-static size_t per_chip(const dse_aging *e) { return (size_t)e->n_sms * (size_t)e->n_subs; }
+size_t dse__aging_per_chip(const dse_aging *a) { return (size_t)a->n_sms * (size_t)a->n_subs; }
 
-/* out[i] = the duty of workload w alone, or (w < 0) the weighted mix, of duties
- * all[w][i] of n values per workload. */
-static void mix_of(const dse_aging *e, const double *all, size_t n, int w, double *out)
+void dse__aging_mix(const dse_aging *a, const double *all, size_t n, dse__stress st,
+                    double *out)
 {
-    if (w >= 0) {
-        memcpy(out, all + (size_t)w * n, sizeof(double) * n);
+    if (!st.mix) {
+        memcpy(out, all + (size_t)st.workload * n, sizeof(double) * n);
         return;
     }
     double total = 0;
-    for (int k = 0; k < e->n_w; k++)
-        total += e->s->workloads[k].weight;
+    for (int k = 0; k < a->n_w; k++)
+        total += a->s->workloads[k].weight;
     memset(out, 0, sizeof(double) * n);
-    for (int k = 0; k < e->n_w && total > 0; k++)
+    for (int k = 0; k < a->n_w && total > 0; k++)
         for (size_t i = 0; i < n; i++)
-            out[i] += e->s->workloads[k].weight / total * all[(size_t)k * n + i];
+            out[i] += a->s->workloads[k].weight / total * all[(size_t)k * n + i];
 }
 
-/* out[sm][sub] = the duty of workload w alone, or (w < 0) the weighted mix. */
-static void duty_from(const dse_aging *e, const double *all, int w, double *out)
+void dse__aging_load_duty(dse_aging *a, dse__stress st)
 {
-    mix_of(e, all, per_chip(e), w, out);
+    dse__aging_mix(a, a->in->duty, dse__aging_per_chip(a), st, a->loop_duty);
 }
 
-/* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] after t seconds
- * under constant duties. */
-static void fixed_set_freq(const dse_aging *e, const double *counted, const double *duty,
+void dse__aging_fixed_freq(const dse_aging *a, const double *counted, const double *duty,
                            double t, double *mean, double *min)
 {
     double sum = 0, lo = INFINITY;
-    for (int sm = 0; sm < e->n_sms; sm++) {
-        const double *leff = var_chip_sub_bank_leff(e->chip, sm);
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
         double worst = 0;
-        for (int i = 0; i < e->n_subs; i++) {
-            size_t k = (size_t)sm * (size_t)e->n_subs + (size_t)i;
+        for (int i = 0; i < a->n_subs; i++) {
+            size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
             if (counted[k] <= 0)
                 continue;
-            double d = var_register_delay_aged(&e->s->var, counted[k], leff[i], duty[k] * t,
+            double d = var_register_delay_aged(&a->s->var, counted[k], leff[i], duty[k] * t,
                                                (1.0 - duty[k]) * t);
             worst = fmax(worst, d);
         }
         sum += 1.0 / worst;
         lo = fmin(lo, 1.0 / worst);
     }
-    *mean = sum / e->n_sms;
+    *mean = sum / a->n_sms;
     if (min)
         *min = lo;
 }
 
-void dse_aging_baseline_guardband(dse_aging *e, const var_chip *chip, const double *ideal_duty,
-                                  double *raw, double *raw_mix)
+int dse__aging_classify(dse_aging *a, const dse_technique *t, dse__t0 *out, char *err,
+                        size_t n)
 {
-    int last = e->s->var.aging.n_years - 1;
-    load_chip(e, chip);
-    double f0, f1;
-    fixed_set_freq(e, e->sub0, ideal_duty, 0.0, &f0, NULL);
-    for (int w = 0; w < e->n_w; w++) {
-        duty_from(e, ideal_duty, w, e->loop_duty);
-        fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, last), &f1, NULL);
-        raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
-    }
-    duty_from(e, ideal_duty, -1, e->loop_duty);
-    for (int y = 0; y <= last; y++) {
-        fixed_set_freq(e, e->sub0, e->loop_duty, seconds_at(e, y), &f1, NULL);
-        raw_mix[y] = 1.0 - f1 / f0;
-    }
-}
-
-static bool pv_law(const dse_aging *e) { return e->s->var.aging.initial_shift == VAR_SHIFT_PV; }
-
-/* Sub-bank k's (= sm * n_subs + i) current delay in the reorg loop: the accumulated
- * law's continued shift, or under "pv" the law on the stress and recovery totals. */
-static double aged_sub_bank(const dse_aging *e, size_t k, double leff)
-{
-    if (pv_law(e))
-        return var_register_delay_aged(&e->s->var, e->sub0[k], leff, e->stress[k], e->rec[k]);
-    return var_register_delay_shifted(&e->s->var, e->sub0[k], leff, e->shift[k]);
-}
-
-/* One interval of dt seconds at the current duties: the continued shifts, or ("pv") the
- * totals since time zero. */
-static void advance(dse_aging *e, double dt)
-{
-    const var_aging *a = &e->s->var.aging;
-    for (size_t i = 0; i < per_chip(e); i++) {
-        double d = e->loop_duty[i];
-        if (pv_law(e)) {
-            e->stress[i] += d * dt;
-            e->rec[i] += (1.0 - d) * dt;
-        } else
-            e->shift[i] = var_nbti_continue(a, e->shift[i], d, dt);
-    }
-}
-
-/* Re-pairs every SM's sub-banks by their current delays; frequency out. */
-static int reorganise(dse_aging *e, const dse_technique *t, double *mean, double *min,
-                      double *sm0_delay, char *err, size_t n)
-{
-    double sum = 0, lo = INFINITY;
-    for (int sm = 0; sm < e->n_sms; sm++) {
-        size_t off = (size_t)sm * (size_t)e->n_subs;
-        const double *leff = var_chip_sub_bank_leff(e->chip, sm);
-        for (int i = 0; i < e->n_subs; i++)
-            e->aged[i] = aged_sub_bank(e, off + (size_t)i, leff[i]);
-        if (sm == 0 && sm0_delay)
-            memcpy(sm0_delay, e->aged, sizeof(double) * (size_t)e->n_subs);
+    double sum = 0, min = INFINITY;
+    for (int sm = 0; sm < a->n_sms; sm++) {
         var_rf_map vm;
-        double f;
-        int rc = var_technique_apply_sub_banks(e->chip, &e->s->var, &t->freq, sm, e->aged, &vm, &f);
+        int rc = var_technique_apply(a->chip, &a->s->var, &t->freq, sm, &vm, &out->sm_freq[sm]);
         if (rc) {
             snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
             return -1;
         }
-        dse_rf_map_from_var(&vm, &e->maps[sm]);
-        sum += f;
-        lo = fmin(lo, f);
+        dse_rf_map_from_var(&vm, &out->maps[sm]);
+        out->ipc[sm] = t->ipc;
+        sum += out->sm_freq[sm];
+        min = fmin(min, out->sm_freq[sm]);
     }
-    *mean = sum / e->n_sms;
-    *min = lo;
+    out->freq = sum / a->n_sms;
+    out->freq_min = min;
     return 0;
 }
 
-/* SM 0's classes by physical sub-bank from its current map. */
-static void trace_classes(const dse_aging *e, uint8_t *row)
+void dse__aging_guardband(const dse_aging *a, dse_aging_out *u, int w, double f_end)
 {
-    const sm_rf_map *m = &e->maps[0];
-    memset(row, 0, (size_t)e->n_subs);
+    const double *base_raw = a->in->base_raw;
+    u->guardband_raw[w] = a->s->var.aging.n_years > 1 ? 1.0 - f_end / u->frequency[0] : NAN;
+    u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
+}
+
+void dse_aging_baseline_guardband(dse_aging *a, const double *ideal_duty, double *raw,
+                                  double *raw_mix)
+{
+    int last = a->s->var.aging.n_years - 1;
+    double f0, f1;
+    dse__aging_fixed_freq(a, a->sub0, ideal_duty, 0.0, &f0, NULL);
+    for (int w = 0; w < a->n_w; w++) {
+        dse__aging_mix(a, ideal_duty, dse__aging_per_chip(a), (dse__stress){ .workload = w },
+                       a->loop_duty);
+        dse__aging_fixed_freq(a, a->sub0, a->loop_duty, dse__aging_seconds(a, last), &f1, NULL);
+        raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
+    }
+    dse__aging_mix(a, ideal_duty, dse__aging_per_chip(a), (dse__stress){ .mix = true },
+                   a->loop_duty);
+    for (int y = 0; y <= last; y++) {
+        dse__aging_fixed_freq(a, a->sub0, a->loop_duty, dse__aging_seconds(a, y), &f1, NULL);
+        raw_mix[y] = 1.0 - f1 / f0;
+    }
+}
+
+void dse__aging_trace_classes(const dse_aging *a, uint8_t *row)
+{
+    const sm_rf_map *m = &a->in->maps[0];
+    memset(row, 0, (size_t)a->n_subs);
     for (int b = 0; b < m->n_banks; b++)
         for (int p = 0; p < m->subs_per_bank; p++)
             row[m->sub_id[b][p]] = m->sub_slow[b][p];
 }
 
-static double *trace_util_row(const dse_aging *e, dse_aging_out *u, int w, int y)
+double *dse__aging_trace_util_row(const dse_aging *a, dse_aging_out *u, int w, int y)
 {
-    return u->trace_util + ((size_t)w * (size_t)e->s->var.aging.n_years + (size_t)y) * (size_t)e->n_subs;
+    return u->trace_util + ((size_t)w * (size_t)a->s->var.aging.n_years + (size_t)y) * (size_t)a->n_subs;
 }
 
-/* The next interval's duties on the current maps: workload w, or the mix (w < 0). */
-static int measure_duty(dse_aging *e, const dse_technique *t, int w, char *err, size_t n)
+void dse__aging_trace_fixed(dse_aging *a, dse_aging_out *u)
 {
-    double total = 0;
-    memset(e->loop_duty, 0, sizeof(double) * per_chip(e));
-    for (int k = 0; k < e->n_w; k++)
-        total += (w < 0 || k == w) ? e->s->workloads[k].weight : 0.0;
-    for (int k = 0; k < e->n_w; k++) {
-        double wt = w < 0 ? e->s->workloads[k].weight : (k == w);
-        if ((w >= 0 && k != w) || wt <= 0 || total <= 0)
-            continue;
-        if (e->in->run(e->in->run_arg, k, &t->ipc, w < 0 ? wt / total : 1.0, e->loop_duty, err,
-                       n))
-            return -1;
-    }
-    return 0;
-}
-
-/* The nbti_reorg loop over the schedule for workload w or the mix (w < 0): frequency
- * per year into freq/fmin (may be NULL), the end-of-life frequency into *f_end. */
-static int reorg_loop(dse_aging *e, int ti, int w, double *freq, double *fmin, double *f_end,
-                      dse_aging_out *trace, char *err, size_t n)
-{
-    const dse_technique *t = &e->s->techniques[ti];
-    int years = e->s->var.aging.n_years;
-    size_t cells = per_chip(e);
-    memset(e->stress, 0, sizeof(double) * cells);
-    memset(e->rec, 0, sizeof(double) * cells);
-    memset(e->shift, 0, sizeof(double) * cells);
-    duty_from(e, e->duty, w, e->loop_duty);
+    int years = a->s->var.aging.n_years;
+    const double *leff = var_chip_sub_bank_leff(a->chip, 0);
     for (int y = 0; y < years; y++) {
-        if (y > 0)
-            advance(e, seconds_at(e, y) - seconds_at(e, y - 1));
-        double mean, min;
-        size_t row = (size_t)y * (size_t)e->n_subs;
-        bool mix_trace = trace && w < 0, w_trace = trace && w >= 0;
-        if (reorganise(e, t, &mean, &min, mix_trace ? trace->trace_delay + row : NULL, err, n))
-            return -1;
-        if (mix_trace)
-            trace_classes(e, trace->trace_slow + row);
-        if (freq)
-            freq[y] = mean, fmin[y] = min;
-        *f_end = mean;
-        if ((y + 1 < years || w_trace) && measure_duty(e, t, w, err, n))
-            return -1;
-        if (w_trace) /* SM 0's duty over the interval that starts now */
-            memcpy(trace_util_row(e, trace, w, y), e->loop_duty, sizeof(double) * (size_t)e->n_subs);
-    }
-    return 0;
-}
-
-/* A fixed map: SM 0's classes never change, its duties are the time-zero ones, and its
- * sub-bank delays age under the mix's constant duties. */
-static void trace_fixed(dse_aging *e, dse_aging_out *u)
-{
-    int years = e->s->var.aging.n_years;
-    const double *leff = var_chip_sub_bank_leff(e->chip, 0);
-    for (int y = 0; y < years; y++) {
-        size_t row = (size_t)y * (size_t)e->n_subs;
-        double t = seconds_at(e, y);
-        for (int i = 0; i < e->n_subs; i++) {
-            double d = e->loop_duty[i]; /* SM 0 */
+        size_t row = (size_t)y * (size_t)a->n_subs;
+        double t = dse__aging_seconds(a, y);
+        for (int i = 0; i < a->n_subs; i++) {
+            double d = a->loop_duty[i]; /* SM 0 */
             u->trace_delay[row + (size_t)i] = var_register_delay_aged(
-                &e->s->var, e->sub0[i], leff[i], d * t, (1.0 - d) * t);
+                &a->s->var, a->sub0[i], leff[i], d * t, (1.0 - d) * t);
         }
-        trace_classes(e, u->trace_slow + row);
-        for (int w = 0; w < e->n_w; w++)
-            memcpy(trace_util_row(e, u, w, y), e->duty + (size_t)w * per_chip(e),
-                   sizeof(double) * (size_t)e->n_subs);
+        dse__aging_trace_classes(a, u->trace_slow + row);
+        for (int w = 0; w < a->n_w; w++)
+            memcpy(dse__aging_trace_util_row(a, u, w, y),
+                   a->in->duty + (size_t)w * dse__aging_per_chip(a),
+                   sizeof(double) * (size_t)a->n_subs);
     }
 }
 
-static void fixed_loop(dse_aging *e, dse_aging_out *u)
+int dse_aging_time_zero(dse_aging *a, int technique, sm_rf_map *maps, double *sm_freq,
+                        sm_technique *ipc, double *freq, double *freq_min, char *err, size_t n)
 {
-    u->frequency[0] = e->in->frequency0;
-    u->frequency_min[0] = e->in->frequency_min0;
-    duty_from(e, e->duty, -1, e->loop_duty);
-    for (int y = 1; y < e->s->var.aging.n_years; y++)
-        fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, y), &u->frequency[y],
-                       &u->frequency_min[y]);
-    if (u->trace >= 0)
-        trace_fixed(e, u);
-}
-
-static void no_variation(const dse_aging *e, dse_aging_out *u)
-{
-    int years = e->s->var.aging.n_years;
-    for (int y = 0; y < years; y++)
-        u->frequency[y] = u->frequency_min[y] = 1.0; /* ideal: no PV, no NBTI */
-    for (int y = 0; y < years && u->trace >= 0; y++) {
-        size_t row = (size_t)y * (size_t)e->n_subs;
-        for (int i = 0; i < e->n_subs; i++)
-            u->trace_delay[row + (size_t)i] = 1.0;
-        memset(u->trace_slow + row, 0, (size_t)e->n_subs);
-        for (int w = 0; w < e->n_w; w++)
-            memcpy(trace_util_row(e, u, w, y), e->duty + (size_t)w * per_chip(e),
-                   sizeof(double) * (size_t)e->n_subs);
-    }
-    for (int w = 0; w < e->n_w; w++) {
-        u->guardband_raw[w] = years > 1 ? 0.0 : NAN;
-        u->guardband[w] = u->guardband_raw[w];
-    }
-}
-
-/* Frequency (mean and min over SMs) and main-RF latency (mean) of a cache-clocked
- * technique after t seconds under workload w's duties (w < 0: the mix); per-SM
- * latencies into lat (may be NULL). */
-static void rfc_at(dse_aging *e, int w, double t, double *mean, double *min, double *lat_mean,
-                   int *lat)
-{
-    const dse_rfc_in *rfc = e->in->rfc;
-    size_t per_w = (size_t)e->n_sms * (size_t)rfc->banks;
-    mix_of(e, rfc->duty, per_w, w, e->rfc_mix);
-    duty_from(e, e->duty, w, e->loop_duty);
-    double sum = 0, lo = INFINITY, lsum = 0;
-    for (int sm = 0; sm < e->n_sms; sm++) {
-        int L;
-        double f = dse_rfc_clock(&e->s->var, e->chip, sm, rfc,
-                                 e->rfc_mix + (size_t)sm * (size_t)rfc->banks,
-                                 e->loop_duty + (size_t)sm * (size_t)e->n_subs, t, &L);
-        sum += f;
-        lo = fmin(lo, f);
-        lsum += L;
-        if (lat)
-            lat[sm] = L;
-    }
-    *mean = sum / e->n_sms;
-    if (min)
-        *min = lo;
-    if (lat_mean)
-        *lat_mean = lsum / e->n_sms;
-}
-
-/* A register-file cache sets the clock: per year the frequency and main-RF latency
- * under the mix, the latencies at the end of the schedule, and each workload's
- * guardband from its own duties. */
-static void rfc_loop(dse_aging *e, dse_aging_out *u, const double *base_raw)
-{
-    int last = e->s->var.aging.n_years - 1;
-    for (int y = 0; y <= last; y++)
-        rfc_at(e, -1, seconds_at(e, y), &u->frequency[y], &u->frequency_min[y],
-               &u->main_latency[y], y == last ? e->in->rfc->latency_end : NULL);
-    for (int w = 0; w < e->n_w; w++) {
-        double f_end;
-        rfc_at(e, w, seconds_at(e, last), &f_end, NULL, NULL, NULL);
-        u->guardband_raw[w] = last > 0 ? 1.0 - f_end / u->frequency[0] : NAN;
-        u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
-    }
-    if (u->trace >= 0) { /* the main RF's sub-banks of SM 0 */
-        duty_from(e, e->duty, -1, e->loop_duty);
-        trace_fixed(e, u);
-    }
-}
-
-int dse_aging_run(dse_aging *e, const dse_aging_in *in, dse_aging_out *u, char *err, size_t n)
-{
-    int ti = in->technique;
-    const double *base_raw = in->base_raw;
-    e->in = in;
-    e->maps = in->maps;
-    e->duty = in->duty;
-    e->counted0 = in->counted0;
-    load_chip(e, in->chip);
-    const dse_technique *t = &e->s->techniques[ti];
-    int last = e->s->var.aging.n_years - 1;
-    if (!t->freq.variation) {
-        no_variation(e, u);
-        return 0;
-    }
-    if (in->rfc) {
-        rfc_loop(e, u, base_raw);
-        return 0;
-    }
-    double f_end;
-    dse_aging_out *trace = u->trace >= 0 ? u : NULL;
-    if (t->freq.nbti_reorg) {
-        if (reorg_loop(e, ti, -1, u->frequency, u->frequency_min, &f_end, trace, err, n))
-            return -1;
-    } else
-        fixed_loop(e, u);
-    for (int w = 0; w < e->n_w; w++) {
-        if (last == 0 && !(trace && t->freq.nbti_reorg)) {
-            u->guardband_raw[w] = u->guardband[w] = NAN;
-            continue;
-        }
-        if (t->freq.nbti_reorg) {
-            if (reorg_loop(e, ti, w, NULL, NULL, &f_end, trace, err, n))
-                return -1;
-        } else {
-            duty_from(e, e->duty, w, e->loop_duty);
-            fixed_set_freq(e, e->counted0, e->loop_duty, seconds_at(e, last), &f_end, NULL);
-        }
-        u->guardband_raw[w] = last > 0 ? 1.0 - f_end / u->frequency[0] : NAN;
-        u->guardband[w] = base_raw[w] > 0 ? u->guardband_raw[w] / base_raw[w] : NAN;
-    }
+    const dse_technique *t = &a->s->techniques[technique];
+    size_t c = clock_of(a->s, t);
+    dse__t0 out = { .maps = maps, .sm_freq = sm_freq, .ipc = ipc };
+    a->technique = -1;
+    if (clocks[c]->time_zero(a, a->state[c], t, &out, err, n))
+        return -1;
+    a->technique = technique;
+    *freq = out.freq;
+    *freq_min = out.freq_min;
     return 0;
+}
+
+int dse_aging_run(dse_aging *a, const dse_aging_in *in, dse_aging_out *u, char *err, size_t n)
+{
+    assert(a->technique >= 0); /* after a time zero on this chip */
+    const dse_technique *t = &a->s->techniques[a->technique];
+    size_t c = clock_of(a->s, t);
+    a->in = in;
+    for (int y = 0; y < a->s->var.aging.n_years; y++) /* a cache's clock moves it */
+        u->main_latency[y] = t->ipc.main_rf_latency;
+    return clocks[c]->age(a, a->state[c], t, u, err, n);
+}
+
+bool dse_aging_end_state(const dse_aging *a, sm_technique *ipc)
+{
+    assert(a->technique >= 0);
+    size_t c = clock_of(a->s, &a->s->techniques[a->technique]);
+    return clocks[c]->end_state && clocks[c]->end_state(a, a->state[c], ipc);
+}
+
+int dse_aging_sm_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
+                         sm_rf_map *map, double *freq, sm_technique *ipc, char *err, size_t n)
+{
+    size_t sms = (size_t)s->var.floorplan.n_sms, c = clock_of(s, t);
+    int rc = 0;
+    var_chip *vc = var_chip_alloc_err(&s->var, &rc);
+    dse_aging *a = dse_aging_alloc(s);
+    dse__t0 out = { .maps = malloc(sizeof *out.maps * sms),
+                    .sm_freq = malloc(sizeof *out.sm_freq * sms),
+                    .ipc = malloc(sizeof *out.ipc * sms) };
+    if (!vc || !a || !out.maps || !out.sm_freq || !out.ipc)
+        rc = rc ? rc : VAR_ENOMEM;
+    else
+        rc = var_chip_generate(vc, &s->var, s->chips.seed, chip);
+    if (rc)
+        snprintf(err, n, "chip %d, SM %d: %s", chip, sm, var_strerror(rc));
+    else {
+        dse_aging_set_chip(a, vc);
+        rc = clocks[c]->time_zero(a, a->state[c], t, &out, err, n);
+    }
+    if (!rc) {
+        *map = out.maps[sm];
+        *freq = out.sm_freq[sm];
+        *ipc = out.ipc[sm];
+    }
+    free(out.maps);
+    free(out.sm_freq);
+    free(out.ipc);
+    dse_aging_free(a);
+    var_chip_free(vc);
+    return rc ? -1 : 0;
+}
+
+long dse_aging_unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
+{
+    const dse__clock *c = clocks[clock_of(s, t)];
+    return (s->n_workloads + (c->runs ? c->runs(s, traced) : 0)) * s->var.floorplan.n_sms;
 }

@@ -473,10 +473,8 @@ static int simulate(const dse_sweep *s, const sm_opts *o, sm_profile *own)
     }
     if (o->slow_subs >= 0)
         stand_in_map(s, &tech, o->slow_subs, map);
-    else if (dse_technique_cache_entries(s, &tech) ? /* the cache sets clock and latency */
-                 dse_rfc_map_of_chip(s, &tech, o->chip, o->sm, map, &freq,
-                                     &tech.ipc.main_rf_latency, err, sizeof err) :
-                 dse_rf_map_of_chip(s, &tech, o->chip, o->sm, map, &freq, err, sizeof err)) {
+    else if (dse_aging_sm_of_chip(s, &tech, o->chip, o->sm, map, &freq, &tech.ipc, err,
+                                  sizeof err)) { /* by its clock (a cache sets the latency) */
         fprintf(stderr, "rfdse sm: %s\n", err);
         goto done;
     }

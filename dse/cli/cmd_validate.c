@@ -6,7 +6,7 @@
 #include "dse_cli.h"
 #include "dse_results.h"
 #include "dse_sweep.h"
-#include "h5util.h"
+#include "ana_h5.h"
 
 static const char help[] =
     "Usage: rfdse validate [SWEEP.cfg | --default-sweep] [--point K]\n"
@@ -38,7 +38,7 @@ static dse_sweep *load_results(const char *path)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    char *text = f >= 0 ? dse__h5_attr_read_str(f, "sweep_config") : NULL;
+    char *text = f >= 0 ? ana_h5_attr_dup(f, "sweep_config") : NULL;
     if (f >= 0)
         H5Fclose(f);
     if (!text) {

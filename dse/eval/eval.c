@@ -23,15 +23,9 @@ void dse_eval_free(dse_eval *e)
     free(e->ideal_energy);
     free(e->ideal_duty);
     free(e->duty);
-    free(e->counted0);
+    free(e->cache_duty);
+    free(e->ipc);
     dse_aging_free(e->aging);
-    free(e->main_lat);
-    free(e->lat_end);
-    free(e->rfc_delay);
-    free(e->rfc_leff);
-    free(e->rfc_duty);
-    for (int t = 0; t < DSE_MAX_TECHNIQUES; t++)
-        var_cache_free(e->rfc_cells[t]);
     free(e->run);
     free(e->stats);
     free(e);
@@ -47,19 +41,14 @@ static int alloc_arrays(dse_eval *e)
     e->ideal_energy = malloc(sizeof(double) * (size_t)e->n_w);
     e->ideal_duty = malloc(sizeof(double) * all_w);
     e->duty = malloc(sizeof(double) * all_w);
-    e->counted0 = malloc(sizeof(double) * per_chip);
+    size_t banks = sms * (size_t)e->s->var.floorplan.n_banks;
+    e->cache_duty = malloc(sizeof(double) * banks * (size_t)e->n_w);
+    e->ipc = malloc(sizeof *e->ipc * sms);
     e->aging = dse_aging_alloc(e->s);
     e->run = malloc(sizeof *e->run);
     e->stats = malloc(sizeof *e->stats);
-    size_t banks = sms * (size_t)e->s->var.floorplan.n_banks;
-    e->main_lat = calloc(sms, sizeof(int));
-    e->lat_end = calloc(sms, sizeof(int));
-    e->rfc_delay = malloc(sizeof(double) * banks);
-    e->rfc_leff = malloc(sizeof(double) * banks);
-    e->rfc_duty = malloc(sizeof(double) * banks * (size_t)e->n_w);
     return e->maps && e->sm_freq && e->ideal_ipc && e->ideal_energy && e->ideal_duty && e->duty &&
-                   e->counted0 && e->aging && e->run && e->stats && e->main_lat && e->lat_end &&
-                   e->rfc_delay && e->rfc_leff && e->rfc_duty
+                   e->cache_duty && e->ipc && e->aging && e->run && e->stats
                ? 0 : -1;
 }
 
@@ -89,17 +78,11 @@ fail:
     return NULL;
 }
 
-/* One SM run, through the cache unless reuse is off; at the SM's main-RF latency when
- * a register-file cache sets its clock. */
-static int sm_run(dse_eval *e, int w, const sm_technique *t, int sm)
+/* One SM run with the SM's IPC side, through the cache unless reuse is off. */
+static int sm_run(dse_eval *e, int w, int sm)
 {
     const dse_sweep *s = e->s;
-    sm_technique at_latency;
-    if (e->main_lat[sm] > 0) {
-        at_latency = *t;
-        at_latency.main_rf_latency = e->main_lat[sm];
-        t = &at_latency;
-    }
+    const sm_technique *t = &e->ipc[sm];
     if (e->reuse)
         return dse_sim_cache_run(e->cache, e->sim, &s->sm, &s->workloads[w], w, t, &e->maps[sm],
                                  sm, e->n_sms, e->run);
@@ -118,7 +101,7 @@ const double *dse__eval_duty_of(const dse_eval *e, const dse_sm_result *r)
 
 /* Under the occupancy duty model a cache's banks count as always holding values: the
  * active group's partitions are kept full by design (docs/model.md, "The cache clock"). */
-static void add_rfc_duty(const dse_eval *e, int sm, double weight, double *acc)
+static void add_cache_duty(const dse_eval *e, int sm, double weight, double *acc)
 {
     int banks = e->s->var.floorplan.n_banks;
     bool occupancy = e->s->var.aging.duty == VAR_DUTY_OCCUPANCY;
@@ -127,15 +110,15 @@ static void add_rfc_duty(const dse_eval *e, int sm, double weight, double *acc)
         row[b] += weight * (occupancy ? 1.0 : e->run->rfc_duty[b]);
 }
 
-int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, double *duty_acc,
-                   double *rfc_acc, const double *sm_freq, dse__runs *out, char *err, size_t n)
+int dse__eval_runs(dse_eval *e, int w, double weight, double *duty_acc, double *cache_acc,
+                   const double *sm_freq, dse__runs *out, char *err, size_t n)
 {
     const var_floorplan *f = &e->s->var.floorplan;
     int lanes_per_sub = f->bits_per_entry / 32 / f->sub_banks;
     double sum = 0;
     *out = (dse__runs){ 0 };
     for (int sm = 0; sm < e->n_sms; sm++) {
-        int rc = sm_run(e, w, t, sm);
+        int rc = sm_run(e, w, sm);
         if (rc != SM_OK) {
             snprintf(err, n, "SM model failed on workload %s, SM %d: %s (%s)",
                      e->s->workloads[w].name, sm, sm_strerror(rc), sm_sim_diagnostic(e->sim));
@@ -156,8 +139,8 @@ int dse__eval_runs(dse_eval *e, int w, const sm_technique *t, double weight, dou
             for (int i = 0; i < e->n_subs; i++)
                 duty_acc[(size_t)sm * (size_t)e->n_subs + (size_t)i] += weight * d[i];
         }
-        if (rfc_acc)
-            add_rfc_duty(e, sm, weight, rfc_acc);
+        if (cache_acc)
+            add_cache_duty(e, sm, weight, cache_acc);
         if (e->poll && e->poll(e->poll_arg)) {
             e->abandoned = true;
             snprintf(err, n, "chip abandoned at a stop request");
@@ -183,90 +166,20 @@ static int ensure_ideal(dse_eval *e, char *err, size_t n)
         return 0;
     sm_technique t;
     sm_technique_default(&t);
-    for (int sm = 0; sm < e->n_sms; sm++)
+    for (int sm = 0; sm < e->n_sms; sm++) {
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
-    memset(e->main_lat, 0, sizeof(int) * (size_t)e->n_sms);
+        e->ipc[sm] = t;
+    }
     memset(e->ideal_duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;
-        if (dse__eval_runs(e, w, &t, 1.0, duty_of_workload(e->ideal_duty, e, w), NULL, NULL,
-                           &runs, err, n))
+        if (dse__eval_runs(e, w, 1.0, duty_of_workload(e->ideal_duty, e, w), NULL, NULL, &runs,
+                           err, n))
             return -1;
         e->ideal_ipc[w] = runs.ipc;
         e->ideal_energy[w] = runs.dynamic_j + runs.leakage_j;
     }
     return 0;
-}
-
-static int technique_maps(dse_eval *e, const dse_technique *t, double *freq, double *freq_min,
-                          char *err, size_t n)
-{
-    int entries = dse_technique_cache_entries(e->s, t);
-    if (entries)
-        return dse__rfc_maps(e, t, entries, freq, freq_min, err, n);
-    memset(e->main_lat, 0, sizeof(int) * (size_t)e->n_sms);
-    double sum = 0, min = INFINITY;
-    for (int sm = 0; sm < e->n_sms; sm++) {
-        var_rf_map vm;
-        int rc = var_technique_apply(e->chip, &e->s->var, &t->freq, sm, &vm, &e->sm_freq[sm]);
-        if (rc) {
-            snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
-            return -1;
-        }
-        dse_rf_map_from_var(&vm, &e->maps[sm]);
-        sum += e->sm_freq[sm];
-        min = fmin(min, e->sm_freq[sm]);
-    }
-    *freq = sum / e->n_sms;
-    *freq_min = min;
-    return 0;
-}
-
-/* Per sub-bank, the slowest time-zero register delay among the storage technique t
- * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
- * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
-static void counted_registers(dse_eval *e, const dse_technique *t, int sm, double *out)
-{
-    const var_floorplan *f = &e->s->var.floorplan;
-    const double *reg = var_chip_register_delays(e->chip, sm);
-    const sm_rf_map *m = &e->maps[sm];
-    int lanes = f->bits_per_entry / 32, per_sub = lanes / f->sub_banks;
-    double thr = 1.0 / e->sm_freq[sm];
-    for (int b = 0; b < f->n_banks; b++)
-        for (int en = 0; en < f->entries_per_bank; en++) {
-            const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes;
-            bool array_fast = !m->entry_slow[b][en];
-            for (int l = 0; l < lanes; l++) {
-                bool counted = t->freq.granularity == VAR_GRAN_REGISTER ? r[l] <= thr : array_fast;
-                int sub = b * f->sub_banks + l / per_sub;
-                if (counted && r[l] > out[sub])
-                    out[sub] = r[l];
-            }
-        }
-}
-
-/* Per sub-bank, the slowest time-zero register delay among the storage technique t
- * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
- * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
-static void counted_maxima(dse_eval *e, const dse_technique *t, int sm, double *out)
-{
-    const double *sub = var_chip_sub_bank_delays(e->chip, sm);
-    const sm_rf_map *m = &e->maps[sm];
-    memset(out, 0, sizeof(double) * (size_t)e->n_subs);
-    switch (t->freq.granularity) {
-    case VAR_GRAN_NONE:
-        memcpy(out, sub, sizeof(double) * (size_t)e->n_subs);
-        break;
-    case VAR_GRAN_SUB_BANK:
-        for (int b = 0; b < m->n_banks; b++)
-            for (int p = 0; p < m->subs_per_bank; p++)
-                if (!m->sub_slow[b][p])
-                    out[m->sub_id[b][p]] = sub[m->sub_id[b][p]];
-        break;
-    default:
-        counted_registers(e, t, sm, out);
-        break;
-    }
 }
 
 /* Workload w's register-file energy of technique t from its runs: the main RF's, plus
@@ -299,48 +212,43 @@ static int eval_time_zero(dse_eval *e, int ti, dse_unit *u, char *err, size_t n)
     const dse_sweep *s = e->s;
     const dse_technique *t = &s->techniques[ti];
     double freq, freq_min;
-    if (technique_maps(e, t, &freq, &freq_min, err, n))
+    if (dse_aging_time_zero(e->aging, ti, e->maps, e->sm_freq, e->ipc, &freq, &freq_min, err, n))
         return -1;
     u->frequency[0] = freq;
     u->frequency_min[0] = freq_min;
     memset(e->duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
-    size_t rfc_per_w = (size_t)e->n_sms * (size_t)s->var.floorplan.n_banks;
-    memset(e->rfc_duty, 0, sizeof(double) * (size_t)e->n_w * rfc_per_w);
+    size_t cache_per_w = (size_t)e->n_sms * (size_t)s->var.floorplan.n_banks;
+    memset(e->cache_duty, 0, sizeof(double) * (size_t)e->n_w * cache_per_w);
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;
-        if (dse__eval_runs(e, w, &t->ipc, 1.0, duty_of_workload(e->duty, e, w),
-                           e->rfc_duty + (size_t)w * rfc_per_w,
-                           t->freq.variation ? e->sm_freq : NULL, &runs, err, n))
+        if (dse__eval_runs(e, w, 1.0, duty_of_workload(e->duty, e, w),
+                           e->cache_duty + (size_t)w * cache_per_w, e->sm_freq, &runs, err,
+                           n)) /* the ideal clock's frequencies are 1 */
             return -1;
         u->ipc[w] = runs.ipc / e->ideal_ipc[w];
         u->performance_t0[w] = u->ipc[w] * freq;
         energy(e, t, &runs, u, w);
     }
-    for (int sm = 0; sm < e->n_sms && t->freq.variation; sm++)
-        counted_maxima(e, t, sm, e->counted0 + (size_t)sm * (size_t)e->n_subs);
     return 0;
 }
 
 /* model.md section 8: with aging the headline performance is IPC x the frequency the
  * chip holds for its whole life, the end-of-schedule one (after the guardband, under the
  * workload mix's stress: /results/frequency at the last year); without aging it is the
- * time-zero value.  The IPC is the one at that clock: the time-zero IPC, except where a
- * register-file cache sets the clock, whose main-RF latencies follow it (ipc_lifetime:
- * the SM runs again at the end-of-schedule latencies). */
-static int lifetime_performance(dse_eval *e, const dse_technique *t, dse_unit *u, char *err,
-                                size_t n)
+ * time-zero value.  The IPC is the one at that clock: the time-zero IPC, unless the
+ * technique's clock moves the SMs' IPC side by then (a register-file cache's main-RF
+ * latencies follow its clock; dse_aging_end_state): ipc_lifetime, the SM runs again. */
+static int lifetime_performance(dse_eval *e, dse_unit *u, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
     int years = s->var.aging.n_years;
     double f_end = u->frequency[years - 1];
-    bool rerun = dse_technique_cache_entries(s, t) && years > 1;
-    if (rerun)
-        memcpy(e->main_lat, e->lat_end, sizeof(int) * (size_t)e->n_sms);
+    bool rerun = dse_aging_end_state(e->aging, e->ipc);
     for (int w = 0; w < s->n_workloads; w++) {
         dse__runs runs;
         u->ipc_lifetime[w] = u->ipc[w];
         if (rerun) {
-            if (dse__eval_runs(e, w, &t->ipc, 1.0, NULL, NULL, NULL, &runs, err, n))
+            if (dse__eval_runs(e, w, 1.0, NULL, NULL, NULL, &runs, err, n))
                 return -1;
             u->ipc_lifetime[w] = runs.ipc / e->ideal_ipc[w];
         }
@@ -351,23 +259,18 @@ static int lifetime_performance(dse_eval *e, const dse_technique *t, dse_unit *u
 
 /* The aging loop's SM runs (dse_aging_run_fn): the same runs as time zero's, on the maps
  * the loop re-paired in e->maps. */
-static int aging_runs(void *arg, int w, const sm_technique *t, double weight, double *duty_acc,
-                      char *err, size_t n)
+static int aging_runs(void *arg, int w, double weight, double *duty_acc, char *err, size_t n)
 {
     dse__runs runs;
-    return dse__eval_runs(arg, w, t, weight, duty_acc, NULL, NULL, &runs, err, n);
+    return dse__eval_runs(arg, w, weight, duty_acc, NULL, NULL, &runs, err, n);
 }
 
-/* The aging loop of technique ti from its time-zero results (e->duty, e->counted0,
- * u->frequency[0]) into u's per-year frequency and guardbands. */
-static int eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, char *err,
-                      size_t n)
+/* The aging loop of the technique of the last time zero from its results (e->duty,
+ * e->cache_duty, u->frequency[0]) into u's per-year frequency and guardbands. */
+static int eval_aging(dse_eval *e, dse_unit *u, const double *base_raw, char *err, size_t n)
 {
-    const dse_technique *t = &e->s->techniques[ti];
-    dse_rfc_in rfc = dse__rfc_in(e, t);
     dse_aging_in in = {
-        .chip = e->chip, .technique = ti, .duty = e->duty, .counted0 = e->counted0,
-        .rfc = dse_technique_cache_entries(e->s, t) ? &rfc : NULL,
+        .duty = e->duty, .cache_duty = e->cache_duty,
         .frequency0 = u->frequency[0], .frequency_min0 = u->frequency_min[0],
         .base_raw = base_raw, .maps = e->maps, .run = aging_runs, .run_arg = e,
     };
@@ -377,8 +280,6 @@ static int eval_aging(dse_eval *e, int ti, dse_unit *u, const double *base_raw, 
         .guardband_raw = u->guardband_raw, .guardband = u->guardband, .trace = u->trace,
         .trace_delay = u->trace_delay, .trace_slow = u->trace_slow, .trace_util = u->trace_util,
     };
-    for (int y = 0; y < e->s->var.aging.n_years; y++) /* the rfc loop overwrites it */
-        u->main_latency[y] = t->ipc.main_rf_latency;
     return dse_aging_run(e->aging, &in, &out, err, n);
 }
 
@@ -416,8 +317,6 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
 {
     const dse_sweep *s = e->s;
     int rc = var_chip_generate(e->chip, &s->var, s->chips.seed, chip);
-    e->chip_index = chip;
-    e->rfc_chip = -1;
     if (rc) {
         snprintf(err, n, "chip %d: %s", chip, var_strerror(rc));
         return -1;
@@ -426,7 +325,8 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
     if (ensure_ideal(e, err, n))
         return -1;
     double base_raw[DSE_MAX_WORKLOADS], base_mix[VAR_MAX_YEARS];
-    dse_aging_baseline_guardband(e->aging, e->chip, e->ideal_duty, base_raw, base_mix);
+    dse_aging_set_chip(e->aging, e->chip);
+    dse_aging_baseline_guardband(e->aging, e->ideal_duty, base_raw, base_mix);
     int k = 0;
     for (int t = 0; t < s->n_techniques; t++) {
         if (!want[t])
@@ -435,8 +335,8 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
         units[k].technique = t;
         units[k].trace = trace_index(s, chip);
         if (eval_time_zero(e, t, &units[k], err, n) ||
-            eval_aging(e, t, &units[k], base_raw, err, n) ||
-            lifetime_performance(e, &s->techniques[t], &units[k], err, n))
+            eval_aging(e, &units[k], base_raw, err, n) ||
+            lifetime_performance(e, &units[k], err, n))
             return -1;
         guardband_mix(s, &units[k], base_mix);
         k++;
@@ -474,30 +374,12 @@ void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
     *simulated += e->direct_runs;
 }
 
-/* Keep in step with eval_time_zero, ensure_ideal and dse/aging/aging.c's measure_duty:
- * tests/check_run_select.sh compares this with a real run's count. */
-static long unit_runs(const dse_sweep *s, const dse_technique *t, bool traced)
-{
-    int years = s->var.aging.n_years, weighted = 0;
-    for (int w = 0; w < s->n_workloads; w++)
-        weighted += s->workloads[w].weight > 0;
-    long runs = s->n_workloads; /* time zero */
-    if (dse_technique_cache_entries(s, t) && years > 1)
-        runs += s->n_workloads; /* at the end-of-schedule main-RF latencies */
-    if (t->freq.variation && t->freq.nbti_reorg) {
-        runs += (long)(years - 1) * weighted; /* the mix, one interval at a time */
-        if (years > 1 || traced)              /* each workload alone (its guardband) */
-            runs += (long)(traced ? years : years - 1) * weighted;
-    }
-    return runs * s->var.floorplan.n_sms;
-}
-
 long dse_eval_planned_runs(const dse_sweep *s, int ranks)
 {
     int busy = ranks < s->chips.count ? ranks : s->chips.count;
     long total = (long)busy * s->n_workloads * s->var.floorplan.n_sms; /* ensure_ideal */
     for (int c = 0; c < s->chips.count; c++)
         for (int t = 0; t < s->n_techniques; t++)
-            total += unit_runs(s, &s->techniques[t], trace_index(s, c) >= 0);
+            total += dse_aging_unit_runs(s, &s->techniques[t], trace_index(s, c) >= 0);
     return total;
 }

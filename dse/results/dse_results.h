@@ -11,6 +11,7 @@
 #define RFDSE_DSE_RESULTS_H
 
 #include <mpi.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ana_metrics.h"
@@ -49,8 +50,9 @@ typedef struct dse_unit {
     double *trace_util;    /* [n_benchmarks][n_years][n_subs] stress duty          */
 } dse_unit;
 
-/* The unit metrics, in the order of the list; the array of metric m of u and its
- * length (n_years or n_benchmarks). */
+/* The unit metrics, in the order of the list; the array of metric m of u, where u keeps
+ * it (to set it), whether its axis is the year (else the benchmark) and its length
+ * (n_years or n_benchmarks).  results_unit.c. */
 enum {
 #define DSE__UNIT_ENUM(name, ...) DSE_METRIC_##name,
     RFDSE_UNIT_METRICS(DSE__UNIT_ENUM)
@@ -58,6 +60,8 @@ enum {
     DSE_N_METRICS
 };
 double *dse_unit_metric(const dse_unit *u, int m);
+double **dse_unit_metric_slot(dse_unit *u, int m);
+bool dse_unit_metric_by_year(int m);
 int dse_unit_metric_len(const dse_dims *d, int m);
 
 /* Per-chip data independent of the technique. */

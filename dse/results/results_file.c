@@ -1,4 +1,5 @@
 /* Creating and re-opening the results file; the dataset table. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -11,52 +12,38 @@
 
 #include "ana_checksum.h"
 #include "dse_version.h"
-#include "h5util.h"
+#include "ana_h5.h"
 #include "out.h"
 #include "results_internal.h"
 
 const dse__ds_spec dse__ds_specs[DSE__DS_COUNT] = {
-#define DSE__SHAPE_year DSE__SHAPE_CTY
-#define DSE__SHAPE_benchmark DSE__SHAPE_CTB
 #define DSE__DS_SPEC(name, axis, nattr, nval, doc, file_nval, file_desc)                   \
-    [DSE__DS_##name] = { "/results/" #name, DSE__SHAPE_##axis, false, #nattr, file_nval,    \
-                         file_desc, false },
+    [DSE__DS_##name] = { RFDSE_FILE_RESULTS "/" #name, ANA_SHAPE_OF_##axis, false, #nattr,  \
+                         file_nval, file_desc, false },
     RFDSE_UNIT_METRICS(DSE__DS_SPEC)
 #undef DSE__DS_SPEC
-    [DSE__DS_SM_FREQUENCY] = { "/chips/sm_frequency", DSE__SHAPE_CS, false, "normalised_to",
-        "an SM without variation (1.0)",
-        "per-SM frequency with every register counted (baseline), time zero", false },
-    [DSE__DS_WITHIN_SM] = { "/chips/within_sm_ratio", DSE__SHAPE_CS, false, "units",
-        "ratio (fastest / slowest register delay)",
-        "spread of register delays inside each SM, time zero", false },
-    [DSE__DS_SM_TO_SM] = { "/chips/sm_to_sm_ratio", DSE__SHAPE_C, false, "units",
-        "ratio (fastest / slowest SM frequency)", "spread of SM frequencies on each chip",
-        false },
-    [DSE__DS_DONE] = { "/progress/done", DSE__SHAPE_CT, true, "units",
-        "flag (1 = computed and written)",
-        "finished (chip, technique) units: what --resume skips", false },
-    [DSE__DS_CHECKSUM] = { "/progress/checksum", DSE__SHAPE_CT, false, "units",
-        "FNV-1a 64 (docs/results-format.md)",
-        "checksum of each finished unit's values as stored: its /results rows, its chip's "
-        "/chips rows and its trace blocks; 0 until done", true },
-    [DSE__DS_TRACE_DELAY] = { "/chips/trace/sub_bank_delay", DSE__SHAPE_TTYS, false,
-        "normalised_to", "a cell without variation (1.0)",
-        "SM 0 of each traced chip: delay of every physical sub-bank per technique and year "
-        "(under the technique's workload-mix stress)", false },
-    [DSE__DS_TRACE_SLOW] = { "/chips/trace/sub_bank_slow", DSE__SHAPE_TTYS, true, "units",
-        "flag (1 = slow, 2-cycle)",
-        "SM 0 of each traced chip: speed class of every physical sub-bank per technique and "
-        "year (0 everywhere for techniques that classify registers, not sub-banks)", false },
-    [DSE__DS_TRACE_UTIL] = { "/chips/trace/sub_bank_utilisation", DSE__SHAPE_TTBYS, false,
-        "units", "stress duty (fraction of time; aging.duty says access- or occupancy-based)",
-        "SM 0 of each traced chip: stress duty of every physical sub-bank per technique, "
-        "workload and year (the interval that starts at that year)", false },
+#define DSE__U8_U8 true /* the element types of ana_layout.h: a flag, a checksum */
+#define DSE__U8_F64 false
+#define DSE__U8_U64 false
+#define DSE__U64_U64 true
+#define DSE__U64_F64 false
+#define DSE__U64_U8 false
+#define DSE__DS_FILE(name, path, shape, type, sum, nattr, nval, desc)                      \
+    [DSE__DS_##name] = { path, ANA_SHAPE_##shape, DSE__U8_##type, #nattr, nval, desc,      \
+                         DSE__U64_##type },
+    RFDSE_FILE_DATASETS(DSE__DS_FILE)
+#undef DSE__DS_FILE
 };
 
 _Static_assert((int)DSE__DS_SM_FREQUENCY == (int)DSE_N_METRICS,
                "the unit datasets come first, one per metric, in the list's order");
 
-bool dse__ds_is_trace(int ds) { return ds >= DSE__DS_TRACE_DELAY && ds <= DSE__DS_TRACE_UTIL; }
+bool dse__ds_is_trace(int ds)
+{
+    ana_dim dims[5];
+    ana_shape_dims(dse__ds_specs[ds].shape, dims);
+    return dims[0] == ANA_DIM_trace;
+}
 
 void dse_dims_of(const dse_sweep *s, dse_dims *d)
 {
@@ -66,14 +53,29 @@ void dse_dims_of(const dse_sweep *s, dse_dims *d)
                      .n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks };
 }
 
-int dse__shape_inner(const dse_dims *d, dse__shape shape)
+int dse__dim_size(const dse_dims *d, ana_dim k)
 {
-    switch (shape) {
-    case DSE__SHAPE_CTY: return d->n_years;
-    case DSE__SHAPE_CTB: return d->n_benchmarks;
-    case DSE__SHAPE_CS: return d->n_sms;
-    default: return 1;
+    switch (k) {
+    case ANA_DIM_point: return d->n_points;
+    case ANA_DIM_chip: return d->n_chips;
+    case ANA_DIM_technique: return d->n_techniques;
+    case ANA_DIM_benchmark: return d->n_benchmarks;
+    case ANA_DIM_year: return d->n_years;
+    case ANA_DIM_sm: return d->n_sms;
+    case ANA_DIM_sub_bank: return d->n_subs;
+    case ANA_DIM_trace: return d->n_trace;
+    default: return 0;
     }
+}
+
+int dse__shape_inner(const dse_dims *d, ana_shape shape)
+{
+    ana_dim dims[5];
+    int rank = ana_shape_dims(shape, dims), inner = 1;
+    assert(dims[0] == ANA_DIM_chip);
+    for (int k = 1; k < rank; k++)
+        inner *= dims[k] == ANA_DIM_technique ? 1 : dse__dim_size(d, dims[k]);
+    return inner;
 }
 
 long dse_dims_units(const dse_dims *d)
@@ -83,39 +85,15 @@ long dse_dims_units(const dse_dims *d)
 
 int dse_dims_points(const dse_dims *d) { return d->n_points > 0 ? d->n_points : 1; }
 
-static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
-
-int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
+int dse__shape_dims(const dse_dims *d, ana_shape shape, hsize_t *dims)
 {
-    if (d->n_points <= 0)
-        return shape_dims(d, shape, dims);
-    dims[0] = (hsize_t)d->n_points;
-    return 1 + shape_dims(d, shape, dims + 1);
-}
-
-static int shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims)
-{
-    dims[0] = (hsize_t)d->n_chips;
-    switch (shape) {
-    case DSE__SHAPE_C: return 1;
-    case DSE__SHAPE_CS: dims[1] = (hsize_t)d->n_sms; return 2;
-    case DSE__SHAPE_CT: dims[1] = (hsize_t)d->n_techniques; return 2;
-    case DSE__SHAPE_TTYS:
-    case DSE__SHAPE_TTBYS: {
-        int k = 0;
-        dims[k++] = (hsize_t)d->n_trace;
-        dims[k++] = (hsize_t)d->n_techniques;
-        if (shape == DSE__SHAPE_TTBYS)
-            dims[k++] = (hsize_t)d->n_benchmarks;
-        dims[k++] = (hsize_t)d->n_years;
-        dims[k++] = (hsize_t)d->n_subs;
-        return k;
-    }
-    default:
-        dims[1] = (hsize_t)d->n_techniques;
-        dims[2] = (hsize_t)dse__shape_inner(d, shape);
-        return 3;
-    }
+    ana_dim dim[5];
+    int lead = d->n_points > 0, rank = ana_shape_dims(shape, dim);
+    if (lead)
+        dims[0] = (hsize_t)d->n_points;
+    for (int k = 0; k < rank; k++)
+        dims[lead + k] = (hsize_t)dse__dim_size(d, dim[k]);
+    return lead + rank;
 }
 
 static dse_results *results_new(MPI_Comm comm, const dse_dims *d, const char *path)
@@ -127,7 +105,7 @@ static dse_results *results_new(MPI_Comm comm, const dse_dims *d, const char *pa
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
     r->file = H5I_INVALID_HID;
-    r->dxpl = dse__h5_dxpl_independent();
+    r->dxpl = ana_h5_dxpl_independent();
     for (int i = 0; i < DSE__DS_COUNT; i++)
         r->dset[i] = H5I_INVALID_HID;
     r->dims = *d;
@@ -170,8 +148,8 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     H5Pset_fill_value(dcpl, type, spec->is_flag || spec->is_u64 ? (const void *)&zero
                                                                  : (const void *)&nan_fill);
     dset = H5Dcreate2(file, spec->path, file_type, space, lcpl, dcpl, H5P_DEFAULT);
-    if (dset >= 0 && (dse__h5_attr_str(dset, "description", spec->description) ||
-                      dse__h5_attr_str(dset, spec->norm_attr, spec->norm_value))) {
+    if (dset >= 0 && (ana_h5_set_str(dset, "description", spec->description) ||
+                      ana_h5_set_str(dset, spec->norm_attr, spec->norm_value))) {
         H5Dclose(dset);
         dset = H5I_INVALID_HID;
     }
@@ -181,18 +159,19 @@ static hid_t create_dataset(hid_t file, const dse__ds_spec *spec, const dse_dims
     return dset;
 }
 
-/* Writes a 1-D axis dataset (serial: only rank 0 builds the file). */
-static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_type,
-                      const void *data, int n, const char *attr, const char *attr_value,
-                      const char *desc)
+/* Writes the coordinates of dimension k, with its units and description from the
+ * layout (serial: only rank 0 builds the file). */
+static int write_axis(hid_t file, ana_dim k, hid_t file_type, hid_t mem_type, const void *data,
+                      int n)
 {
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
-    hid_t dset = H5Dcreate2(file, path, file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t dset = H5Dcreate2(file, ana_dim_path(k), file_type, space, lcpl, H5P_DEFAULT,
+                            H5P_DEFAULT);
     int rc = (dset < 0 || H5Dwrite(dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0 ||
-              dse__h5_attr_str(dset, "description", desc) ||
-              dse__h5_attr_str(dset, attr, attr_value)) ? -1 : 0;
+              ana_h5_set_str(dset, "description", ana_dim_doc(k)) ||
+              ana_h5_set_str(dset, "units", ana_dim_units(k))) ? -1 : 0;
     if (dset >= 0)
         H5Dclose(dset);
     H5Sclose(space);
@@ -203,31 +182,25 @@ static int write_axis(hid_t file, const char *path, hid_t file_type, hid_t mem_t
 static int write_axes(hid_t file, const dse_sweep *s, const dse_dims *d)
 {
     int *chips = malloc(sizeof(int) * (size_t)d->n_chips);
-    char(*tech)[DSE__H5_STR_LEN] = calloc((size_t)d->n_techniques, DSE__H5_STR_LEN);
-    char(*bench)[DSE__H5_STR_LEN] = calloc((size_t)d->n_benchmarks, DSE__H5_STR_LEN);
-    hid_t str = dse__h5_str_type();
+    char(*tech)[ANA_H5_STR_LEN] = calloc((size_t)d->n_techniques, ANA_H5_STR_LEN);
+    char(*bench)[ANA_H5_STR_LEN] = calloc((size_t)d->n_benchmarks, ANA_H5_STR_LEN);
+    hid_t str = ana_h5_str_type();
     int rc = -1;
     if (!chips || !tech || !bench)
         goto done;
     for (int i = 0; i < d->n_chips; i++)
         chips[i] = i;
     for (int i = 0; i < d->n_techniques; i++)
-        snprintf(tech[i], DSE__H5_STR_LEN, "%s", s->techniques[i].name);
+        snprintf(tech[i], ANA_H5_STR_LEN, "%s", s->techniques[i].name);
     for (int i = 0; i < d->n_benchmarks; i++)
-        snprintf(bench[i], DSE__H5_STR_LEN, "%s", s->workloads[i].name);
-    rc = write_axis(file, "/axes/chip", H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips,
-                    "units", "chip index",
-                    "Monte Carlo chip index (chip k is the same for any run)") ||
-         write_axis(file, "/axes/technique", str, str, tech, d->n_techniques, "units", "name",
-                    "register-file technique (resolved options in the sweep_config attribute)") ||
-         write_axis(file, "/axes/benchmark", str, str, bench, d->n_benchmarks, "units", "name",
-                    "workload profile") ||
-         write_axis(file, "/axes/year", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
-                    d->n_years, "units", "years", "aging time points") ||
-         (d->n_trace > 0 &&
-          write_axis(file, "/chips/trace/chip", H5T_STD_I32LE, H5T_NATIVE_INT,
-                     s->output.trace_chips, d->n_trace, "units", "chip index",
-                     "the traced chips (output.trace_chips)"));
+        snprintf(bench[i], ANA_H5_STR_LEN, "%s", s->workloads[i].name);
+    rc = write_axis(file, ANA_DIM_chip, H5T_STD_I32LE, H5T_NATIVE_INT, chips, d->n_chips) ||
+         write_axis(file, ANA_DIM_technique, str, str, tech, d->n_techniques) ||
+         write_axis(file, ANA_DIM_benchmark, str, str, bench, d->n_benchmarks) ||
+         write_axis(file, ANA_DIM_year, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->var.aging.years,
+                    d->n_years) ||
+         (d->n_trace > 0 && write_axis(file, ANA_DIM_trace, H5T_STD_I32LE, H5T_NATIVE_INT,
+                                       s->output.trace_chips, d->n_trace));
 done:
     H5Tclose(str);
     free(chips);
@@ -259,18 +232,18 @@ static int write_root_attributes(hid_t file, const dse_results_of *of)
     char *config = dse_sweep_to_string(s);
     char colours[DSE_MAX_TECHNIQUES * 8 + 1];
     technique_colours(of->stored, colours, sizeof colours);
-    int rc = (!config || dse__h5_attr_str(file, "rfdse_version", DSE_VERSION) ||
-              dse__h5_attr_str(file, "git_revision", DSE_GIT_REVISION) ||
-              dse__h5_attr_str(file, "git_revisions", DSE_GIT_REVISION) ||
-              dse__h5_attr_str(file, "created", created) ||
-              dse__h5_attr_u64(file, "seed", (unsigned long long)s->chips.seed) ||
-              dse__h5_attr_int(file, "n_chips", s->chips.count) ||
-              dse__h5_attr_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
-              dse__h5_attr_str(file, "aging_duty",
+    int rc = (!config || ana_h5_set_str(file, "rfdse_version", DSE_VERSION) ||
+              ana_h5_set_str(file, "git_revision", DSE_GIT_REVISION) ||
+              ana_h5_set_str(file, "git_revisions", DSE_GIT_REVISION) ||
+              ana_h5_set_str(file, "created", created) ||
+              ana_h5_set_u64(file, "seed", (unsigned long long)s->chips.seed) ||
+              ana_h5_set_int(file, "n_chips", s->chips.count) ||
+              ana_h5_set_double(file, "sigma_ratio", s->var.variation.sigma_ratio) ||
+              ana_h5_set_str(file, "aging_duty",
                                s->var.aging.duty == VAR_DUTY_OCCUPANCY ? "occupancy" : "access") ||
-              dse__h5_attr_str(file, "technique_colours", colours) ||
-              dse__h5_attr_str(file, "sweep_config", config) ||
-              dse__h5_attr_str(file, "selection", of->selection)) ? -1 : 0;
+              ana_h5_set_str(file, "technique_colours", colours) ||
+              ana_h5_set_str(file, "sweep_config", config) ||
+              ana_h5_set_str(file, "selection", of->selection)) ? -1 : 0;
     free(config);
     return rc;
 }
@@ -321,7 +294,7 @@ static int check_target(const char *path, const dse_dims *d, bool force, MPI_Com
                  path);
         verdict = 2;
     } else if (rank == 0) {
-        double need = raw_bytes(d), avail = dse__h5_free_bytes(path);
+        double need = raw_bytes(d), avail = ana_h5_free_bytes(path);
         char a[32], b[32];
         format_bytes(need, a, sizeof a);
         format_bytes(avail, b, sizeof b);
@@ -352,7 +325,7 @@ static int checksum_covers(hid_t file, const dse_dims *d)
                                    dse__ds_specs[i].path);
     }
     hid_t ds = H5Dopen2(file, dse__ds_specs[DSE__DS_CHECKSUM].path, H5P_DEFAULT);
-    int rc = ds < 0 || at >= sizeof list || dse__h5_attr_str(ds, "covers", list) ? -1 : 0;
+    int rc = ds < 0 || at >= sizeof list || ana_h5_set_str(ds, "covers", list) ? -1 : 0;
     if (ds >= 0)
         H5Dclose(ds);
     return rc;
@@ -539,7 +512,7 @@ dse_results *dse_results_create(const char *path, const dse_results_of *of, bool
 
 static int open_file(dse_results *r, const char *path, char *err, size_t n)
 {
-    hid_t fapl = dse__h5_fapl_mpio(r->comm);
+    hid_t fapl = ana_h5_fapl_mpio(r->comm);
     r->file = H5Fopen(path, H5F_ACC_RDWR, fapl);
     H5Pclose(fapl);
     if (r->file < 0) {
@@ -575,7 +548,7 @@ static int open_datasets(dse_results *r, const char *path, char *err, size_t n)
 
 static int same_sweep(dse_results *r, const char *path, const dse_sweep *s, char *err, size_t n)
 {
-    char *text = dse__h5_attr_read_str(r->file, "sweep_config");
+    char *text = ana_h5_attr_dup(r->file, "sweep_config");
     if (!text) {
         snprintf(err, n, "%s is not an rfdse results file (no sweep_config attribute)", path);
         return -1;
@@ -605,7 +578,7 @@ static int same_selection(dse_results *r, const char *path, const char *want, ch
                           size_t n)
 {
     char *have = H5Aexists(r->file, "selection") > 0
-                     ? dse__h5_attr_read_str(r->file, "selection") : strdup("");
+                     ? ana_h5_attr_dup(r->file, "selection") : strdup("");
     int rc = have && !strcmp(have, want) ? 0 : -1;
     if (rc)
         snprintf(err, n, "%s holds %s%.300s and this run asks for %s%.300s: resume with the "
@@ -619,8 +592,8 @@ static int same_selection(dse_results *r, const char *path, const char *want, ch
  * joined; a file older than the git_revisions attribute has only git_revision. */
 static char *file_revisions(hid_t file)
 {
-    char *list = dse__h5_attr_read_str(file, "git_revisions");
-    return list ? list : dse__h5_attr_read_str(file, "git_revision");
+    char *list = ana_h5_attr_dup(file, "git_revisions");
+    return list ? list : ana_h5_attr_dup(file, "git_revision");
 }
 
 static bool has_revision(const char *list, const char *rev)
@@ -641,7 +614,7 @@ static int add_revision(dse_results *r, const char *path, const char *list, char
     char *more = malloc(len);
     if (more)
         snprintf(more, len, "%s,%s", list, DSE_GIT_REVISION);
-    int rc = !more || dse__h5_attr_str(r->file, "git_revisions", more) ? -1 : 0;
+    int rc = !more || ana_h5_set_str(r->file, "git_revisions", more) ? -1 : 0;
     if (rc)
         snprintf(err, n, "%s: cannot record this revision in git_revisions", path);
     free(more);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "dse_version.h"
-#include "h5util.h"
+#include "ana_h5.h"
 #include "results_internal.h"
 
 /* What each dimension of a dataset indexes. */
@@ -26,22 +26,19 @@ typedef struct maps {
     const int *point, *tech, *bench; /* old index -> new index */
 } maps;
 
-static int kinds_of(dse__shape shape, bool points, kind *k)
+/* How each dimension's index maps from the old file to the new: chips are kept in
+ * place, techniques and benchmarks move by their maps, the rest stay. */
+static int kinds_of(ana_shape shape, bool points, kind *k)
 {
-    int n = 0;
+    ana_dim dim[5];
+    int n = 0, rank = ana_shape_dims(shape, dim);
     if (points)
         k[n++] = K_POINT;
-    switch (shape) {
-    case DSE__SHAPE_CTY: k[n++] = K_CHIP, k[n++] = K_TECH, k[n++] = K_SAME; break;
-    case DSE__SHAPE_CTB: k[n++] = K_CHIP, k[n++] = K_TECH, k[n++] = K_BENCH; break;
-    case DSE__SHAPE_CS: k[n++] = K_CHIP, k[n++] = K_SAME; break;
-    case DSE__SHAPE_C: k[n++] = K_CHIP; break;
-    case DSE__SHAPE_CT: k[n++] = K_CHIP, k[n++] = K_TECH; break;
-    case DSE__SHAPE_TTYS: k[n++] = K_SAME, k[n++] = K_TECH, k[n++] = K_SAME, k[n++] = K_SAME; break;
-    case DSE__SHAPE_TTBYS:
-        k[n++] = K_SAME, k[n++] = K_TECH, k[n++] = K_BENCH, k[n++] = K_SAME, k[n++] = K_SAME;
-        break;
-    }
+    for (int i = 0; i < rank; i++)
+        k[n++] = dim[i] == ANA_DIM_chip        ? K_CHIP
+                 : dim[i] == ANA_DIM_technique ? K_TECH
+                 : dim[i] == ANA_DIM_benchmark ? K_BENCH
+                                               : K_SAME;
     return n;
 }
 
@@ -121,7 +118,7 @@ static int copy_all(const char *path, const char *tmp, const dse_sweep *old, con
             rc = copy_dataset(from, to, &dse__ds_specs[i], &od, &nd, &m);
     /* the file's history: every revision that computed its units */
     if (!rc)
-        rc = dse__h5_attr_str(to, "git_revisions", revisions);
+        rc = ana_h5_set_str(to, "git_revisions", revisions);
     if (to >= 0 && H5Fclose(to) < 0)
         rc = -1;
     if (from >= 0)
@@ -134,11 +131,11 @@ static int copy_all(const char *path, const char *tmp, const dse_sweep *old, con
 static dse_sweep *file_sweep(const char *path, char **revisions, char **selection)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    char *text = f >= 0 ? dse__h5_attr_read_str(f, "sweep_config") : NULL;
-    *revisions = f >= 0 ? dse__h5_attr_read_str(f, "git_revisions") : NULL;
+    char *text = f >= 0 ? ana_h5_attr_dup(f, "sweep_config") : NULL;
+    *revisions = f >= 0 ? ana_h5_attr_dup(f, "git_revisions") : NULL;
     if (f >= 0 && !*revisions)
-        *revisions = dse__h5_attr_read_str(f, "git_revision");
-    *selection = f >= 0 && H5Aexists(f, "selection") > 0 ? dse__h5_attr_read_str(f, "selection")
+        *revisions = ana_h5_attr_dup(f, "git_revision");
+    *selection = f >= 0 && H5Aexists(f, "selection") > 0 ? ana_h5_attr_dup(f, "selection")
                                                          : strdup("");
     if (f >= 0)
         H5Fclose(f);

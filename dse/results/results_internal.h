@@ -5,30 +5,26 @@
 
 #include <hdf5.h>
 
+#include "ana_layout.h"
 #include "dse_results.h"
 
 /* The datasets: first one per unit metric (analysis/ana_metrics.h, in its order, so
- * dataset m is metric m), [chip][technique][year or benchmark]; then the others. */
+ * dataset m is metric m), [chip][technique][year or benchmark]; then the others, in the
+ * order of the file's layout (analysis/ana_layout.h; the trace datasets exist only with
+ * trace chips). */
 typedef enum {
 #define DSE__DS_UNIT(name, ...) DSE__DS_##name,
     RFDSE_UNIT_METRICS(DSE__DS_UNIT)
 #undef DSE__DS_UNIT
-    DSE__DS_SM_FREQUENCY, DSE__DS_WITHIN_SM, DSE__DS_SM_TO_SM, /* [chip][...]            */
-    DSE__DS_DONE, DSE__DS_CHECKSUM,                           /* [chip][technique]      */
-    DSE__DS_TRACE_DELAY, DSE__DS_TRACE_SLOW, DSE__DS_TRACE_UTIL, /* [trace][technique]..., */
-    DSE__DS_COUNT                                                /* only with trace chips  */
+#define DSE__DS_FILE(name, ...) DSE__DS_##name,
+    RFDSE_FILE_DATASETS(DSE__DS_FILE)
+#undef DSE__DS_FILE
+    DSE__DS_COUNT
 } dse__ds;
-
-/* Shapes: the last dimension after [chip] or [chip][technique]. */
-typedef enum {
-    DSE__SHAPE_CTY, DSE__SHAPE_CTB, DSE__SHAPE_CS, DSE__SHAPE_C, DSE__SHAPE_CT,
-    DSE__SHAPE_TTYS,  /* [trace][technique][year][sub-bank]            */
-    DSE__SHAPE_TTBYS  /* [trace][technique][benchmark][year][sub-bank] */
-} dse__shape;
 
 typedef struct dse__ds_spec {
     const char *path;
-    dse__shape shape;
+    ana_shape shape;
     bool is_flag;            /* uint8 with fill 0, else float64 with fill NaN */
     const char *norm_attr;   /* "units" or "normalised_to"                    */
     const char *norm_value;
@@ -50,15 +46,19 @@ struct dse_results {
     char damaged[1024];      /* which, for the note                              */
 };
 
-/* Length of the last dimension of a dataset of this shape (1 for [chip], [chip][t]). */
-int dse__shape_inner(const dse_dims *d, dse__shape shape);
+/* The size of dimension k of the file: dims' count (n_trace for ANA_DIM_trace). */
+int dse__dim_size(const dse_dims *d, ana_dim k);
+
+/* Values per row of a [chip]... shape: per (chip, technique) or per chip (1 for [chip],
+ * [chip][t]; n_sms for [chip][sm]). */
+int dse__shape_inner(const dse_dims *d, ana_shape shape);
 
 /* Most dimensions of a dataset: [point] + 5 for the trace utilisation. */
 #define DSE__MAX_RANK 6
 
 /* Dimensions of a dataset of this shape, [point] first when the sweep has axes; returns
  * the rank (at most DSE__MAX_RANK). */
-int dse__shape_dims(const dse_dims *d, dse__shape shape, hsize_t *dims);
+int dse__shape_dims(const dse_dims *d, ana_shape shape, hsize_t *dims);
 
 /* Makes the datasets of /axes dimension scales (adding /axes/sm and /axes/sub_bank),
  * links them into the groups that use them and attaches them to every dataset

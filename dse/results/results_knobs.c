@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5util.h"
+#include "ana_h5.h"
 #include "results_internal.h"
 
 /* "/axes/knob/variation.vth_sigma": the knob as written, a name HDF5 and xarray take. */
@@ -23,15 +23,15 @@ static int write_knob(hid_t file, const dse_sweep *s, int j, const double *v, in
     bool names = dse_axes_is_name(a);
     hsize_t dim = (hsize_t)n_points;
     hid_t space = H5Screate_simple(1, &dim, NULL), lcpl = H5Pcreate(H5P_LINK_CREATE);
-    hid_t str = dse__h5_str_type();
+    hid_t str = ana_h5_str_type();
     H5Pset_create_intermediate_group(lcpl, 1);
-    char path[160], (*text)[DSE__H5_STR_LEN] = names ? calloc((size_t)n_points, DSE__H5_STR_LEN)
+    char path[160], (*text)[ANA_H5_STR_LEN] = names ? calloc((size_t)n_points, ANA_H5_STR_LEN)
                                                      : NULL;
     double *col = malloc(sizeof(double) * (size_t)n_points);
     for (int k = 0; col && k < n_points; k++) {
         col[k] = v[(size_t)k * DSE_AXES_MAX_KNOBS + (size_t)j];
         if (text)
-            dse_axes_value_text(a, col[k], text[k], DSE__H5_STR_LEN);
+            dse_axes_value_text(a, col[k], text[k], ANA_H5_STR_LEN);
     }
     knob_path(a, path, sizeof path);
     hid_t ds = !col || (names && !text) ? H5I_INVALID_HID
@@ -40,10 +40,10 @@ static int write_knob(hid_t file, const dse_sweep *s, int j, const double *v, in
     int rc = ds < 0 ||
              H5Dwrite(ds, names ? str : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                       names ? (const void *)text : (const void *)col) < 0 ||
-             (names && dse__h5_attr_str(ds, "_Encoding", "utf-8")) ||
-             dse__h5_attr_str(ds, "description", "value of this knob at each design point") ||
-             dse__h5_attr_str(ds, "units", names ? "name" : "the knob's (rfdse list knobs)");
-    hid_t scale = rc ? H5I_INVALID_HID : H5Dopen2(file, "/axes/point", H5P_DEFAULT);
+             (names && ana_h5_set_str(ds, "_Encoding", "utf-8")) ||
+             ana_h5_set_str(ds, "description", "value of this knob at each design point") ||
+             ana_h5_set_str(ds, "units", names ? "name" : "the knob's (rfdse list knobs)");
+    hid_t scale = rc ? H5I_INVALID_HID : H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT);
     rc = rc || scale < 0 || H5DSattach_scale(ds, scale, 0) < 0;
     if (scale >= 0)
         H5Dclose(scale);
@@ -62,14 +62,14 @@ static int write_point_axis(hid_t file, int n)
     hsize_t dim = (hsize_t)n;
     int *v = malloc(sizeof(int) * (size_t)n);
     hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t ds = v ? H5Dcreate2(file, "/axes/point", H5T_STD_I32LE, space, H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t ds = v ? H5Dcreate2(file, ana_dim_path(ANA_DIM_point), H5T_STD_I32LE, space,
+                              H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
     for (int i = 0; v && i < n; i++)
         v[i] = i;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||
-             dse__h5_attr_str(ds, "description",
-                              "design point (rfdse validate --point K FILE.h5 prints its sweep)") ||
-             dse__h5_attr_str(ds, "units", "index") || H5DSset_scale(ds, "point") < 0;
+             ana_h5_set_str(ds, "description", ana_dim_doc(ANA_DIM_point)) ||
+             ana_h5_set_str(ds, "units", ana_dim_units(ANA_DIM_point)) ||
+             H5DSset_scale(ds, ana_dim_name(ANA_DIM_point)) < 0;
     if (ds >= 0)
         H5Dclose(ds);
     H5Sclose(space);
@@ -93,11 +93,11 @@ static int write_generation(hid_t file, const dse_sweep *s, int n)
         dse_axes_objective_text(&s->axes.objectives[i], t, sizeof t);
         snprintf(obj + strlen(obj), sizeof obj - strlen(obj), "%s%s", i ? "; " : "", t);
     }
-    hid_t scale = ds >= 0 ? H5Dopen2(file, "/axes/point", H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t scale = ds >= 0 ? H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT) : H5I_INVALID_HID;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, g) < 0 ||
-             dse__h5_attr_str(ds, "description", "the search generation that drew the point") ||
-             dse__h5_attr_str(ds, "units", "index") || dse__h5_attr_str(ds, "objectives", obj) ||
-             dse__h5_attr_str(ds, "technique", s->techniques[s->axes.technique].name) ||
+             ana_h5_set_str(ds, "description", "the search generation that drew the point") ||
+             ana_h5_set_str(ds, "units", "index") || ana_h5_set_str(ds, "objectives", obj) ||
+             ana_h5_set_str(ds, "technique", s->techniques[s->axes.technique].name) ||
              scale < 0 || H5DSattach_scale(ds, scale, 0) < 0;
     if (scale >= 0)
         H5Dclose(scale);
@@ -124,16 +124,16 @@ static int attach(hid_t file, const dse_sweep *s, int i, const char *coords)
     snprintf(group, sizeof group, "%s", path);
     *strrchr(group, '/') = '\0';
     snprintf(to, sizeof to, "%s/point", group);
-    int rc = link_once(file, "/axes/point", to);
+    int rc = link_once(file, ana_dim_path(ANA_DIM_point), to);
     for (int j = 0; j < s->axes.n_knobs && !rc; j++) {
         knob_path(&s->axes.knobs[j], from, sizeof from);
         snprintf(to, sizeof to, "%s/%s", group, s->axes.knobs[j].knob);
         rc = link_once(file, from, to);
     }
     hid_t ds = rc ? H5I_INVALID_HID : H5Dopen2(file, path, H5P_DEFAULT);
-    hid_t scale = ds < 0 ? H5I_INVALID_HID : H5Dopen2(file, "/axes/point", H5P_DEFAULT);
+    hid_t scale = ds < 0 ? H5I_INVALID_HID : H5Dopen2(file, ana_dim_path(ANA_DIM_point), H5P_DEFAULT);
     rc = scale < 0 || H5DSattach_scale(ds, scale, 0) < 0 ||
-         dse__h5_attr_str(ds, "coordinates", coords);
+         ana_h5_set_str(ds, "coordinates", coords);
     if (scale >= 0)
         H5Dclose(scale);
     if (ds >= 0)
@@ -175,12 +175,12 @@ static int knob_io(dse_results *r, const dse_sweep *s, int j, int first, int n, 
     char path[160];
     knob_path(a, path, sizeof path);
     hid_t ds = H5Dopen2(r->file, path, H5P_DEFAULT);
-    hid_t str = dse__h5_str_type(), fs = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
+    hid_t str = ana_h5_str_type(), fs = ds >= 0 ? H5Dget_space(ds) : H5I_INVALID_HID;
     hsize_t start = (hsize_t)first, count = (hsize_t)n;
     bool mine = !write || r->rank == 0; /* rank 0 writes; every rank reads */
     hsize_t mlen = mine && n ? count : 1;
     hid_t ms = H5Screate_simple(1, &mlen, NULL);
-    char(*text)[DSE__H5_STR_LEN] = calloc(mlen, DSE__H5_STR_LEN);
+    char(*text)[ANA_H5_STR_LEN] = calloc(mlen, ANA_H5_STR_LEN);
     double *col = malloc(sizeof(double) * mlen);
     int rc = ds < 0 || fs < 0 || !text || !col;
     if (!rc && mine && n) {
@@ -191,7 +191,7 @@ static int knob_io(dse_results *r, const dse_sweep *s, int j, int first, int n, 
     }
     for (int k = 0; !rc && write && mine && k < n; k++) {
         col[k] = v[(size_t)k * (size_t)s->axes.n_knobs + (size_t)j];
-        dse_axes_value_text(a, col[k], text[k], DSE__H5_STR_LEN);
+        dse_axes_value_text(a, col[k], text[k], ANA_H5_STR_LEN);
     }
     if (!rc && write)
         rc = H5Dwrite(ds, names ? str : H5T_NATIVE_DOUBLE, ms, fs, r->dxpl,
@@ -255,11 +255,11 @@ int dse_results_read_metric(dse_results *r, int m, int first, int n, double *out
 
 int dse_results_point_values(const char *path, const dse_sweep *s, int point, double *v)
 {
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = dse__h5_str_type();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = ana_h5_str_type();
     int rc = f < 0;
     for (int j = 0; !rc && j < s->axes.n_knobs; j++) {
         const dse_axis *a = &s->axes.knobs[j];
-        char p[160], text[DSE__H5_STR_LEN];
+        char p[160], text[ANA_H5_STR_LEN];
         knob_path(a, p, sizeof p);
         hid_t ds = H5Dopen2(f, p, H5P_DEFAULT), fs = ds >= 0 ? H5Dget_space(ds) : -1;
         hsize_t start = (hsize_t)point, one = 1;

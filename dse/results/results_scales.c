@@ -11,39 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5util.h"
+#include "ana_h5.h"
 #include "results_internal.h"
 
-/* The axis of each dimension of a dataset of this shape. */
-static int axes_of(dse__shape shape, const char **names)
-{
-    static const char *const by_shape[][5] = {
-        [DSE__SHAPE_CTY] = { "chip", "technique", "year" },
-        [DSE__SHAPE_CTB] = { "chip", "technique", "benchmark" },
-        [DSE__SHAPE_CS] = { "chip", "sm" },
-        [DSE__SHAPE_C] = { "chip" },
-        [DSE__SHAPE_CT] = { "chip", "technique" },
-        [DSE__SHAPE_TTYS] = { "trace", "technique", "year", "sub_bank" },
-        [DSE__SHAPE_TTBYS] = { "trace", "technique", "benchmark", "year", "sub_bank" },
-    };
-    int n = 0;
-    while (n < 5 && by_shape[shape][n])
-        names[n] = by_shape[shape][n], n++;
-    return n;
-}
-
 /* An index axis 0..n-1 (sm, sub_bank): the other axes hold their own values. */
-static int index_axis(hid_t file, const char *path, int n, const char *desc)
+static int index_axis(hid_t file, ana_dim k, int n)
 {
     hsize_t dim = (hsize_t)n;
     int *v = malloc(sizeof(int) * (size_t)(n ? n : 1));
     hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t ds = v ? H5Dcreate2(file, path, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t ds = v ? H5Dcreate2(file, ana_dim_path(k), H5T_STD_I32LE, space, H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT) : H5I_INVALID_HID;
     for (int i = 0; v && i < n; i++)
         v[i] = i;
     int rc = ds < 0 || H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||
-             dse__h5_attr_str(ds, "description", desc) || dse__h5_attr_str(ds, "units", "index");
+             ana_h5_set_str(ds, "description", ana_dim_doc(k)) ||
+             ana_h5_set_str(ds, "units", ana_dim_units(k));
     if (ds >= 0)
         H5Dclose(ds);
     H5Sclose(space);
@@ -60,21 +43,21 @@ static int make_scale(hid_t file, const char *path, const char *name)
         return -1;
     hid_t type = H5Dget_type(ds);
     int rc = H5DSset_scale(ds, name) < 0 ||
-             (H5Tget_class(type) == H5T_STRING && dse__h5_attr_str(ds, "_Encoding", "utf-8"));
+             (H5Tget_class(type) == H5T_STRING && ana_h5_set_str(ds, "_Encoding", "utf-8"));
     H5Tclose(type);
     H5Dclose(ds);
     return rc ? -1 : 0;
 }
 
-/* Links /axes/NAME as GROUP/NAME unless the group has it already. */
-static int link_axis(hid_t file, const char *group, const char *name)
+/* Links dimension k's coordinates (/axes/NAME) as GROUP/NAME unless the group has it
+ * already. */
+static int link_axis(hid_t file, const char *group, ana_dim k)
 {
-    char from[64], to[128];
-    snprintf(from, sizeof from, "/axes/%s", name);
-    snprintf(to, sizeof to, "%s/%s", group, name);
+    char to[128];
+    snprintf(to, sizeof to, "%s/%s", group, ana_dim_name(k));
     if (H5Lexists(file, to, H5P_DEFAULT) > 0)
         return 0;
-    return H5Lcreate_hard(file, from, file, to, H5P_DEFAULT, H5P_DEFAULT) < 0 ? -1 : 0;
+    return H5Lcreate_hard(file, ana_dim_path(k), file, to, H5P_DEFAULT, H5P_DEFAULT) < 0 ? -1 : 0;
 }
 
 /* The group part of a dataset path ("/results/ipc" -> "/results"). */
@@ -91,20 +74,17 @@ static int attach_all(hid_t file, const dse_dims *d)
     for (int i = 0; i < DSE__DS_COUNT; i++) {
         if (dse__ds_is_trace(i) && d->n_trace == 0)
             continue;
-        const char *names[5];
-        int n = axes_of(dse__ds_specs[i].shape, names);
+        ana_dim dim[5];
+        int n = ana_shape_dims(dse__ds_specs[i].shape, dim);
         unsigned lead = d->n_points > 0; /* [point] first: results_knobs.c attaches it */
         hid_t ds = H5Dopen2(file, dse__ds_specs[i].path, H5P_DEFAULT);
         char group[64];
         group_of(dse__ds_specs[i].path, group, sizeof group);
         int rc = ds < 0;
         for (int k = 0; k < n && !rc; k++) {
-            bool trace = !strcmp(names[k], "trace");
-            char path[64];
-            snprintf(path, sizeof path, "/axes/%s", names[k]);
-            rc = !trace && link_axis(file, group, names[k]);
-            hid_t scale = rc ? H5I_INVALID_HID
-                             : H5Dopen2(file, trace ? "/chips/trace/chip" : path, H5P_DEFAULT);
+            /* the traced chips' axis lives in /chips/trace itself */
+            rc = dim[k] != ANA_DIM_trace && link_axis(file, group, dim[k]);
+            hid_t scale = rc ? H5I_INVALID_HID : H5Dopen2(file, ana_dim_path(dim[k]), H5P_DEFAULT);
             rc = scale < 0 || H5DSattach_scale(ds, scale, (unsigned)k + lead) < 0;
             if (scale >= 0)
                 H5Dclose(scale);
@@ -119,20 +99,15 @@ static int attach_all(hid_t file, const dse_dims *d)
 
 int dse__results_scales(hid_t file, const dse_dims *d)
 {
-    static const char *const axes[] = { "chip", "technique", "benchmark", "year", "sm",
-                                        "sub_bank" };
-    if (index_axis(file, "/axes/sm", d->n_sms, "SM index on the chip") ||
-        index_axis(file, "/axes/sub_bank", d->n_subs,
-                   "physical sub-bank index in an SM (bank x sub-banks per bank + sub-bank)"))
+    static const ana_dim axes[] = { ANA_DIM_chip, ANA_DIM_technique, ANA_DIM_benchmark,
+                                    ANA_DIM_year, ANA_DIM_sm, ANA_DIM_sub_bank };
+    if (index_axis(file, ANA_DIM_sm, d->n_sms) || index_axis(file, ANA_DIM_sub_bank, d->n_subs))
         return -1;
-    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "/axes/%s", axes[i]);
-        if (make_scale(file, path, axes[i]))
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+        if (make_scale(file, ana_dim_path(axes[i]), ana_dim_name(axes[i])))
             return -1;
-    }
     /* The traced chips' own axis, named "chip" inside /chips/trace (its dimension there). */
-    if (d->n_trace > 0 && make_scale(file, "/chips/trace/chip", "chip"))
+    if (d->n_trace > 0 && make_scale(file, ana_dim_path(ANA_DIM_trace), "chip"))
         return -1;
     return attach_all(file, d);
 }

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5util.h"
+#include "ana_h5.h"
+#include "ana_layout.h"
 
 /* The extent of each dimension of a dataset of rank `rank` (or, with rank2 > 0, of
  * rank rank2; *got says which); -1 on error. */
@@ -43,7 +44,7 @@ static int read_all(hid_t file, const char *path, hid_t type, void *buf)
 
 static void attr_copy(hid_t file, const char *name, char *dst, size_t n)
 {
-    char *v = dse__h5_attr_read_str(file, name);
+    char *v = ana_h5_attr_dup(file, name);
     snprintf(dst, n, "%s", v ? v : "");
     free(v);
 }
@@ -54,8 +55,8 @@ static int read_progress(hid_t file, dse_results_status *st, char *err, size_t n
 {
     hsize_t nt, d3[3], dd[2];
     int rank = 0;
-    if (extent(file, "/axes/technique", 1, &nt) ||
-        extent2(file, "/progress/done", 2, 3, d3, &rank)) {
+    const char *tech = ana_dim_path(ANA_DIM_technique), *done_path = ana_dataset_path(ANA_DS_DONE);
+    if (extent(file, tech, 1, &nt) || extent2(file, done_path, 2, 3, d3, &rank)) {
         snprintf(err, n, "no /axes/technique or /progress/done: not an rfdse results file");
         return -1;
     }
@@ -68,18 +69,18 @@ static int read_progress(hid_t file, dse_results_status *st, char *err, size_t n
         return -1;
     }
     st->n_points = p ? (int)d3[0] : 0;
-    char (*names)[DSE__H5_STR_LEN] = calloc(nt, DSE__H5_STR_LEN);
+    char (*names)[ANA_H5_STR_LEN] = calloc(nt, ANA_H5_STR_LEN);
     uint8_t *done = malloc(dd[0] * dd[1] + 1);
-    hid_t str = dse__h5_str_type();
-    int rc = !names || !done || read_all(file, "/axes/technique", str, names) ||
-                     read_all(file, "/progress/done", H5T_NATIVE_UINT8, done) ? -1 : 0;
+    hid_t str = ana_h5_str_type();
+    int rc = !names || !done || read_all(file, tech, str, names) ||
+                     read_all(file, done_path, H5T_NATIVE_UINT8, done) ? -1 : 0;
     if (rc)
         snprintf(err, n, "cannot read /axes/technique or /progress/done");
     st->n_chips = (int)d3[p];
     st->n_tech = (int)nt;
     st->total = (long)(dd[0] * dd[1]);
     for (int t = 0; !rc && t < st->n_tech; t++) {
-        size_t len = strnlen(names[t], DSE__H5_STR_LEN); /* null-padded, maybe not ended */
+        size_t len = strnlen(names[t], ANA_H5_STR_LEN); /* null-padded, maybe not ended */
         len = len < sizeof st->tech[t] - 1 ? len : sizeof st->tech[t] - 1;
         memcpy(st->tech[t], names[t], len);
         st->tech[t][len] = '\0';

@@ -41,6 +41,16 @@ static const double *chip_array(const dse_chip_info *c, dse__ds ds)
     }
 }
 
+/* Unit u's block of trace dataset ds. */
+static const void *trace_array(const dse_unit *u, dse__ds ds)
+{
+    switch (ds) {
+    case DSE__DS_TRACE_DELAY: return u->trace_delay;
+    case DSE__DS_TRACE_SLOW: return u->trace_slow;
+    default: return u->trace_util;
+    }
+}
+
 /* The first coordinates of a row, [point] first with axes; returns where the rest go. */
 static hsize_t *lead(const dse_results *r, hsize_t *s, int point, int chip)
 {
@@ -61,7 +71,7 @@ static int write_rows(dse_results *r, dse__ds ds, int rank, const hsize_t *start
     hsize_t mem_len = n ? (hsize_t)n * inner : 1;
     hid_t mem_space = H5Screate_simple(1, &mem_len, NULL);
     hsize_t count[STRIDE] = { 1, 1, 1, 1 };
-    if (rank >= 2 && dse__ds_specs[ds].shape != DSE__SHAPE_CT)
+    if (rank >= 2 && dse__ds_specs[ds].shape != ANA_SHAPE_CT)
         count[rank - 1] = inner;
     H5Sselect_none(file_space);
     for (int i = 0; i < n; i++)
@@ -101,7 +111,7 @@ static int write_unit_datasets(dse_results *r, dse_unit *const *u, int n, hsize_
 static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, hsize_t *starts)
 {
     for (int ds = DSE__DS_SM_FREQUENCY; ds <= DSE__DS_SM_TO_SM; ds++) {
-        dse__shape shape = dse__ds_specs[ds].shape;
+        ana_shape shape = dse__ds_specs[ds].shape;
         int inner = dse__shape_inner(&r->dims, shape);
         double *buf = n ? malloc(sizeof(double) * (size_t)n * (size_t)inner) : NULL;
         if (n && !buf)
@@ -112,7 +122,7 @@ static int write_chip_datasets(dse_results *r, dse_chip_info *const *c, int n, h
             hsize_t *s = lead(r, starts + (size_t)i * STRIDE, c[i]->point, c[i]->chip);
             s[0] = 0, s[1] = 0;
         }
-        int rc = write_rows(r, (dse__ds)ds, shape == DSE__SHAPE_C ? 1 : 2, starts, n,
+        int rc = write_rows(r, (dse__ds)ds, shape == ANA_SHAPE_C ? 1 : 2, starts, n,
                             (hsize_t)inner, H5T_NATIVE_DOUBLE, buf);
         free(buf);
         if (rc)
@@ -136,8 +146,9 @@ static int write_done(dse_results *r, dse_unit *const *u, int n, hsize_t *starts
     return rc;
 }
 
-/* The unit's checksum (analysis/ana_checksum.h): its rows of every unit dataset, its
- * chip's rows, its trace blocks, in that order, as the file will hold them. */
+/* The unit's checksum (analysis/ana_checksum.h): its rows of every unit dataset, then
+ * its chip's rows and its trace blocks in the layout's order (analysis/ana_layout.h, as
+ * the reader takes them), as the file will hold them. */
 static uint64_t unit_checksum(const dse_results *r, const dse_unit *u, const dse_chip_info *c)
 {
     const dse_dims *d = &r->dims;
@@ -145,14 +156,20 @@ static uint64_t unit_checksum(const dse_results *r, const dse_unit *u, const dse
     for (int m = 0; m < DSE_N_METRICS; m++)
         h = ana_checksum_doubles(h, dse_unit_metric(u, m),
                                  (size_t)dse__shape_inner(d, dse__ds_specs[m].shape));
-    h = ana_checksum_doubles(h, c->sm_frequency, (size_t)d->n_sms);
-    h = ana_checksum_doubles(h, c->within_sm_ratio, (size_t)d->n_sms);
-    h = ana_checksum_doubles(h, &c->sm_to_sm_ratio, 1);
-    if (d->n_trace > 0 && u->trace >= 0) { /* as write_traces */
-        size_t ys = (size_t)d->n_years * (size_t)d->n_subs;
-        h = ana_checksum_doubles(h, u->trace_delay, ys);
-        h = ana_checksum_bytes(h, u->trace_slow, ys);
-        h = ana_checksum_doubles(h, u->trace_util, ys * (size_t)d->n_benchmarks);
+    for (int ds = DSE_N_METRICS; ds < DSE__DS_COUNT; ds++) {
+        const dse__ds_spec *spec = &dse__ds_specs[ds];
+        ana_sum sum = ana_dataset_sum((ana_dataset)(ds - DSE_N_METRICS));
+        if (sum == ANA_SUM_CHIP)
+            h = ana_checksum_doubles(h, chip_array(c, (dse__ds)ds),
+                                     (size_t)dse__shape_inner(d, spec->shape));
+        if (sum != ANA_SUM_TRACE || d->n_trace == 0 || u->trace < 0)
+            continue;
+        ana_dim dim[5];
+        size_t len = 1; /* the block after [trace][technique] (as write_traces) */
+        for (int k = 2, rank = ana_shape_dims(spec->shape, dim); k < rank; k++)
+            len *= (size_t)dse__dim_size(d, dim[k]);
+        const void *v = trace_array(u, (dse__ds)ds);
+        h = spec->is_flag ? ana_checksum_bytes(h, v, len) : ana_checksum_doubles(h, v, len);
     }
     return h;
 }
@@ -212,9 +229,7 @@ static int write_trace(dse_results *r, dse__ds ds, dse_unit *const *u, int n)
         start[0] = (hsize_t)u[i]->point; /* overwritten without axes */
         start[p] = (hsize_t)u[i]->trace, start[p + 1] = (hsize_t)u[i]->technique;
         H5Sselect_hyperslab(file_space, H5S_SELECT_OR, start, NULL, count, NULL);
-        const void *src = ds == DSE__DS_TRACE_DELAY ? (const void *)u[i]->trace_delay
-                          : ds == DSE__DS_TRACE_SLOW ? (const void *)u[i]->trace_slow
-                                                     : (const void *)u[i]->trace_util;
+        const void *src = trace_array(u[i], ds);
         memcpy(buf + (size_t)i * block * el, src, block * el);
     }
     if (!n)
@@ -238,8 +253,9 @@ static int write_traces(dse_results *r, dse_unit *const *all, int n_all)
             u[n++] = all[i];
     if (u)
         qsort(u, (size_t)n, sizeof *u, cmp_trace);
-    for (int ds = DSE__DS_TRACE_DELAY; ds <= DSE__DS_TRACE_UTIL && !rc; ds++)
-        rc = write_trace(r, (dse__ds)ds, u, n);
+    for (int ds = DSE_N_METRICS; ds < DSE__DS_COUNT && !rc; ds++)
+        if (dse__ds_is_trace(ds))
+            rc = write_trace(r, (dse__ds)ds, u, n);
     free(u);
     return rc;
 }

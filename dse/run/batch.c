@@ -6,29 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where unit u keeps the array of metric m, from the list (analysis/ana_metrics.h). */
-static const size_t slot_offset[DSE_N_METRICS] = {
-#define SLOT(name, ...) offsetof(dse_unit, name),
-    RFDSE_UNIT_METRICS(SLOT)
-#undef SLOT
-};
-static const bool by_year[DSE_N_METRICS] = {
-#define BY_YEAR(name, axis, ...) [DSE_METRIC_##name] = DSE__IS_##axis,
-#define DSE__IS_year true
-#define DSE__IS_benchmark false
-    RFDSE_UNIT_METRICS(BY_YEAR)
-#undef BY_YEAR
-};
-
-static double **slot(dse_unit *u, int m) { return (double **)((char *)u + slot_offset[m]); }
-
-double *dse_unit_metric(const dse_unit *u, int m)
-{
-    return *(double *const *)((const char *)u + slot_offset[m]);
-}
-
-int dse_unit_metric_len(const dse_dims *d, int m) { return by_year[m] ? d->n_years : d->n_benchmarks; }
-
 void dse_batch_init(dse_batch *b, const dse_dims *d)
 {
     memset(b, 0, sizeof *b);
@@ -47,7 +24,7 @@ static int alloc_unit(dse_unit *u, const dse_dims *d)
     if (!p)
         return -1;
     for (int m = 0; m < DSE_N_METRICS; m++) {
-        *slot(u, m) = p;
+        *dse_unit_metric_slot(u, m) = p;
         p += dse_unit_metric_len(d, m);
     }
     u->trace = -1;
@@ -89,7 +66,7 @@ dse_unit *dse_batch_reserve(dse_batch *b, int n_units, dse_chip_info **info)
         grow((void **)&b->chips, &b->cap_chips, b->n_chips + 1, sizeof *b->chips))
         return NULL;
     for (int i = b->n_units; i < b->n_units + n_units; i++)
-        if (!*slot(&b->units[i], 0) && alloc_unit(&b->units[i], &b->dims))
+        if (!*dse_unit_metric_slot(&b->units[i], 0) && alloc_unit(&b->units[i], &b->dims))
             return NULL;
     dse_chip_info *c = &b->chips[b->n_chips];
     if (!c->sm_frequency && alloc_chip(c, &b->dims))
@@ -113,7 +90,7 @@ void dse_batch_clear(dse_batch *b)
 void dse_batch_free(dse_batch *b)
 {
     for (int i = 0; i < b->cap_units; i++)
-        free(*slot(&b->units[i], 0));
+        free(*dse_unit_metric_slot(&b->units[i], 0));
     for (int i = 0; i < b->cap_chips; i++)
         free(b->chips[i].sm_frequency);
     free(b->units);
@@ -132,7 +109,7 @@ void dse_unit_project(const dse_unit *from, const dse_dims *fd, const int *w_map
         const double *src = dse_unit_metric(from, m);
         double *dst = dse_unit_metric(to, m);
         for (int i = 0; i < dse_unit_metric_len(td, m); i++)
-            dst[i] = src[by_year[m] ? i : w_map[i]];
+            dst[i] = src[dse_unit_metric_by_year(m) ? i : w_map[i]];
     }
     if (from->trace < 0)
         return;

@@ -8,11 +8,11 @@
 
 #include "dse_results.h"
 #include "dse_run.h"
-#include "h5util.h"
+#include "ana_h5.h"
 
 typedef struct table {
     int n_chips, n_tech, n_bench, n_year;
-    char (*tech)[DSE__H5_STR_LEN];
+    char (*tech)[ANA_H5_STR_LEN];
     double *freq, *ipc, *perf, *perf_t0; /* perf_t0: NULL without aging */
     double end_year;
 } table;
@@ -105,7 +105,7 @@ static int read_aged(hid_t file, table *tb, size_t cb)
 static void print_points(const table *all, int n_points, hid_t file, const char *path,
                          FILE *out)
 {
-    char *text = dse__h5_attr_read_str(file, "sweep_config");
+    char *text = ana_h5_attr_dup(file, "sweep_config");
     dse_sweep *s = text ? dse_sweep_load_string(text, "sweep_config", NULL) : NULL;
     free(text);
     size_t cb = (size_t)all->n_chips * (size_t)all->n_tech * (size_t)all->n_bench;
@@ -135,7 +135,7 @@ int dse_run_summary(const char *path, FILE *out)
 {
     table tb = { 0 };
     int rc = -1;
-    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = dse__h5_str_type();
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), str = ana_h5_str_type();
     if (file < 0)
         goto done;
     int n_points = H5Lexists(file, "/axes/point", H5P_DEFAULT) > 0 ? dim_of(file, "/axes/point")
@@ -148,7 +148,7 @@ int dse_run_summary(const char *path, FILE *out)
     size_t cb = (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech * (size_t)tb.n_bench;
     size_t cy = (size_t)P * (size_t)tb.n_chips * (size_t)tb.n_tech *
                 (size_t)dim_of(file, "/axes/year");
-    tb.tech = calloc((size_t)tb.n_tech + 1, DSE__H5_STR_LEN);
+    tb.tech = calloc((size_t)tb.n_tech + 1, ANA_H5_STR_LEN);
     tb.freq = malloc(sizeof(double) * (cy + 1));
     tb.ipc = malloc(sizeof(double) * (cb + 1));
     tb.perf = malloc(sizeof(double) * (cb + 1));

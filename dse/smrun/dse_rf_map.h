@@ -12,10 +12,4 @@
 
 void dse_rf_map_from_var(const var_rf_map *v, sm_rf_map *m);
 
-/* One-off: the map and normalised frequency of SM `sm` of chip `chip` under technique
- * t (allocates and frees a chip workspace; the sweep driver keeps one instead).
- * Returns 0, or -1 with a message in err. */
-int dse_rf_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
-                       sm_rf_map *m, double *freq, char *err, size_t err_len);
-
 #endif

@@ -1,7 +1,6 @@
 /* Copying storage maps from the variation module's layout to the model's. */
 #include "dse_rf_map.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "var.h"
@@ -19,22 +18,4 @@ void dse_rf_map_from_var(const var_rf_map *v, sm_rf_map *m)
     memcpy(m->sub_id, v->sub_id, sizeof m->sub_id);
     memcpy(m->sub_slow, v->sub_slow, sizeof m->sub_slow);
     memcpy(m->entry_slow, v->entry_slow, sizeof m->entry_slow);
-}
-
-int dse_rf_map_of_chip(const dse_sweep *s, const dse_technique *t, int chip, int sm,
-                       sm_rf_map *m, double *freq, char *err, size_t n)
-{
-    int rc = 0;
-    var_rf_map vm;
-    var_chip *c = var_chip_alloc_err(&s->var, &rc);
-    if (c)
-        rc = var_chip_generate(c, &s->var, s->chips.seed, chip);
-    if (!rc)
-        rc = var_technique_apply(c, &s->var, &t->freq, sm, &vm, freq);
-    if (!rc)
-        dse_rf_map_from_var(&vm, m);
-    else
-        snprintf(err, n, "chip %d, SM %d: %s", chip, sm, var_strerror(rc));
-    var_chip_free(c);
-    return rc ? -1 : 0;
 }

@@ -1,4 +1,4 @@
-/* The cache clock (issue 18 item 3; dse/aging/rfc_clock.c, dse/eval/rfc.c): a chip's
+/* The cache clock (issue 18 item 3; dse/aging/clock_cache.c): a chip's
  * frequency and main-RF latency under ltrf, recomputed here from the variation module's
  * own answers, and the loader's rules for it. */
 #include <math.h>

@@ -1,0 +1,125 @@
+/* The fixed map: the storage map built at time zero (classes, bank organisation table)
+ * is kept all the chip's life, so duties are constant and the stress at any time is
+ * duty x t; the frequency is that of the time-zero fast set under current delays
+ * (model.md section 7, docs/nbti.md).  Every technique without nbti_reorg or a cache. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aging_internal.h"
+
+typedef struct fixed {
+    double *counted0; /* [n_sms][n_subs]: slowest counted delay, t = 0 (0: none) */
+} fixed;
+
+static bool selects(const dse_sweep *s, const dse_technique *t)
+{
+    (void)s, (void)t;
+    return true; /* the last of the list: every technique the others leave */
+}
+
+static void *alloc(const dse_sweep *s)
+{
+    fixed *f = calloc(1, sizeof *f);
+    size_t n = (size_t)s->var.floorplan.n_sms * (size_t)s->var.floorplan.n_banks *
+               (size_t)s->var.floorplan.sub_banks;
+    if (f && !(f->counted0 = malloc(sizeof(double) * n))) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+static void free_state(void *state)
+{
+    fixed *f = state;
+    if (f)
+        free(f->counted0);
+    free(f);
+}
+
+/* Per sub-bank, the slowest time-zero register delay among the storage technique t
+ * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
+ * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
+static void counted_registers(const dse_aging *a, const dse_technique *t, const dse__t0 *t0,
+                              int sm, double *out)
+{
+    const var_floorplan *f = &a->s->var.floorplan;
+    const double *reg = var_chip_register_delays(a->chip, sm);
+    const sm_rf_map *m = &t0->maps[sm];
+    int lanes = f->bits_per_entry / 32, per_sub = lanes / f->sub_banks;
+    double thr = 1.0 / t0->sm_freq[sm];
+    for (int b = 0; b < f->n_banks; b++)
+        for (int en = 0; en < f->entries_per_bank; en++) {
+            const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes;
+            bool array_fast = !m->entry_slow[b][en];
+            for (int l = 0; l < lanes; l++) {
+                bool counted = t->freq.granularity == VAR_GRAN_REGISTER ? r[l] <= thr : array_fast;
+                int sub = b * f->sub_banks + l / per_sub;
+                if (counted && r[l] > out[sub])
+                    out[sub] = r[l];
+            }
+        }
+}
+
+static void counted_maxima(const dse_aging *a, const dse_technique *t, const dse__t0 *t0,
+                           int sm, double *out)
+{
+    const double *sub = var_chip_sub_bank_delays(a->chip, sm);
+    const sm_rf_map *m = &t0->maps[sm];
+    memset(out, 0, sizeof(double) * (size_t)a->n_subs);
+    switch (t->freq.granularity) {
+    case VAR_GRAN_NONE:
+        memcpy(out, sub, sizeof(double) * (size_t)a->n_subs);
+        break;
+    case VAR_GRAN_SUB_BANK:
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++)
+                if (!m->sub_slow[b][p])
+                    out[m->sub_id[b][p]] = sub[m->sub_id[b][p]];
+        break;
+    default:
+        counted_registers(a, t, t0, sm, out);
+        break;
+    }
+}
+
+static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 *out,
+                     char *err, size_t n)
+{
+    fixed *f = state;
+    if (dse__aging_classify(a, t, out, err, n))
+        return -1;
+    for (int sm = 0; sm < a->n_sms; sm++)
+        counted_maxima(a, t, out, sm, f->counted0 + (size_t)sm * (size_t)a->n_subs);
+    return 0;
+}
+
+static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out *u, char *err,
+               size_t n)
+{
+    (void)t, (void)err, (void)n;
+    const fixed *f = state;
+    int last = a->s->var.aging.n_years - 1;
+    u->frequency[0] = a->in->frequency0;
+    u->frequency_min[0] = a->in->frequency_min0;
+    dse__aging_load_duty(a, (dse__stress){ .mix = true });
+    for (int y = 1; y <= last; y++)
+        dse__aging_fixed_freq(a, f->counted0, a->loop_duty, dse__aging_seconds(a, y),
+                              &u->frequency[y], &u->frequency_min[y]);
+    if (u->trace >= 0)
+        dse__aging_trace_fixed(a, u);
+    for (int w = 0; w < a->n_w; w++) {
+        double f_end = 0;
+        if (last > 0) {
+            dse__aging_load_duty(a, (dse__stress){ .workload = w });
+            dse__aging_fixed_freq(a, f->counted0, a->loop_duty, dse__aging_seconds(a, last),
+                                  &f_end, NULL);
+        }
+        dse__aging_guardband(a, u, w, f_end); /* NaN without aging */
+    }
+    return 0;
+}
+
+const dse__clock dse__clock_fixed = { .name = "fixed", .selects = selects, .alloc = alloc,
+                                      .free = free_state, .time_zero = time_zero, .age = age };

@@ -1,0 +1,207 @@
+/* nbti_reorg (nbti_opt): sub-banks are re-sorted and re-paired by their current delay at
+ * every time point of the schedule; the next interval's duties are measured on the new
+ * map by SM runs (where nbti_opt's block-level renaming, in the model, moves the use)
+ * through the runner in dse_aging_in (model.md section 7, docs/nbti.md).
+ *
+ * Under the source's law (aging.initial_shift = "accumulated") a sub-bank's shift is
+ * continued interval by interval with that interval's duty (var_nbti_continue); under
+ * "pv" (the paper's wording) the law is evaluated on stress and recovery totals since
+ * time zero. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aging_internal.h"
+#include "dse_rf_map.h"
+#include "var_nbti.h"
+
+typedef struct reorg {
+    double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
+    double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
+    double *aged;          /* [n_subs]                                             */
+    double freq[VAR_MAX_YEARS], freq_min[VAR_MAX_YEARS]; /* a workload's schedule   */
+} reorg;
+
+static bool selects(const dse_sweep *s, const dse_technique *t)
+{
+    (void)s;
+    return t->freq.nbti_reorg;
+}
+
+static void free_state(void *state)
+{
+    reorg *r = state;
+    if (!r)
+        return;
+    free(r->stress);
+    free(r->rec);
+    free(r->shift);
+    free(r->aged);
+    free(r);
+}
+
+static void *alloc(const dse_sweep *s)
+{
+    reorg *r = calloc(1, sizeof *r);
+    size_t subs = (size_t)s->var.floorplan.n_banks * (size_t)s->var.floorplan.sub_banks;
+    size_t cells = (size_t)s->var.floorplan.n_sms * subs;
+    if (!r)
+        return NULL;
+    r->stress = malloc(sizeof(double) * cells);
+    r->rec = malloc(sizeof(double) * cells);
+    r->shift = malloc(sizeof(double) * cells);
+    r->aged = malloc(sizeof(double) * subs);
+    if (!r->stress || !r->rec || !r->shift || !r->aged) {
+        free_state(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 *out,
+                     char *err, size_t n)
+{
+    (void)state;
+    return dse__aging_classify(a, t, out, err, n);
+}
+
+static bool pv_law(const dse_aging *a) { return a->s->var.aging.initial_shift == VAR_SHIFT_PV; }
+
+/* Sub-bank k's (= sm * n_subs + i) current delay: the accumulated law's continued
+ * shift, or under "pv" the law on the stress and recovery totals. */
+static double aged_sub_bank(const dse_aging *a, const reorg *r, size_t k, double leff)
+{
+    if (pv_law(a))
+        return var_register_delay_aged(&a->s->var, a->sub0[k], leff, r->stress[k], r->rec[k]);
+    return var_register_delay_shifted(&a->s->var, a->sub0[k], leff, r->shift[k]);
+}
+
+/* One interval of dt seconds at the current duties: the continued shifts, or ("pv") the
+ * totals since time zero. */
+static void advance(dse_aging *a, reorg *r, double dt)
+{
+    const var_aging *ag = &a->s->var.aging;
+    for (size_t i = 0; i < dse__aging_per_chip(a); i++) {
+        double d = a->loop_duty[i];
+        if (pv_law(a)) {
+            r->stress[i] += d * dt;
+            r->rec[i] += (1.0 - d) * dt;
+        } else
+            r->shift[i] = var_nbti_continue(ag, r->shift[i], d, dt);
+    }
+}
+
+/* Re-pairs every SM's sub-banks by their current delays; frequency out, SM 0's delays
+ * into sm0_delay[n_subs] when traced (else NULL). */
+static int reorganise(dse_aging *a, reorg *r, const dse_technique *t, double *mean,
+                      double *min, double *sm0_delay, char *err, size_t n)
+{
+    double sum = 0, lo = INFINITY;
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        size_t off = (size_t)sm * (size_t)a->n_subs;
+        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
+        for (int i = 0; i < a->n_subs; i++)
+            r->aged[i] = aged_sub_bank(a, r, off + (size_t)i, leff[i]);
+        if (sm == 0 && sm0_delay)
+            memcpy(sm0_delay, r->aged, sizeof(double) * (size_t)a->n_subs);
+        var_rf_map vm;
+        double f;
+        int rc = var_technique_apply_sub_banks(a->chip, &a->s->var, &t->freq, sm, r->aged, &vm, &f);
+        if (rc) {
+            snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
+            return -1;
+        }
+        dse_rf_map_from_var(&vm, &a->in->maps[sm]);
+        sum += f;
+        lo = fmin(lo, f);
+    }
+    *mean = sum / a->n_sms;
+    *min = lo;
+    return 0;
+}
+
+/* The next interval's duties on the current maps under stress st. */
+static int measure_duty(dse_aging *a, dse__stress st, char *err, size_t n)
+{
+    const sm_profile *wl = a->s->workloads;
+    double total = 0;
+    memset(a->loop_duty, 0, sizeof(double) * dse__aging_per_chip(a));
+    for (int k = 0; k < a->n_w; k++)
+        total += (st.mix || k == st.workload) ? wl[k].weight : 0.0;
+    for (int k = 0; k < a->n_w; k++) {
+        double wt = st.mix ? wl[k].weight : (k == st.workload);
+        if ((!st.mix && k != st.workload) || wt <= 0 || total <= 0)
+            continue;
+        if (a->in->run(a->in->run_arg, k, st.mix ? wt / total : 1.0, a->loop_duty, err, n))
+            return -1;
+    }
+    return 0;
+}
+
+/* The loop over the schedule under stress st: frequency per year into freq/fmin[years];
+ * SM 0 traced into u when u->trace >= 0 (the mix: delays and classes; a workload: its
+ * duties). */
+static int reorg_loop(dse_aging *a, reorg *r, const dse_technique *t, dse__stress st,
+                      double *freq, double *fmin, dse_aging_out *u, char *err, size_t n)
+{
+    int years = a->s->var.aging.n_years;
+    size_t cells = dse__aging_per_chip(a);
+    bool mix_trace = u->trace >= 0 && st.mix, w_trace = u->trace >= 0 && !st.mix;
+    memset(r->stress, 0, sizeof(double) * cells);
+    memset(r->rec, 0, sizeof(double) * cells);
+    memset(r->shift, 0, sizeof(double) * cells);
+    dse__aging_load_duty(a, st);
+    for (int y = 0; y < years; y++) {
+        if (y > 0)
+            advance(a, r, dse__aging_seconds(a, y) - dse__aging_seconds(a, y - 1));
+        size_t row = (size_t)y * (size_t)a->n_subs;
+        if (reorganise(a, r, t, &freq[y], &fmin[y], mix_trace ? u->trace_delay + row : NULL,
+                       err, n))
+            return -1;
+        if (mix_trace)
+            dse__aging_trace_classes(a, u->trace_slow + row);
+        if ((y + 1 < years || w_trace) && measure_duty(a, st, err, n))
+            return -1;
+        if (w_trace) /* SM 0's duty over the interval that starts now */
+            memcpy(dse__aging_trace_util_row(a, u, st.workload, y), a->loop_duty,
+                   sizeof(double) * (size_t)a->n_subs);
+    }
+    return 0;
+}
+
+static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out *u, char *err,
+               size_t n)
+{
+    reorg *r = state;
+    int last = a->s->var.aging.n_years - 1;
+    if (reorg_loop(a, r, t, (dse__stress){ .mix = true }, u->frequency, u->frequency_min, u,
+                   err, n))
+        return -1;
+    for (int w = 0; w < a->n_w; w++) {
+        /* without aging a workload's schedule is run only for its trace */
+        if ((last > 0 || u->trace >= 0) &&
+            reorg_loop(a, r, t, (dse__stress){ .workload = w }, r->freq, r->freq_min, u, err, n))
+            return -1;
+        dse__aging_guardband(a, u, w, r->freq[last]); /* NaN without aging */
+    }
+    return 0;
+}
+
+/* Per SM: the mix one interval at a time, each workload alone (its guardband; with its
+ * trace, one more run at the last year). */
+static long runs(const dse_sweep *s, bool traced)
+{
+    int years = s->var.aging.n_years, weighted = 0;
+    for (int w = 0; w < s->n_workloads; w++)
+        weighted += s->workloads[w].weight > 0;
+    long r = (long)(years - 1) * weighted;
+    if (years > 1 || traced)
+        r += (long)(traced ? years : years - 1) * weighted;
+    return r;
+}
+
+const dse__clock dse__clock_nbti_reorg = { .name = "nbti_reorg", .selects = selects,
+                                           .alloc = alloc, .free = free_state,
+                                           .time_zero = time_zero, .age = age, .runs = runs };
