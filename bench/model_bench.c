@@ -359,6 +359,9 @@ static bool added_later(const char *name)
         "predictions_correct",
         /* barriers (issue 27): zero without frac_barrier */
         "stall_barrier", "barriers",
+        /* the coalescing register file (issue 31): zero without it */
+        "co_pairs_rr", "co_pairs_ww", "co_pairs_rw", "co_zero_skips", "co_read_bytes",
+        "co_write_bytes",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))

@@ -72,6 +72,12 @@
     X(rr_flag_insts, "warp instructions", "release-flag instructions issued")              \
     X(rr_fast_allocs, "registers", "allocations in storage fast for the writing warp")     \
     X(rr_slow_allocs, "registers", "allocations in storage slow for the writing warp") \
+    X(co_pairs_rr, "accesses", "coalesce: read pairs sharing one physical bank access")    \
+    X(co_pairs_ww, "accesses", "coalesce: write pairs sharing one physical bank access")   \
+    X(co_pairs_rw, "accesses", "coalesce: read-write pairs sharing one physical access")   \
+    X(co_zero_skips, "accesses", "coalesce: zero-width values read or written with no array access") \
+    X(co_read_bytes, "lane bytes", "coalesce: register reads x active lanes x bytes of the value") \
+    X(co_write_bytes, "lane bytes", "coalesce: register writes x active lanes x bytes of the value") \
     /* memory hazards and replay (docs/replay.md): all zero with the default knobs */      \
     X(mem_requests, "requests", "memory requests of global loads (several if divergent)") \
     X(mem_stall_queue, "cycles", "memory stage held: miss request queue full (miss_interval)") \

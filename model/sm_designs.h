@@ -19,7 +19,9 @@
     X(ltrf, 0, "LTRF: register-file cache filled by register-interval prefetch")           \
     X(rfc_demand, 0, "register-file cache filled on write, LRU (Gebhart et al. 2011)") \
     X(reg_release, 0,                                                                       \
-      "register release at the last read, renaming to a physical pool, power gating")
+      "register release at the last read, renaming to a physical pool, power gating")      \
+    X(coalesce, 0, "narrow-width coalescing register file: byte slices, parity alignment " \
+                   "(Radaideh ch. 3)")
 
 /* A build may append designs of its own (tests/model/CMakeLists.txt builds the model
  * with a toy design this way); the shipped program has none. */

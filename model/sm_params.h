@@ -63,6 +63,13 @@ typedef enum {
     SM_RR_GATE_ROW = 2       /* each row group powered while it holds an allocated one  */
 } sm_rr_gating;
 
+/* coalesce: which two accesses of a bank may share one physical access (coalesce.c) */
+typedef enum {
+    SM_COALESCE_FIXED = 0, /* opposite parity, byte slices disjoint (the design)     */
+    SM_COALESCE_IDEAL = 1, /* widths sum to at most 4 bytes (best alignment per pair) */
+    SM_COALESCE_UPPER = 2  /* any two accesses (the arbiter's bound)                  */
+} sm_coalesce_align;
+
 /* Register bank ports (docs/model.md, "Checked against GPGPU-Sim"). */
 typedef enum {
     SM_PORTS_SEPARATE = 0, /* one read port and one write port per bank           */
@@ -214,6 +221,8 @@ typedef struct sm_profile {
                              * register by its PTX virtual name: a wide span.    */
     double zero_lanes;      /* share of result lanes whose value is zero (zero  *
                              * gating: docs/model.md, "Energy")                   */
+    double width_0, width_1, width_2, width_3; /* coalesce: shares of results    *
+                             * needing 0-3 bytes per lane (the rest: 4 bytes)     */
     int long_lived_regs;    /* registers [0, n) live the whole kernel: never      *
                              * released (reg_release; loop counters, pointers)   */
     int release_delay;      /* a release takes effect this many instructions of  *
@@ -252,6 +261,7 @@ typedef struct sm_technique {
     int rr_table_bytes;         /* renaming table, 2 bytes an entry          1024   */
     int rr_flag_every;          /* a flag instruction per this many (0: free) 18    */
     int rr_horizon;             /* instructions the liveness looks ahead     64     */
+    sm_coalesce_align coalesce_align; /* coalesce: which accesses pair     fixed  */
 } sm_technique;
 
 void sm_config_default(sm_config *c);

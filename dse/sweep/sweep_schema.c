@@ -29,6 +29,7 @@ static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fas
                                                 "fast_spread", NULL };
 static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
 static const char *const port_names[] = { "separate", "shared", NULL };
+static const char *const coalesce_align_names[] = { "fixed", "ideal", "upper", NULL };
 static const char *const slow_access_names[] = { "hold_port", "pipelined", "replay",
                                                  "stall_collector", NULL };
 static const char *const bro_port_names[] = { "virtual", "physical", NULL };
@@ -226,6 +227,9 @@ const dse__key dse__technique_keys[] = {
       "reg_release: one release-flag instruction per this many (0: free flags)" },
     { "rr_horizon", DSE__INT, T_OFF(ipc.rr_horizon), 0, 1, 256, false, NULL, 0,
       "reg_release: instructions the liveness analysis looks ahead" },
+    { "coalesce_align", DSE__ENUM, T_OFF(ipc.coalesce_align), 0, 0, 0, false,
+      coalesce_align_names, 0,
+      "coalesce: which two accesses share one: parity (fixed), best alignment, any" },
 };
 const size_t dse__n_technique_keys = NELEM(dse__technique_keys);
 
@@ -258,6 +262,10 @@ const dse__key dse__workload_keys[] = {
           "those sources: 3 = all in the first's bank, 2 = second and third in one bank"),
     K_DBL(sm_profile, tid_divergence, 0, 1, "share of instructions under thread-ID branches"),
     K_DBL(sm_profile, zero_lanes, 0, 1, "share of result lanes whose value is zero"),
+    K_DBL(sm_profile, width_0, 0, 1, "coalesce: share of results zero in every lane (0 bytes)"),
+    K_DBL(sm_profile, width_1, 0, 1, "coalesce: share of results needing 1 byte per lane"),
+    K_DBL(sm_profile, width_2, 0, 1, "coalesce: share of results needing 2 bytes per lane"),
+    K_DBL(sm_profile, width_3, 0, 1, "coalesce: share of results needing 3 bytes per lane (rest: 4)"),
     K_INT(sm_profile, long_lived_regs, 0, 255, "registers live the whole kernel (reg_release)"),
     K_INT(sm_profile, release_delay, 0, 32,
           "instructions a release waits after the last read (reg_release)"),

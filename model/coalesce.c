@@ -1,0 +1,204 @@
+/* A narrow-width coalescing register file (Radaideh's dissertation, ch. 3; docs/model.md,
+ * "The coalescing register file").  A register-file design (sm_designs.h).
+ *
+ * Each bank is four byte slices (sub-bank s holds byte s of all 32 threads, with its own
+ * row decoder).  A value needs 0-4 bytes; even registers are right-aligned (bytes 0..w-1)
+ * and odd ones left-aligned (bytes 4-w..3), so two accesses of opposite parity whose
+ * slice masks do not overlap share one physical access of the bank: any two of reads and
+ * writes, from any warps.  A zero-width value (every active lane zero) is neither
+ * written nor read from the array: its width mask says so.
+ *
+ * Timing: the bank ports grant on arrival (sm_internal.h), so a request can join only
+ * the last access booked on its bank, if that access has not started yet and has no
+ * partner; a per-cycle arbiter over every pending request could pair more (an
+ * approximation, stated in docs/model.md).  The join is done by the port rules
+ * (slow_access.c) with the request's tag, set by the client (collector.c,
+ * writeback.c) through sm__coalesce_read_tag / _write_tag.
+ *
+ * Widths are drawn per written value from a hash of the warp's stream state and the
+ * instruction's index (reproducible, the stream untouched, as zero_gating does) from the
+ * profile's width_0..width_3 shares (the rest full width).  coalesce_align: "fixed" the
+ * parity alignment above; "ideal" any two values whose widths sum to at most 4 bytes
+ * (the best alignment per pair); "upper" any two accesses (the bound of the arbiter). */
+#include <string.h>
+
+#include "sm_internal.h"
+
+typedef struct co_state {
+    uint32_t thresh[4];     /* cumulative width_0..width_3 shares, of 2^32 */
+    sm_coalesce_align align;
+    int64_t open_at[SM_MAX_BANKS]; /* grant cycle of the bank's last access, if joinable */
+    uint8_t open_tag[SM_MAX_BANKS];
+    uint8_t open_write[SM_MAX_BANKS];
+    uint8_t open_slow[SM_MAX_BANKS];
+    uint64_t pairs[3];      /* read-read, write-write, read-write */
+    uint64_t zero_skips;    /* accesses of zero-width values: no array access */
+    uint64_t rd_bytes, wr_bytes, rd_lanes4, wr_lanes4; /* lanes x bytes; lanes x 4 */
+    uint8_t *slot_w;        /* per in-flight slot: the width of the value it writes */
+    uint8_t width[][SM__MAX_REGS]; /* per warp slot and register: its value's width */
+} co_state;
+
+enum { TAG_ON = 0x80, TAG_ODD = 0x10, TAG_W = 0x07 };
+
+static size_t state_size(const sm_config *cap)
+{
+    size_t slots = (size_t)cap->max_warps * SM__WARP_INFLIGHT;
+    return sizeof(co_state) + (size_t)cap->max_warps * sizeof(uint8_t[SM__MAX_REGS]) + slots;
+}
+
+static co_state *state(const sm_sim *s) { return s->design_state[SM_DESIGN_coalesce]; }
+
+static int kernel(sm_sim *s, void *st, const sm_profile *p)
+{
+    co_state *c = st;
+    double w[4] = { p->width_0, p->width_1, p->width_2, p->width_3 }, acc = 0;
+    for (int i = 0; i < 4; i++) {
+        acc += w[i];
+        c->thresh[i] = acc >= 1 ? UINT32_MAX : (uint32_t)(acc * 4294967296.0);
+    }
+    c->align = s->k.t->coalesce_align;
+    memset(c->pairs, 0, sizeof c->pairs);
+    c->zero_skips = c->rd_bytes = c->wr_bytes = c->rd_lanes4 = c->wr_lanes4 = 0;
+    for (int b = 0; b < SM_MAX_BANKS; b++)
+        c->open_at[b] = -1;
+    c->slot_w = (uint8_t *)c + sizeof(co_state) +
+                (size_t)s->cap.max_warps * sizeof(uint8_t[SM__MAX_REGS]);
+    s->k.coalesce = true;
+    s->k.port_rules = true; /* the joins are made in the port rules (slow_access.c) */
+    return SM_OK;
+}
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint8_t draw_width(const co_state *c, uint64_t key)
+{
+    uint32_t u = (uint32_t)(mix(key) >> 32);
+    uint8_t w = 0;
+    while (w < 4 && u >= c->thresh[w])
+        w++;
+    return w;
+}
+
+/* A new warp's registers hold values of the profile's widths. */
+static void warp(sm_sim *s, void *st, int w)
+{
+    co_state *c = st;
+    uint64_t key = s->warps[w].rng ^ 0x5851f42d4c957f2dull;
+    for (int r = 0; r < SM__MAX_REGS; r++)
+        c->width[w][r] = draw_width(c, key + (uint64_t)r);
+}
+
+/* The write's width is drawn at issue (its reads were requested with the old widths). */
+static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
+{
+    co_state *c = st;
+    if (in->dst == SM__NO_REG)
+        return;
+    const sm__warp *wp = &s->warps[w];
+    uint64_t key = wp->rng ^ ((uint64_t)wp->n_issued * 0x9e3779b97f4a7c15ull) ^ 0xc0a1e5ceull;
+    c->slot_w[slot] = c->width[w][in->dst] = draw_width(c, key);
+}
+
+static uint8_t tag(uint8_t width, int reg) { return (uint8_t)(TAG_ON | (reg & 1 ? TAG_ODD : 0) | width); }
+
+uint8_t sm__coalesce_read_tag(const sm_sim *s, int w, int reg)
+{
+    return tag(state(s)->width[w][reg], reg);
+}
+
+uint8_t sm__coalesce_write_tag(const sm_sim *s, uint16_t slot)
+{
+    return tag(state(s)->slot_w[slot], s->slots[slot].dst);
+}
+
+/* Byte slices an access touches: even registers from byte 0 up, odd ones from byte 3 down. */
+static unsigned slices(uint8_t t)
+{
+    unsigned w = t & TAG_W, m = (1u << w) - 1;
+    return t & TAG_ODD ? m << (4 - w) : m;
+}
+
+static bool compatible(const co_state *c, uint8_t a, uint8_t b)
+{
+    switch (c->align) {
+    case SM_COALESCE_UPPER:
+        return true;
+    case SM_COALESCE_IDEAL:
+        return (a & TAG_W) + (b & TAG_W) <= 4;
+    default:
+        return ((a ^ b) & TAG_ODD) && !(slices(a) & slices(b));
+    }
+}
+
+static void count_bytes(co_state *c, uint8_t t, int lanes, bool write)
+{
+    uint64_t w = t & TAG_ON ? (uint64_t)(t & TAG_W) : 4;
+    *(write ? &c->wr_bytes : &c->rd_bytes) += (uint64_t)lanes * w;
+    *(write ? &c->wr_lanes4 : &c->rd_lanes4) += (uint64_t)lanes * 4;
+}
+
+/* The port rules' first step for an access of bank b tagged `t` (0: untagged, full
+ * width): true, with the grant in *grant, if it needs no port time of its own (a zero-
+ * width value, or a join with the bank's last access).  The caller books the port
+ * otherwise and then calls sm__coalesce_booked. */
+bool sm__coalesce_join(sm_sim *s, int b, uint8_t t, int slow, int lanes, bool write,
+                       int64_t *grant)
+{
+    co_state *c = state(s);
+    count_bytes(c, t, lanes, write);
+    if ((t & TAG_ON) && (t & TAG_W) == 0) {
+        c->zero_skips++;
+        *grant = s->now + 1; /* the width mask answers: no array access */
+        return true;
+    }
+    uint8_t o = c->open_tag[b];
+    if (c->open_at[b] < s->now + 1 || !compatible(c, o ? o : TAG_ON | 4, t ? t : TAG_ON | 4))
+        return false;
+    c->pairs[c->open_write[b] == write ? (write ? 1 : 0) : 2]++;
+    *grant = c->open_at[b];
+    c->open_at[b] = -1; /* an access takes two requests at most */
+    if (slow > c->open_slow[b]) { /* the pair takes the slower one's time */
+        s->read_next[b] += slow - c->open_slow[b];
+        s->write_next[b] += write ? slow - c->open_slow[b] : 0;
+    }
+    return true;
+}
+
+void sm__coalesce_booked(sm_sim *s, int b, uint8_t t, int slow, bool write, int64_t grant)
+{
+    co_state *c = state(s);
+    c->open_at[b] = grant;
+    c->open_tag[b] = t;
+    c->open_write[b] = write;
+    c->open_slow[b] = (uint8_t)slow;
+}
+
+/* Energy: an access reads or writes only the byte slices its width needs, so the lane
+ * counts of every earlier design are scaled by the bytes moved per 4 bytes. */
+static void stats(const sm_sim *s, const void *st, sm_stats *out)
+{
+    (void)s;
+    const co_state *c = st;
+    out->co_pairs_rr = c->pairs[0];
+    out->co_pairs_ww = c->pairs[1];
+    out->co_pairs_rw = c->pairs[2];
+    out->co_zero_skips = c->zero_skips;
+    out->co_read_bytes = c->rd_bytes;
+    out->co_write_bytes = c->wr_bytes;
+    if (c->rd_lanes4)
+        out->read_lanes = (uint64_t)((double)out->read_lanes * (double)c->rd_bytes /
+                                     (double)c->rd_lanes4 + 0.5);
+    if (c->wr_lanes4)
+        out->write_lanes = (uint64_t)((double)out->write_lanes * (double)c->wr_bytes /
+                                      (double)c->wr_lanes4 + 0.5);
+}
+
+const sm__rf_design sm__design_coalesce = {
+    .name = "coalesce", .state_size = state_size, .kernel = kernel, .warp = warp,
+    .issue = issue, .stats = stats,
+};
