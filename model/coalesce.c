@@ -8,10 +8,12 @@
  * writes, from any warps.  A zero-width value (every active lane zero) is neither
  * written nor read from the array: its width mask says so.
  *
- * Timing: the bank ports grant on arrival (sm_internal.h), so a request can join only
- * the last access booked on its bank, if that access has not started yet and has no
- * partner; a per-cycle arbiter over every pending request could pair more (an
- * approximation, stated in docs/model.md).  The join is done by the port rules
+ * Timing: the bank ports grant on arrival (sm_internal.h).  A request may join any
+ * access booked on its bank that has not started yet and has no partner (the oldest
+ * that fits: the arbiter pairs over the pending requests), taking its cycle and no port
+ * time of its own; an access takes two requests at most.  The bank remembers its
+ * CO_OPEN latest unpaired accesses (a deeper queue loses pairs with its oldest ones:
+ * docs/model.md).  The join is done by the port rules
  * (slow_access.c) with the request's tag, set by the client (collector.c,
  * writeback.c) through sm__coalesce_read_tag / _write_tag.
  *
@@ -24,13 +26,18 @@
 
 #include "sm_internal.h"
 
+enum { CO_OPEN = 8 }; /* unpaired booked accesses a bank remembers */
+
+typedef struct co_open {
+    int64_t at;    /* grant cycle (-1: none) */
+    uint8_t tag, write, slow;
+} co_open;
+
 typedef struct co_state {
     uint32_t thresh[4];     /* cumulative width_0..width_3 shares, of 2^32 */
     sm_coalesce_align align;
-    int64_t open_at[SM_MAX_BANKS]; /* grant cycle of the bank's last access, if joinable */
-    uint8_t open_tag[SM_MAX_BANKS];
-    uint8_t open_write[SM_MAX_BANKS];
-    uint8_t open_slow[SM_MAX_BANKS];
+    co_open open[SM_MAX_BANKS][CO_OPEN]; /* per bank, oldest first */
+    uint8_t n_open[SM_MAX_BANKS];
     uint64_t pairs[3];      /* read-read, write-write, read-write */
     uint64_t zero_skips;    /* accesses of zero-width values: no array access */
     uint64_t rd_bytes, wr_bytes, rd_lanes4, wr_lanes4; /* lanes x bytes; lanes x 4 */
@@ -59,8 +66,7 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
     c->align = s->k.t->coalesce_align;
     memset(c->pairs, 0, sizeof c->pairs);
     c->zero_skips = c->rd_bytes = c->wr_bytes = c->rd_lanes4 = c->wr_lanes4 = 0;
-    for (int b = 0; b < SM_MAX_BANKS; b++)
-        c->open_at[b] = -1;
+    memset(c->n_open, 0, sizeof c->n_open);
     c->slot_w = (uint8_t *)c + sizeof(co_state) +
                 (size_t)s->cap.max_warps * sizeof(uint8_t[SM__MAX_REGS]);
     s->k.coalesce = true;
@@ -142,9 +148,19 @@ static void count_bytes(co_state *c, uint8_t t, int lanes, bool write)
     *(write ? &c->wr_lanes4 : &c->rd_lanes4) += (uint64_t)lanes * 4;
 }
 
+/* Drops the bank's open accesses that have started. */
+static void prune(co_state *c, int b, int64_t first)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_open[b]; i++)
+        if (c->open[b][i].at >= first)
+            c->open[b][n++] = c->open[b][i];
+    c->n_open[b] = (uint8_t)n;
+}
+
 /* The port rules' first step for an access of bank b tagged `t` (0: untagged, full
  * width): true, with the grant in *grant, if it needs no port time of its own (a zero-
- * width value, or a join with the bank's last access).  The caller books the port
+ * width value, or a join with an open access of the bank).  The caller books the port
  * otherwise and then calls sm__coalesce_booked. */
 bool sm__coalesce_join(sm_sim *s, int b, uint8_t t, int slow, int lanes, bool write,
                        int64_t *grant)
@@ -156,26 +172,31 @@ bool sm__coalesce_join(sm_sim *s, int b, uint8_t t, int slow, int lanes, bool wr
         *grant = s->now + 1; /* the width mask answers: no array access */
         return true;
     }
-    uint8_t o = c->open_tag[b];
-    if (c->open_at[b] < s->now + 1 || !compatible(c, o ? o : TAG_ON | 4, t ? t : TAG_ON | 4))
-        return false;
-    c->pairs[c->open_write[b] == write ? (write ? 1 : 0) : 2]++;
-    *grant = c->open_at[b];
-    c->open_at[b] = -1; /* an access takes two requests at most */
-    if (slow > c->open_slow[b]) { /* the pair takes the slower one's time */
-        s->read_next[b] += slow - c->open_slow[b];
-        s->write_next[b] += write ? slow - c->open_slow[b] : 0;
+    prune(c, b, s->now + 1);
+    uint8_t me = t ? t : TAG_ON | 4;
+    for (int i = 0; i < c->n_open[b]; i++) {
+        co_open *o = &c->open[b][i];
+        if (!compatible(c, o->tag ? o->tag : TAG_ON | 4, me))
+            continue;
+        c->pairs[o->write == write ? (write ? 1 : 0) : 2]++;
+        *grant = o->at;
+        if (slow > o->slow) /* the pair takes the slower one's time */
+            s->read_next[b] += slow - o->slow;
+        memmove(o, o + 1, (size_t)(c->n_open[b] - i - 1) * sizeof *o);
+        c->n_open[b]--;
+        return true;
     }
-    return true;
+    return false;
 }
 
 void sm__coalesce_booked(sm_sim *s, int b, uint8_t t, int slow, bool write, int64_t grant)
 {
     co_state *c = state(s);
-    c->open_at[b] = grant;
-    c->open_tag[b] = t;
-    c->open_write[b] = write;
-    c->open_slow[b] = (uint8_t)slow;
+    if (c->n_open[b] == CO_OPEN) { /* forget the oldest */
+        memmove(&c->open[b][0], &c->open[b][1], (CO_OPEN - 1) * sizeof(co_open));
+        c->n_open[b]--;
+    }
+    c->open[b][c->n_open[b]++] = (co_open){ grant, t, write, (uint8_t)slow };
 }
 
 /* Energy: an access reads or writes only the byte slices its width needs, so the lane

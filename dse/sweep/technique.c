@@ -44,6 +44,7 @@ static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
 static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] = true; }
 static void interval_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_ltrf] = true; }
 static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] = true; }
+static void coalesce_rf(dse_technique *t) { t->ipc.design[SM_DESIGN_coalesce] = true; }
 
 /* reg_release with its defaults: renaming, consolidation, row-group gating. */
 static void reg_release(dse_technique *t) { t->ipc.design[SM_DESIGN_reg_release] = true; }
@@ -115,7 +116,9 @@ static void nbti_both(dse_technique *t)
     X(rr_fast_spread, "reg_release in fast storage first, spread over the fast banks",     \
       rr_fast_spread, "reg_release", NULL, TEAL)                                           \
     X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first", INDIGO) \
-    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)
+    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)    \
+    X(coalesce, "narrow values of opposite parity share a bank access (Radaideh ch. 3)",   \
+      coalesce_rf, NULL, NULL, TEAL)
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2, colour) { #name, doc, { b1, b2, NULL }, set, colour },
