@@ -12,6 +12,7 @@
 
 #include "dse_sim_cache.h"
 #include "dse_sweep.h"
+#include "sm_design.h"
 #include "sm.h"
 
 static double cpu_seconds(void)
@@ -263,6 +264,8 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
         sscanf(argv[i], "interval=%d", &c.miss_interval);
         sscanf(argv[i], "oc=%d", &c.oc_unified);
         sscanf(argv[i], "tech=%31s", tname);
+        if (!strcmp(argv[i], "memory=partitions")) /* issue 27: L2/DRAM with bandwidth */
+            c.memory = SM_MEMORY_PARTITIONS;
     }
     sm_config big = c;
     big.collectors = SM_COLLECTORS_UNIFIED;
@@ -359,9 +362,9 @@ static bool added_later(const char *name)
         "predictions_correct",
         /* barriers (issue 27): zero without frac_barrier */
         "stall_barrier", "barriers",
-        /* the coalescing register file (issue 31): zero without it */
-        "co_pairs_rr", "co_pairs_ww", "co_pairs_rw", "co_zero_skips", "co_read_bytes",
-        "co_write_bytes",
+        /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
+        "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
+        "smem_conflict_cycles",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
@@ -397,6 +400,11 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
     SM_STATS_ARRAYS(HASH_ARRAY)
 #undef HASH_SCALAR
 #undef HASH_ARRAY
+    /* the designs' own statistics (sm_design.h), as the added-later ones: only when
+     * not all zero, so runs without those designs hash as before them */
+    for (int d = 0; full && d < SM_N_DESIGNS; d++)
+        if (!all_zero(st->design[d], SM_DESIGN_MAX_STATS))
+            h = fnv(h, st->design[d], sizeof st->design[d]);
     return h;
 }
 
@@ -406,8 +414,11 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
  * of the eleven presets it was first recorded on; `full` (--digest-full) covers every
  * statistic of every preset, so accounting-only changes are checked too.  Its first line
  * stays over the fourteen presets it was recorded on (FULL_RECORDED, in registry order);
- * a second line covers every preset, those added since too (ltrf's, reg_release's...). */
+ * the last line covers every preset, those added since too (ltrf's, reg_release's...). */
 #define FULL_RECORDED 14
+/* ... and a line over the 24 presets before operand_reuse (issue 29), so the every-
+ * preset digest recorded then stays checkable as presets are added. */
+#define ALL_RECORDED 24
 static int digest(const dse_sweep *s, sm_sim *sim, bool full)
 {
     static const char *const timing[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
@@ -420,6 +431,9 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
         if (full && t == FULL_RECORDED)
             printf("digest %016llx over %llu warp instructions\n", (unsigned long long)h,
                    (unsigned long long)insts);
+        if (full && t == ALL_RECORDED && names[t])
+            printf("digest (every preset to nbti_opt_rr) %016llx over %llu warp instructions\n",
+                   (unsigned long long)h, (unsigned long long)insts);
         dse_technique tech;
         dse_technique_preset(names[t], &tech);
         static sm_rf_map m;
@@ -454,9 +468,9 @@ static int rr_run(const dse_sweep *s, sm_sim *sim, const sm_profile *p, const ch
     dse_technique_preset("rf_bro", &bro);
     t.freq = bro.freq; /* on rf_bro's map: the designs' IPC side composed onto rf_bro */
     if (gating >= 0)
-        t.ipc.rr_gating = (sm_rr_gating)gating;
+        sm_technique_knob_set(&t.ipc, "rr_gating", gating);
     if (flags >= 0)
-        t.ipc.rr_flag_every = flags;
+        sm_technique_knob_set(&t.ipc, "rr_flag_every", flags);
     static sm_rf_map m;
     int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks, n = s->var.floorplan.n_sms;
     standin_map(s, &t, (int)(total * 0.3 + 0.5), &m);
@@ -507,9 +521,13 @@ static const char usage[] =
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
     "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
-    "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N]\n"
+    "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N\n"
+    "                  memory=partitions]\n"
     "                 memory hazards: IPC of Turner's design points per profile\n"
-    "  --once         one pass over the profiles (or PROFILE), for callgrind\n";
+    "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
+    "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
+    "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
+    "                 atomic_ways 4)\n";
 
 int main(int argc, char **argv)
 {
@@ -542,6 +560,22 @@ int main(int argc, char **argv)
             rc = digest(s, sim, true);
         } else if (argc > 1 && !strcmp(argv[1], "--reg-release")) {
             rc = rr_report(s, sim);
+        } else if (argc > 2 && !strcmp(argv[1], "--with")) {
+            rc = 0;
+            if (!strcmp(argv[2], "memory")) {
+                s->sm.memory = SM_MEMORY_PARTITIONS;
+            } else if (!strcmp(argv[2], "smem")) {
+                for (int wi = 0; wi < s->n_workloads; wi++) {
+                    s->workloads[wi].smem_ways = 2.0;
+                    s->workloads[wi].frac_atomic = 0.1;
+                    s->workloads[wi].atomic_ways = 4;
+                }
+            } else {
+                fputs(usage, stderr);
+                rc = 2;
+            }
+            if (!rc)
+                rc = speed(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {

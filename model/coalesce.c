@@ -24,7 +24,33 @@
  * (the best alignment per pair); "upper" any two accesses (the bound of the arbiter). */
 #include <string.h>
 
-#include "sm_internal.h"
+#include "sm_internal.h" /* the port rules' tag (s->port_tag) and the slots' dst */
+
+/* coalesce_align: which two accesses of a bank may share one physical access */
+enum { ALIGN_FIXED, ALIGN_IDEAL, ALIGN_UPPER };
+static const char *const align_names[] = { "fixed", "ideal", "upper", NULL };
+
+typedef struct co_knobs {
+    int coalesce_align;
+} co_knobs;
+_Static_assert(sizeof(co_knobs) <= SM_DESIGN_KNOB_BYTES, "knob block too small");
+
+static const sm_knob knobs[] = {
+    SM_KNOB_ENUM(co_knobs, coalesce_align, align_names, ALIGN_FIXED,
+                 "coalesce: which two accesses share one: parity (fixed), best alignment, any"),
+};
+
+enum { PAIRS_RR, PAIRS_WW, PAIRS_RW, ZERO_SKIPS, N_STATS };
+static const sm_design_stat stats_decl[N_STATS] = {
+    [PAIRS_RR] = { "co_pairs_rr", "accesses",
+                   "coalesce: read pairs sharing one physical bank access" },
+    [PAIRS_WW] = { "co_pairs_ww", "accesses",
+                   "coalesce: write pairs sharing one physical bank access" },
+    [PAIRS_RW] = { "co_pairs_rw", "accesses",
+                   "coalesce: read-write pairs sharing one physical bank access" },
+    [ZERO_SKIPS] = { "co_zero_skips", "accesses",
+                     "coalesce: zero-width values read or written with no array access" },
+};
 
 enum { CO_OPEN = 8 }; /* unpaired booked accesses a bank remembers */
 
@@ -35,7 +61,7 @@ typedef struct co_open {
 
 typedef struct co_state {
     uint32_t thresh[4];     /* cumulative width_0..width_3 shares, of 2^32 */
-    sm_coalesce_align align;
+    int align;              /* coalesce_align */
     co_open open[SM_MAX_BANKS][CO_OPEN]; /* per bank, oldest first */
     uint8_t n_open[SM_MAX_BANKS];
     uint64_t pairs[3];      /* read-read, write-write, read-write */
@@ -63,7 +89,7 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
         acc += w[i];
         c->thresh[i] = acc >= 1 ? UINT32_MAX : (uint32_t)(acc * 4294967296.0);
     }
-    c->align = s->k.t->coalesce_align;
+    c->align = ((const co_knobs *)sm_design_knobs(s, SM_DESIGN_coalesce))->coalesce_align;
     memset(c->pairs, 0, sizeof c->pairs);
     c->zero_skips = c->rd_bytes = c->wr_bytes = c->rd_lanes4 = c->wr_lanes4 = 0;
     memset(c->n_open, 0, sizeof c->n_open);
@@ -132,9 +158,9 @@ static unsigned slices(uint8_t t)
 static bool compatible(const co_state *c, uint8_t a, uint8_t b)
 {
     switch (c->align) {
-    case SM_COALESCE_UPPER:
+    case ALIGN_UPPER:
         return true;
-    case SM_COALESCE_IDEAL:
+    case ALIGN_IDEAL:
         return (a & TAG_W) + (b & TAG_W) <= 4;
     default:
         return ((a ^ b) & TAG_ODD) && !(slices(a) & slices(b));
@@ -205,12 +231,11 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
 {
     (void)s;
     const co_state *c = st;
-    out->co_pairs_rr = c->pairs[0];
-    out->co_pairs_ww = c->pairs[1];
-    out->co_pairs_rw = c->pairs[2];
-    out->co_zero_skips = c->zero_skips;
-    out->co_read_bytes = c->rd_bytes;
-    out->co_write_bytes = c->wr_bytes;
+    uint64_t *mine = sm_design_stats(out, SM_DESIGN_coalesce);
+    mine[PAIRS_RR] = c->pairs[0];
+    mine[PAIRS_WW] = c->pairs[1];
+    mine[PAIRS_RW] = c->pairs[2];
+    mine[ZERO_SKIPS] = c->zero_skips;
     if (c->rd_lanes4)
         out->read_lanes = (uint64_t)((double)out->read_lanes * (double)c->rd_bytes /
                                      (double)c->rd_lanes4 + 0.5);
@@ -220,6 +245,8 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
 }
 
 const sm__rf_design sm__design_coalesce = {
-    .name = "coalesce", .state_size = state_size, .kernel = kernel, .warp = warp,
-    .issue = issue, .stats = stats,
+    .info = { .doc = "narrow-width coalescing register file: byte slices, parity alignment "
+                     "(Radaideh ch. 3)",
+              .knobs = knobs, .n_knobs = 1, .stats = stats_decl, .n_stats = N_STATS },
+    .state_size = state_size, .kernel = kernel, .warp = warp, .issue = issue, .stats = stats,
 };

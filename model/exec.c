@@ -10,7 +10,7 @@
  * intervals: int div 8, fp div 4). */
 #include "sm_internal.h"
 
-const sm__op_info sm__ops[SM__OP_BAR + 1] = {
+const sm__op_info sm__ops[SM__OP_NORES + 1] = {
     [SM__OP_INT] = { SM__UNIT_SP, SM__LAT_INT, 1, 0 },
     [SM__OP_INT_MAD] = { SM__UNIT_SP, SM__LAT_INT_MAD, 1, 0 },
     [SM__OP_INT_DIV] = { SM__UNIT_SP, SM__LAT_INT_DIV, 8, 0 },
@@ -27,6 +27,7 @@ const sm__op_info sm__ops[SM__OP_BAR + 1] = {
     [SM__OP_LAT1] = { SM__UNIT_SP, SM__LAT_ONE, 1, 0 },
     [SM__OP_FLAG] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 }, /* no result, like a store */
     [SM__OP_BAR] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 },  /* never dispatched (sched.c) */
+    [SM__OP_NORES] = { SM__UNIT_SP, SM__LAT_ONE, 1, 1 }, /* a trace's: no result */
 };
 
 /* Collectors of unit u whose operands have all arrived, as a mask; *n their count
@@ -85,7 +86,7 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     }
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
-    sl->done_at = s->now + s->k.lat[lat];
+    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     wheel_push(s, slot, SM__WHEEL_DONE);
     s->n_wheel++;
 }
@@ -180,14 +181,18 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             }
             break;
         }
-        if (u == SM__UNIT_MEM) /* the held state could recur with other collectors */
+        if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
             s->mem_hold_until = 0;
+            s->st->smem_conflict_cycles += sl->xbusy;
+        }
         int64_t at;
         if (result_taken(s, u, p, sl, &at))
             continue; /* this pipeline refuses it; the next may take it */
         if (at)
             s->result_at[u][p][at % SM__RESULT_RING] = at;
-        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+        /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
+        s->pipe_free[u][p] =
+            s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         ready &= ~(1ULL << bit);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;

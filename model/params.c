@@ -1,5 +1,7 @@
-/* Defaults of every SM-model knob; the only place they are written down. */
+/* Defaults of every SM-model knob; the only place they are written down, but for the
+ * knobs of register-file designs, which their own files declare (sm_design.h). */
 #include "sm_params.h"
+#include "sm_internal.h"
 
 #include <string.h>
 
@@ -25,6 +27,12 @@ void sm_config_default(sm_config *c)
         .collectors = SM_COLLECTORS_PER_UNIT, .oc_unified = 8, .mem_hazard = SM_HAZARD_STALL,
         .mshr_tracker = SM_TRACKER_NONE, .hit_predictor = SM_PREDICT_HIT_UNLESS_REPLAYED,
         .miss_interval = 0,
+        /* GPGPU-Sim SM2_GTX480 gpgpusim.config (docs/model.md, "A memory system with
+         * bandwidth", line by line) */
+        .memory = SM_MEMORY_FIXED, .mem_channels = 6, .mem_subparts = 2,
+        .mem_icnt_latency = 10, .mem_rop_latency = 120, .mem_l2_sector = 1,
+        .mem_dram_latency = 100, .mem_dram_access = 24, .mem_dram_sector = 2,
+        .mem_dram_clock = 924.0 / 700.0, .smem_size = 49152,
     };
 }
 
@@ -48,6 +56,8 @@ void sm_profile_default(sm_profile *p)
         .long_lived_regs = 2, /* a base pointer and an index, live across the kernel */
         .release_delay = 0,
         .mem_requests = 1.0, .load_sites = 0, .site_bias = 0.0,
+        .l2_hit_rate = 0.0, .smem_ways = 1.0, .frac_atomic = 0.0, .atomic_ways = 1,
+        .smem_bytes = 0, .n_launches = 0, .launch_dependent = true,
         .weight = 1.0, .seed = 1,
     };
 }
@@ -57,14 +67,8 @@ void sm_technique_default(sm_technique *t)
     *t = (sm_technique){
         .scheduler = SM_SCHED_LRR, .fba_rm = false, .hybrid = false,
         .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0,
-        .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
-        .main_rf_latency = 1, .rfc_regs = 16, /* LTRF's partition (Sadrosadati 2018) */
+        .main_rf_latency = 1,
         .design = { false }, /* no register-file design */
-        /* reg_release: Jeon & Annavaram's defaults (1 KB sub-arrays and table, a flag
-         * instruction every 18); 64 instructions of look-ahead stand for the compiler's
-         * liveness within a loop body */
-        .rr_policy = SM_RR_CONSOLIDATE, .rr_gating = SM_RR_GATE_ROW, .rr_release = true,
-        .rr_row_groups = 8, .rr_table_bytes = 1024, .rr_flag_every = 18, .rr_horizon = 64,
-        .coalesce_align = SM_COALESCE_FIXED,
     };
+    sm__designs_knob_defaults(t); /* each design's, from its knob rows */
 }

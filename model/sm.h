@@ -72,12 +72,6 @@
     X(rr_flag_insts, "warp instructions", "release-flag instructions issued")              \
     X(rr_fast_allocs, "registers", "allocations in storage fast for the writing warp")     \
     X(rr_slow_allocs, "registers", "allocations in storage slow for the writing warp") \
-    X(co_pairs_rr, "accesses", "coalesce: read pairs sharing one physical bank access")    \
-    X(co_pairs_ww, "accesses", "coalesce: write pairs sharing one physical bank access")   \
-    X(co_pairs_rw, "accesses", "coalesce: read-write pairs sharing one physical access")   \
-    X(co_zero_skips, "accesses", "coalesce: zero-width values read or written with no array access") \
-    X(co_read_bytes, "lane bytes", "coalesce: register reads x active lanes x bytes of the value") \
-    X(co_write_bytes, "lane bytes", "coalesce: register writes x active lanes x bytes of the value") \
     /* memory hazards and replay (docs/replay.md): all zero with the default knobs */      \
     X(mem_requests, "requests", "memory requests of global loads (several if divergent)") \
     X(mem_stall_queue, "cycles", "memory stage held: miss request queue full (miss_interval)") \
@@ -91,7 +85,12 @@
     X(replay_buffer_full, "cycles", "hazard met with the warp's replay buffer full: stalled") \
     X(tracker_holds, "scheduler x cycles", "a load predicted to miss held by the MSHR tracker") \
     X(predictions, "loads", "hit/miss predictions checked at the memory stage")             \
-    X(predictions_correct, "loads", "hit/miss predictions that were right")
+    X(predictions_correct, "loads", "hit/miss predictions that were right")                 \
+    X(mem_l2_requests, "requests", "sm.memory = partitions: line requests to L2 (loads and stores)") \
+    X(mem_dram_requests, "requests", "sm.memory = partitions: of them, L2 misses sent to DRAM") \
+    X(mem_queue_cycles, "cycles", "sm.memory = partitions: loads' waits at L2 ports and DRAM channels") \
+    X(mem_miss_cycles, "cycles", "sm.memory = partitions: latency of missing loads' requests, summed") \
+    X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the
@@ -125,6 +124,10 @@
     X(group_allocs, SM_STATS_MAX_ROW_GROUPS, "n_row_groups", "registers",                 \
       "reg_release: allocations per row group (bank-major)")
 
+/* Counters a register-file design declares in its own file (sm_design.h): at most this
+ * many per design, all zero when it is off. */
+#define SM_DESIGN_MAX_STATS 4
+
 typedef struct sm_stats {
 #define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;
 #define SM__STAT_ARRAY_FIELD(name, len, extent, unit, desc) uint64_t name[len];
@@ -132,6 +135,7 @@ typedef struct sm_stats {
     SM_STATS_ARRAYS(SM__STAT_ARRAY_FIELD)
 #undef SM__STAT_SCALAR_FIELD
 #undef SM__STAT_ARRAY_FIELD
+    uint64_t design[SM_N_DESIGNS][SM_DESIGN_MAX_STATS]; /* by design: its declared stats */
 } sm_stats;
 
 /* Description of one statistic, generated from the lists above (printing, HDF5). */
@@ -144,8 +148,17 @@ typedef struct sm_stat_info {
     const char *extent; /* NULL for scalars, else the scalar holding the valid length */
 } sm_stat_info;
 
-/* All statistics, scalars first, in declaration order; *n receives the count. */
+/* The statistics of the lists above, scalars first, in declaration order; *n receives
+ * the count.  Designs' own statistics (sm_stats.design) are not in it: sm_stats_count
+ * and sm_stats_at list both. */
 const sm_stat_info *sm_stats_info(int *n);
+
+/* Every statistic: the lists above, then each design's declared ones (scalars, in
+ * registry order, named as their design declares them).  For printers and JSON. */
+int sm_stats_count(void);
+sm_stat_info sm_stats_at(int i);
+/* The design that declares statistic i (sm_stats_at), or -1 for the lists above. */
+int sm_stats_design_of(int i);
 
 /* Value of a scalar statistic (info->length == 1) or element i of an array one. */
 uint64_t sm_stats_get(const sm_stats *st, const sm_stat_info *info, int i);

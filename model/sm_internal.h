@@ -13,13 +13,13 @@
 #include <stdint.h>
 
 #include "sm.h"
+#include "sm_design.h"
+#include "sm_trace.h"
 
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
-#define SM__NO_REG 0xFF
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
-#define SM__MAX_SRC 3
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_SCHED 4
@@ -50,7 +50,10 @@ typedef enum {
     SM__OP_FLAG = SM__N_OPS,
     /* a block barrier (frac_barrier), placed by position, not drawn: it takes an issue
      * slot and holds the warp until every warp of its block has issued it (sched.c) */
-    SM__OP_BAR
+    SM__OP_BAR,
+    /* a trace's instruction without a register result (branches, exits, compares that
+     * set only a predicate; trace.c): an SP slot, nothing to write back */
+    SM__OP_NORES
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -68,20 +71,7 @@ typedef enum {
     SM__N_STALL, SM__STALL_NONE = SM__N_STALL
 } sm__stall;
 
-/* One decoded warp instruction. */
-typedef struct sm__inst {
-    uint8_t op;                /* sm__op                                            */
-    uint8_t unit;              /* sm__unit                                          */
-    uint8_t dst;               /* SM__NO_REG for stores                             */
-    uint8_t n_src;             /* distinct source registers                         */
-    uint8_t src[SM__MAX_SRC];  /* [n_src, SM__MAX_SRC) hold SM__NO_REG (sm__gen_next) */
-    uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
-    uint8_t miss;              /* global load: misses L1                            */
-    uint8_t fast;              /* every operand in fast storage (FWAS)              */
-    /* set only under the hazard model (k.mem_model; docs/replay.md) */
-    uint8_t site;              /* global load: load-site ID (static instruction)    */
-    uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
-} sm__inst;
+/* sm__inst, one decoded warp instruction: sm_design.h. */
 
 /* Operation traits, indexed by sm__op (exec.c). */
 typedef struct sm__op_info {
@@ -90,7 +80,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__OP_BAR + 1]; /* and SM__OP_FLAG, SM__OP_BAR */
+extern const sm__op_info sm__ops[SM__OP_NORES + 1]; /* and FLAG, BAR, NORES */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
@@ -104,6 +94,8 @@ typedef struct sm__slot {
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wlanes;
+    uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
+                        * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
 
 /* An operand collector unit. */
@@ -117,7 +109,8 @@ typedef struct sm__collector {
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
-    uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs */
+    uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs; *
+                          * a trace: its warp's index in sm_trace.first (trace.c)       */
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
     uint64_t age;        /* launch order, for GTO's "oldest" */
     int32_t n_left;      /* instructions not yet issued */
@@ -220,6 +213,8 @@ typedef struct sm__kernel {
      * stream (0: none; set by the design's kernel hook, gen.c) */
     int flag_every;
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
+    const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
+    bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
     /* memory hazards and replay (mem_hazard.c, replay.c): mem_model routes global
@@ -244,6 +239,20 @@ typedef struct sm__kernel {
     bool slow_stall;     /* stall_collector                                          */
     bool phys_ports;     /* bro_ports = physical                                      */
     bool coalesce;       /* the coalesce design: requests carry tags (coalesce.c)     */
+    /* shared memory (gen.c): a shared access's conflict degree is smem_base, one more
+     * with P = smem_thresh / 2^32; an atomic (P = atomic_thresh of shared accesses)
+     * takes 2 x atomic_ways (read and write of each serialised lane) */
+    bool smem_on;        /* any of them set: gen.c draws degrees */
+    int smem_base;
+    uint32_t smem_thresh, atomic_thresh;
+    int atomic_cycles;
+    /* launches (launch.c): this SM's blocks of launch l are [launch_end[l - 1],
+     * launch_end[l]); with launch_dep a launch's blocks wait for the previous launch's
+     * last block; launch_sms[l]: SMs that run a block of launch l (share the memory) */
+    int n_launches;
+    bool launch_dep;
+    int launch_end[SM_MAX_LAUNCHES];
+    int16_t launch_sms[SM_MAX_LAUNCHES];
 } sm__kernel;
 
 /* Per in-flight slot state of the hazard model, beside the hot slot pool. */
@@ -364,6 +373,23 @@ struct sm_sim {
     uint64_t frozen;
     int64_t frozen_base;
     uint8_t port_tag;    /* coalesce: the width tag of the next port request (0: none) */
+    /* launches and the memory system: cold, so last (sm__mem_lat tests mem.on on a
+     * miss only) */
+    int launch;          /* launch the next block belongs to (launch.c) */
+    /* sm.memory = "partitions" (memsys.c): when each L2 sub-partition's port and each
+     * DRAM channel next serves this SM, in cycles (fractional: its share) */
+    struct sm__memsys {
+        bool on;
+        double l2_free[64 * 4], dram_free[64];
+        double l2_time, dram_time; /* one 128-B line: port time and channel time */
+        double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
+        double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
+        double to_l2;          /* dispatch to arrival at the L2 port */
+        int n_sub;             /* sub-partitions */
+        uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
+        uint64_t n;            /* requests so far: keys the partition and the L2 hit */
+        uint64_t seed;
+    } mem;
 };
 
 /* banks.c: the working bank table, register mapping, renaming */
@@ -379,6 +405,13 @@ void sm__gen_next(const sm__kernel *k, sm__warp *wp);
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in);
+/* trace.c: a trace workload's instruction source.  setup: SM_OK or SM_E_INVALID (the
+ * trace does not fit the kernel); warp: its row and instruction count (n_left); inst:
+ * its instruction `index` (release flags left out) into *in, and the lanes it counts
+ * into wp->tlanes[in->div]. */
+int sm__trace_setup(sm__kernel *k, const sm_trace *tr);
+void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
+void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);
@@ -439,48 +472,15 @@ int64_t sm__write(sm_sim *s, uint16_t slot);
 
 void sm__release(sm_sim *s, uint16_t slot);
 
-/* ---- register-file designs (design.c; docs/architecture.md, docs/model.md) ----------
- *
- * A design is a const table of hooks with state of its own.  Each hook is optional
- * (NULL); the SM calls the hooks of the designs a technique turns on, in registry order
- * (sm_designs.h), at these points:
- *   kernel  kernel launch, after the bank table and the streams are set up; returns
- *           SM_OK or SM_E_INVALID (the design cannot run this kernel on this map)
- *   block   block launch, before its warps: may rewrite the block's renaming table
- *   warp    warp launch, its tables filled and its scheduler set, before its
- *           first instruction is drawn: may rewrite its tables or park it
- *   issue   an instruction issued: its reads requested, its write resolved in its slot
- *           (the hook may still change the slot's wbank / wslow), before the warp's
- *           next instruction is drawn
- *   write   a result written (its write port done), as its register is released
- *   cycle   per-cycle work, after launch; returns the next cycle it needs (> now) or
- *           INT64_MAX: the idle skip never jumps past it
- *   stats   the run's end: add or correct statistics
- * What a hook may change, and what the fast paths assume, is docs/model.md's "Invariants
- * of the fast paths"; bank ports are shared through sm__port_read/sm__port_write only. */
+/* ---- register-file designs (design.c; the hook contract: sm_design.h) ------------ */
 enum {
     SM__HOOK_ISSUE = 1u << 0,
     SM__HOOK_WRITE = 1u << 1,
     SM__HOOK_CYCLE = 1u << 2,
 };
-typedef struct sm__rf_design {
-    const char *name;
-    size_t (*state_size)(const sm_config *cap); /* bytes, for the largest config */
-    int (*kernel)(sm_sim *s, void *st, const sm_profile *p);
-    void (*block)(sm_sim *s, void *st, sm__block *b, int first_warp);
-    void (*warp)(sm_sim *s, void *st, int w);
-    void (*issue)(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in);
-    void (*write)(sm_sim *s, void *st, uint16_t slot);
-    int64_t (*cycle)(sm_sim *s, void *st);
-    void (*stats)(const sm_sim *s, const void *st, sm_stats *out);
-} sm__rf_design;
-
-/* One per registry line: `const sm__rf_design sm__design_NAME` in model/NAME.c. */
-#define SM__DESIGN_DECL(name, needs_bro, doc) extern const sm__rf_design sm__design_##name;
-SM__RF_DESIGNS_ALL(SM__DESIGN_DECL)
-#undef SM__DESIGN_DECL
 
 int sm__designs_alloc(sm_sim *s);
+void sm__designs_knob_defaults(sm_technique *t);
 void sm__designs_free(sm_sim *s);
 int sm__designs_kernel(sm_sim *s, const sm_technique *t, const sm_profile *p);
 void sm__designs_block(sm_sim *s, sm__block *b, int first_warp);
@@ -499,8 +499,17 @@ int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
  * registers themselves) */
 uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 
-/* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
- * tables as the main RF gives them (saved at warp launch). */
+/* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  Their shared knob block and
+ * rows (one set of keys, owned by ltrf) and their cache_entries trait: */
+typedef struct sm__rfc_knobs {
+    int rfc_regs; /* registers per warp's partition, the interval bound k (ltrf) */
+} sm__rfc_knobs;
+extern const sm_knob sm__rfc_knob_rows[];
+#define SM__RFC_N_KNOBS 1
+int sm__rfc_entries(const sm_config *c, const void *knobs);
+extern const char *const sm__rfc_stats[];
+/* main_slow: the warp's latency tables as the main RF gives them (saved at warp
+ * launch). */
 int sm__rfc_check(const sm_sim *s);
 void sm__rfc_to_cache(sm_sim *s, int w, int reg, int slot);
 void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
@@ -650,6 +659,18 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
 {
     return sm__port_write_as(s, b, slow, lanes, __builtin_expect(s->k.port_rules, 0));
 }
+
+/* memsys.c: sm.memory = "partitions".  sm__memsys_load returns the latency of a
+ * load's request sent now (128 bytes), sm__memsys_store books a store's bandwidth. */
+void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms);
+void sm__memsys_launch(sm_sim *s, int sms);
+int sm__memsys_load(sm_sim *s) __attribute__((cold, noinline));
+void sm__memsys_store(sm_sim *s) __attribute__((cold, noinline));
+
+/* launch.c: the launches of a profile and this SM's share of each */
+int sm__launch_shares(const sm_config *c, const sm_profile *w, int sm_index, int n_sms,
+                      int resident, int *end, int16_t *sms);
+bool sm__launch_may(sm_sim *s);
 
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sm_params.h"
+
 typedef enum {
     DSE__INT,         /* int                                  */
     DSE__INT64,       /* int64_t / uint64_t (non-negative)    */
@@ -46,10 +48,19 @@ typedef struct dse__section {
 extern const dse__section dse__sections[];
 extern const size_t dse__n_sections;
 
-/* Keys of a technique group (offsets into dse_technique) and a workload group
- * (offsets into sm_profile); `name` and `base` are handled by the loader. */
-extern const dse__key dse__technique_keys[];
-extern const size_t dse__n_technique_keys;
+/* The keys of a technique group (offsets into dse_technique): the fixed rows, then for
+ * every register-file design of the model's registry its switch `NAME = true` and its
+ * knob rows, as its own file declares them (model/sm_design.h).  Built into a value,
+ * so no table is shared or mutable; the order is fixed (key indices are stable). */
+#define DSE__MAX_TECHNIQUE_KEYS 96
+typedef struct dse__keyset {
+    size_t n;
+    dse__key key[DSE__MAX_TECHNIQUE_KEYS];
+} dse__keyset;
+void dse__technique_keys(dse__keyset *out);
+
+/* Keys of a workload group (offsets into sm_profile); `name` and `base` of a technique
+ * are handled by the loader. */
 extern const dse__key dse__workload_keys[];
 extern const size_t dse__n_workload_keys;
 
@@ -81,5 +92,15 @@ struct config_setting_t;
 struct dse_sweep;
 int dse__axes_read(const struct config_setting_t *sec, const char *file, FILE *err,
                    struct dse_sweep *sw);
+
+/* A trace workload's trace (sweep_trace.c): reads and decodes w->trace into *out, sets
+ * the shape keys and trace_hash from it (a stated trace_hash must match).  0, or -1 with
+ * the key and message in key/msg, or with key "" when the trace reader's own line
+ * already went to err. */
+struct sm_trace;
+int dse__trace_workload(sm_profile *w, struct sm_trace **out, FILE *err, char *key,
+                        size_t key_len, char *msg, size_t msg_len);
+/* Frees the decoded traces of a sweep the loader returned (not of a copy). */
+void dse__sweep_free_traces(struct dse_sweep *s);
 
 #endif
