@@ -50,6 +50,10 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
     if (p->frac_mad + p->frac_div > 1.0)
         return reject(key, kl, "frac_div", msg, ml, "frac_mad + frac_div must be at most 1, got %g",
                       p->frac_mad + p->frac_div);
+    double narrow = p->width_0 + p->width_1 + p->width_2 + p->width_3;
+    if (narrow > 1.0 + 1e-9)
+        return reject(key, kl, "width_3", msg, ml,
+                      "width_0 + width_1 + width_2 + width_3 must be at most 1, got %g", narrow);
     if (p->frac_fp64 > p->frac_fp)
         return reject(key, kl, "frac_fp64", msg, ml,
                       "the double-precision share is part of frac_fp (%g), got %g", p->frac_fp,

@@ -30,6 +30,8 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
     uint64_t waited = 0, slow_reads = 0;
     for (int i = 0; i < n_src; i++) {
         int reg = in->src[i], sl = slow[reg];
+        if (rules && s->k.coalesce)
+            s->port_tag = sm__coalesce_read_tag(s, w, reg);
         int64_t grant = sm__port_read_as(s, wp->bank[reg], sl, lanes, rules);
         int64_t at = grant + 1 + sl; /* operand arrives */
         ready_at = at > ready_at ? at : ready_at;

@@ -31,6 +31,7 @@ void sm__port_rules_setup(sm_sim *s)
     k->hold_cap = c->slow_access == SM_SLOW_PIPELINED ? k->extra_lat : INT_MAX;
     k->slow_stall = c->slow_access == SM_SLOW_STALL_COLLECTOR;
     k->phys_ports = c->bro_ports == SM_BRO_PORTS_PHYSICAL;
+    k->coalesce = false; /* the coalesce design turns it on (coalesce.c) */
     k->port_rules = c->slow_access == SM_SLOW_PIPELINED || k->slow_stall || k->phys_ports;
 }
 
@@ -93,6 +94,10 @@ static void freeze(sm_sim *s, int b, const int *pb, int n_pb, int64_t c)
 int64_t sm__port_read_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
 {
     const sm__kernel *k = &s->k;
+    uint8_t tag = s->port_tag;
+    s->port_tag = 0; /* one request's: other clients' requests are untagged */
+    if (k->coalesce && sm__coalesce_join(s, b, tag, slow, lanes, false, &grant))
+        return grant;
     int hold = slow < k->hold_cap ? slow : k->hold_cap;
     int pb[SM_MAX_SUBS_PER_BANK], n_pb = 0;
     if (k->phys_ports) {
@@ -111,6 +116,8 @@ int64_t sm__port_read_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant
         s->phys_read_next[pb[i]] = free_at;
     if (k->slow_stall && slow > k->extra_lat)
         freeze(s, b, pb, n_pb, grant + 1);
+    if (k->coalesce)
+        sm__coalesce_booked(s, b, tag, slow, false, grant);
     return grant;
 }
 
@@ -118,6 +125,10 @@ int64_t sm__port_write_rules(sm_sim *s, int b, int slow, int lanes, int64_t gran
 {
     const sm__kernel *k = &s->k;
     const int64_t first = s->now + 1;
+    uint8_t tag = s->port_tag;
+    s->port_tag = 0;
+    if (k->coalesce && sm__coalesce_join(s, b, tag, slow, lanes, true, &grant))
+        return grant;
     int hold = slow < k->hold_cap ? slow : k->hold_cap;
     int pb[SM_MAX_SUBS_PER_BANK], n_pb = 0;
     if (k->phys_ports) {
@@ -137,5 +148,7 @@ int64_t sm__port_write_rules(sm_sim *s, int b, int slow, int lanes, int64_t gran
             s->phys_read_next[pb[i]] = q + 1 + hold;
         }
     }
+    if (k->coalesce)
+        sm__coalesce_booked(s, b, tag, slow, true, grant);
     return grant;
 }

@@ -16,7 +16,8 @@
     X(ltrf)                                                                                 \
     X(rfc_demand)                                                                           \
     X(reg_release)                                                                          \
-    X(operand_reuse)
+    X(operand_reuse)                                                                        \
+    X(coalesce)
 
 /* A build may append designs of its own (tests/model/CMakeLists.txt builds the model
  * with a toy design this way); the shipped program has none. */

@@ -238,6 +238,7 @@ typedef struct sm__kernel {
     int hold_cap;        /* cycles past the first a port is held at most (pipelined) */
     bool slow_stall;     /* stall_collector                                          */
     bool phys_ports;     /* bro_ports = physical                                      */
+    bool coalesce;       /* the coalesce design: requests carry tags (coalesce.c)     */
     /* shared memory (gen.c): a shared access's conflict degree is smem_base, one more
      * with P = smem_thresh / 2^32; an atomic (P = atomic_thresh of shared accesses)
      * takes 2 x atomic_ways (read and write of each serialised lane) */
@@ -371,6 +372,7 @@ struct sm_sim {
     int64_t phys_read_next[SM_MAX_BANKS], phys_write_next[SM_MAX_BANKS];
     uint64_t frozen;
     int64_t frozen_base;
+    uint8_t port_tag;    /* coalesce: the width tag of the next port request (0: none) */
     /* launches and the memory system: cold, so last (sm__mem_lat tests mem.on on a
      * miss only) */
     int launch;          /* launch the next block belongs to (launch.c) */
@@ -563,6 +565,13 @@ int64_t sm__port_read_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant
     __attribute__((cold, noinline));
 int64_t sm__port_write_rules(sm_sim *s, int b, int slow, int lanes, int64_t grant)
     __attribute__((cold, noinline));
+/* coalesce.c: the coalescing register file's joins, called by the port rules, and the
+ * tags its clients give a request (s->port_tag, consumed by the next port call). */
+bool sm__coalesce_join(sm_sim *s, int b, uint8_t tag, int slow, int lanes, bool write,
+                       int64_t *grant);
+void sm__coalesce_booked(sm_sim *s, int b, uint8_t tag, int slow, bool write, int64_t grant);
+uint8_t sm__coalesce_read_tag(const sm_sim *s, int w, int reg);
+uint8_t sm__coalesce_write_tag(const sm_sim *s, uint16_t slot);
 /* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
 void sm__port_rules_setup(sm_sim *s);
 

@@ -253,6 +253,8 @@ typedef struct sm_profile {
                              * register by its PTX virtual name: a wide span.    */
     double zero_lanes;      /* share of result lanes whose value is zero (zero  *
                              * gating: docs/model.md, "Energy")                   */
+    double width_0, width_1, width_2, width_3; /* coalesce: shares of results    *
+                             * needing 0-3 bytes per lane (the rest: 4 bytes)     */
     int long_lived_regs;    /* registers [0, n) live the whole kernel: never      *
                              * released (reg_release; loop counters, pointers)   */
     int release_delay;      /* a release takes effect this many instructions of  *

@@ -18,6 +18,8 @@ static inline int64_t write(sm_sim *s, uint16_t slot, bool rules)
 {
     const sm__slot *sl = &s->slots[slot];
     int slow = sl->wslow;
+    if (rules && s->k.coalesce)
+        s->port_tag = sm__coalesce_write_tag(s, slot);
     int64_t grant = sm__port_write_as(s, sl->wbank, slow, sl->wlanes, rules);
     s->st->bank_write_conflicts += (uint64_t)(grant - (s->now + 1));
     s->st->slow_writes += (uint64_t)slow;

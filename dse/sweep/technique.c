@@ -46,6 +46,7 @@ static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] =
 static void interval_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_ltrf] = true; }
 static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] = true; }
 static void reuse_buffers(dse_technique *t) { t->ipc.design[SM_DESIGN_operand_reuse] = true; }
+static void coalesce_rf(dse_technique *t) { t->ipc.design[SM_DESIGN_coalesce] = true; }
 
 /* reg_release with its defaults: renaming, consolidation, row-group gating. */
 static void reg_release(dse_technique *t) { t->ipc.design[SM_DESIGN_reg_release] = true; }
@@ -126,7 +127,9 @@ static void nbti_both(dse_technique *t)
     X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first", INDIGO) \
     X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)      \
     X(operand_reuse, "operand reuse buffers counted: bank reads a reuse cache saves (compose it)", \
-      reuse_buffers, NULL, NULL, BLUE)
+      reuse_buffers, NULL, NULL, BLUE)                                                     \
+    X(coalesce, "narrow values of opposite parity share a bank access (Radaideh ch. 3)",   \
+      coalesce_rf, NULL, NULL, TEAL)
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2, colour) { #name, doc, { b1, b2, NULL }, set, colour },
