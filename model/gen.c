@@ -185,6 +185,8 @@ int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block)
     return 32;
 }
 
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block);
+
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
     wp->rng = warp_key(k, ordinal, warp_in_block);
@@ -192,6 +194,12 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    wp->stream = NULL;
+    bool fresh;
+    uint64_t *st = k->streams ? sm__streams_slot(k->streams, wp->micro_row, &fresh) : NULL;
+    if (st && fresh)
+        stream_fill(k, st, ordinal, warp_in_block);
+    wp->stream = st;
 }
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs
@@ -275,6 +283,81 @@ static void bar_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
 }
 
+/* Stored streams (streams.c): instruction i of a warp packed in one word, op bits
+ * 0-7, dst 8-15, sources 16-39, n_src 40-47, div 48, miss 49, and the draws it took
+ * from the warp's stream 52-55 (the state after it is the state before plus that many
+ * increments: mem_hazard.c and zero_gating.c read it). */
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+
+/* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
+static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+{
+    if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+        bar_inst(in);
+    else
+        synth(k, wp, in);
+}
+
+static uint64_t pack(const sm__inst *in, uint64_t draws)
+{
+    return (uint64_t)in->op | (uint64_t)in->dst << 8 | (uint64_t)in->src[0] << 16 |
+           (uint64_t)in->src[1] << 24 | (uint64_t)in->src[2] << 32 |
+           (uint64_t)in->n_src << 40 | (uint64_t)in->div << 48 | (uint64_t)in->miss << 49 |
+           draws << 52;
+}
+
+/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block)
+{
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    w.rng = warp_key(k, ordinal, warp_in_block);
+    for (int i = 0; i < k->insts_per_warp; i++) {
+        sm__inst in = { 0 };
+        uint64_t before = w.rng, draws = 0;
+        draw_synth(k, &w, i, &in);
+        while (before + draws * GOLDEN != w.rng)
+            draws++;
+        out[i] = pack(&in, draws);
+    }
+}
+
+/* Instruction `index` of a warp with a stored stream: read back, or (past the stored
+ * length, which no caller reaches) drawn again from the warp's start. */
+static void __attribute__((noinline)) stream_past(const sm__kernel *k, sm__warp *wp, int index,
+                                                  sm__inst *in)
+{
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    int wpb = k->warps_per_block;
+    w.rng = warp_key(k, wp->micro_row / wpb, wp->micro_row % wpb);
+    for (int i = 0; i <= index; i++)
+        draw_synth(k, &w, i, in);
+    wp->rng = w.rng;
+}
+
+static inline void stream_read(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+{
+    if (__builtin_expect(index >= k->insts_per_warp, 0)) {
+        stream_past(k, wp, index, in);
+        return;
+    }
+    uint64_t x = wp->stream[index];
+    wp->rng += (x >> 52 & 15) * GOLDEN;
+    if (__builtin_expect((uint8_t)x == SM__OP_BAR, 0)) {
+        bar_inst(in);
+        return;
+    }
+    in->op = (uint8_t)x;
+    in->dst = (uint8_t)(x >> 8);
+    in->src[0] = (uint8_t)(x >> 16);
+    in->src[1] = (uint8_t)(x >> 24);
+    in->src[2] = (uint8_t)(x >> 32);
+    in->n_src = (uint8_t)(x >> 40);
+    in->div = (uint8_t)(x >> 48 & 1);
+    in->miss = (uint8_t)(x >> 49 & 1);
+}
+
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +
  * 1 positions from 0; otherwise it is instruction n - (flags before and at n). */
 static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
@@ -288,7 +371,9 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         }
         index -= index / period + 1;
     }
-    if (k->micro)
+    if (wp->stream)
+        stream_read(k, wp, index, in);
+    else if (k->micro)
         micro(k, wp, index, in);
     else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
         bar_inst(in);

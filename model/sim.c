@@ -55,6 +55,7 @@ void sm_sim_free(sm_sim *s)
     if (!s)
         return;
     sm__designs_free(s);
+    sm__streams_free(s);
     free(s->coll);
     free(s->slots);
     free(s->warps);
@@ -156,6 +157,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     rc = sm__designs_kernel(s, t, w);
     /* issue_warp's one test for the cold work: designs' issue hooks, memory hazards */
     k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
+    sm__streams_select(s);
     return rc;
 }
 

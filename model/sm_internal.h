@@ -117,6 +117,7 @@ typedef struct sm__collector {
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
+    const uint64_t *stream; /* its stored stream (streams.c), or NULL: drawn */
     uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs */
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
     uint64_t age;        /* launch order, for GTO's "oldest" */
@@ -219,6 +220,7 @@ typedef struct sm__kernel {
     /* reg_release: a release-flag instruction leads every flag_every + 1 of a warp's
      * stream (0: none; set by the design's kernel hook, gen.c) */
     int flag_every;
+    struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
@@ -355,6 +357,7 @@ struct sm_sim {
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 
+    struct sm__streams *streams; /* stored instruction streams (streams.c) */
     char diag[512];
     sm__hz hz;           /* memory hazards and replay; cold, so last */
     /* slow_access.c (cold too): the physical banks' ports (bro_ports = physical) and
@@ -377,6 +380,12 @@ void sm__gen_next(const sm__kernel *k, sm__warp *wp);
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in);
+/* streams.c: instruction streams kept across runs */
+typedef struct sm__stream_set sm__stream_set;
+typedef struct sm__streams sm__streams;
+void sm__streams_select(sm_sim *s);
+uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh);
+void sm__streams_free(sm_sim *s);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);
