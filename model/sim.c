@@ -196,6 +196,8 @@ static void reset_state(sm_sim *s)
         s->n_pipes[u] = pipes[u];
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
+        s->pipe_min[u] = 0;
+        s->n_ord[u] = s->ord_head[u] = 0;
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
@@ -265,14 +267,50 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
                                        : SM__STALL_IDLE;
 }
 
-/* Is the SM quiet: would every cycle from now until the next completion repeat the
- * same stalls and change nothing?  That holds when no write is queued, no block
- * waits to launch, no scheduler has a warp it could try (every ready warp waits for
- * a unit without a free collector), SP and SFU collectors are empty and the LD/ST
- * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked, which requires
- * every LD/ST collector's operands to have arrived: no read is outstanding).  *mem_n
- * gets the LD/ST collectors waiting (-1: none). */
-static bool quiet(const sm_sim *s, int *mem_n)
+/* Can unit u (with full collectors) dispatch nothing before a later cycle, short of a
+ * completion or an issue?  Each pipeline frees and each collector's operands arrive at
+ * a fixed cycle, so before the later of the two minima the unit dispatches nothing and
+ * charges nothing (its dispatch stalls are charged as a collector leaves, exec.c).
+ * The LD/ST unit may instead be refused on MSHRs, blocked (sm__mem_blocked) or
+ * holding that outcome (mem_hold_*): one MSHR stall per cycle until a completion or
+ * an arrival (*mshr set).  *until: the first cycle it may dispatch (INT64_MAX: only
+ * a completion ends it). */
+static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
+{
+    if (u == SM__UNIT_MEM) {
+        if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
+            return false;
+        if ((s->now < s->mem_hold_until) & (s->coll_full[u] == s->mem_hold_full) &
+            (s->misses == s->mem_hold_misses)) {
+            *mshr = true;
+            *until = s->mem_hold_until;
+            return true;
+        }
+        if (sm__mem_blocked(s)) {
+            *mshr = true;
+            return true;
+        }
+    }
+    int64_t pipe = INT64_MAX, arrive = INT64_MAX;
+    for (int p = 0; p < s->n_pipes[u]; p++)
+        pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
+        int64_t r = c[__builtin_ctzll(m)].ready_at;
+        arrive = r < arrive ? r : arrive;
+    }
+    int64_t t = pipe > arrive ? pipe : arrive;
+    *until = t < *until ? t : *until;
+    return t > s->now;
+}
+
+/* Is the SM quiet: would every cycle from now until some later cycle change nothing but
+ * the stall counts?  That holds when no register awaits release, no block waits to
+ * launch, no scheduler has a warp it could try (every ready warp waits for a unit
+ * without a free collector) and no unit can dispatch before a later cycle
+ * (unit_quiet).  *until bounds the stretch; *mshr: the LD/ST unit charges an MSHR
+ * stall per cycle. */
+static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
     if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
@@ -281,28 +319,35 @@ static bool quiet(const sm_sim *s, int *mem_n)
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (sm__sched_cand(s, &s->sched[i]))
             return false;
-    *mem_n = -1;
     if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
         return false;
-    return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
+    *until = INT64_MAX;
+    *mshr = false;
+    for (int u = 0; u < SM__N_UNITS; u++)
+        if (s->coll_full[u] && !unit_quiet(s, u, until, mshr))
+            return false;
+    return true;
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
- * pipeline: jump there, charging the skipped cycles to the stalls each of them would
- * have recorded.  Memory-bound kernels spend most cycles so (all warps waiting on
- * loads, or the LD/ST unit waiting for an MSHR).  Returns false on a deadlock
- * (nothing in flight at all). */
+ * pipeline or a unit may dispatch: jump there, charging the skipped cycles to the
+ * stalls each of them would have recorded.  Memory-bound kernels spend most cycles so
+ * (all warps waiting on loads, or the LD/ST unit waiting for an MSHR), kernels of long
+ * initiation intervals (double precision) while the pipelines are busy.  Returns
+ * false on a deadlock (nothing in flight at all). */
 static bool skip_idle(sm_sim *s)
 {
-    int mem_n;
-    if (!quiet(s, &mem_n))
+    int64_t units;
+    bool mshr;
+    if (!quiet(s, &units, &mshr))
         return true;
     int64_t t = sm__next_completion(s);
-    if (t == INT64_MAX && s->design_next == INT64_MAX)
-        return mem_n >= 0; /* waiting LD/ST collectors imply misses in flight */
+    if (t == INT64_MAX && s->design_next == INT64_MAX && units == INT64_MAX)
+        return mshr; /* waiting LD/ST collectors imply misses in flight */
     if (s->exact)
         return true;
     t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
+    t = t < units ? t : units;
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
@@ -310,10 +355,7 @@ static bool skip_idle(sm_sim *s)
         const sm__sched *q = &s->sched[i];
         s->stall_n[quiet_stall(q, sm__sched_cand(s, q))] += n;
     }
-    if (mem_n >= 0) {
-        s->st->mshr_stalls += n;
-        s->st->dispatch_stalls += (uint64_t)mem_n * n;
-    }
+    s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;
     return true;
 }

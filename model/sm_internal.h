@@ -311,6 +311,14 @@ struct sm_sim {
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
+    /* the earliest pipe_free of each unit (set at its dispatches): before it the unit
+     * cannot dispatch, so sm__dispatch does not run it (exec.c) */
+    int64_t pipe_min[SM__N_UNITS];
+    /* each unit's full collectors in the order they were filled, i.e. oldest first
+     * (seq order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
+     * entries from ord_head[u] (mod 64): the oldest usually leaves first */
+    uint8_t coll_ord[SM__N_UNITS][64];
+    int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
@@ -330,7 +338,7 @@ struct sm_sim {
      * one, the full mask only grows and the misses only fall). */
     int64_t mem_hold_until;
     uint64_t mem_hold_full;
-    int mem_hold_misses, mem_hold_n;
+    int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
     /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
@@ -411,7 +419,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
 int64_t sm__next_completion(const sm_sim *s);
-bool sm__mem_blocked(const sm_sim *s, int *n);
+bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
@@ -590,6 +598,7 @@ static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64
     co->slot = slot;
     co->unit = (uint8_t)u;
     co->bit = (uint8_t)bit;
+    s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
 }
 
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
