@@ -387,7 +387,7 @@ void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)
     copy->n_issued++;
 }
 
-void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
     draw_inst(k, wp, in);
