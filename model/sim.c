@@ -117,6 +117,25 @@ int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sm
     return min_int(share, SM_SIM_WAVES * resident);
 }
 
+int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_technique *t,
+                        const sm_rf_map *map)
+{
+    int all = map->n_entries;
+    for (int i = 0; i < SM_N_DESIGNS; i++)
+        if (t->design[i])
+            return all;
+    if (!config_ok(c) || !profile_ok(w) || map->n_banks < 1)
+        return all;
+    int wpb = (w->block_threads + 31) / 32;
+    if (wpb > c->max_warps)
+        return all;
+    long slots = (long)resident_blocks(c, w, wpb) * wpb; /* warp slots [0, slots) */
+    long vectors = slots * w->regs_per_thread;
+    if (slots < 1 || vectors > (long)map->n_banks * all)
+        return all; /* entries wrap around (banks.c) */
+    return (int)((vectors + map->n_banks - 1) / map->n_banks);
+}
+
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                         const sm_rf_map *map, int sm_index, int n_sms)
 {

@@ -690,8 +690,9 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
 uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
 
-/* With exact, every cycle is simulated: no idle skip (sim.c) and no held MSHR outcome
- * (exec.c).  Tests compare both ways: the fast paths must not change a statistic. */
+/* With exact, every cycle is simulated: no idle skip (sim.c), no held MSHR outcome
+ * and no skipped dispatch (exec.c), and instructions are drawn, not read from stored
+ * streams (streams.c).  Tests compare both ways: the fast paths must not change a statistic. */
 void sm__sim_set_exact(sm_sim *s, bool exact);
 
 /* Runs with a hand-written instruction sequence instead of the synthetic stream: every
