@@ -425,7 +425,7 @@ static int finish(sm_sim *s, int rc)
 {
     sm_stats *st = s->st;
 #ifndef NDEBUG
-    for (int b = 0; rc == SM_OK && b < SM_MAX_BANKS; b++)
+    for (int b = 0; rc == SM_OK && !s->stop.stopped && b < SM_MAX_BANKS; b++)
         assert(s->live_vec[b] == 0); /* launches and retirements balance (home banks) */
 #endif
     sm__occupancy_flush(s);
@@ -450,6 +450,8 @@ static int finish(sm_sim *s, int rc)
             st->rfc_lanes += acc * (uint64_t)n;
         }
     sm__designs_stats(s, st);
+    if (s->stop.stopped)
+        sm__stop_extrapolate(s, st);
     return rc;
 }
 
@@ -479,8 +481,17 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     /* the kernel's end is tested once per cycle, after it (not again at the top) */
     if (s->blocks_done == n_blocks)
         return finish(s, SM_OK);
+    sm__stop_reset(s);
+    /* one test per cycle for the cycle limit and the stopping rule's batches */
+    int64_t limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
     for (;;) {
-        if (s->now >= max_cycles) {
+        if (s->now >= limit) {
+            if (s->now < max_cycles) { /* a batch of the stopping rule (stop.c) */
+                if (sm__stop_batch(s))
+                    return finish(s, SM_OK);
+                limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
+                continue;
+            }
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
         }

@@ -283,6 +283,20 @@ typedef struct sm__hz {
     sm__hz_slot slot[SM__MAX_WARPS * SM__WARP_INFLIGHT];
 } sm__hz;
 
+/* The stopping rule's batch means (stop.c). */
+#define SM__STOP_RATES (2 + 2 * SM_MAX_BANKS)
+typedef struct sm__stop {
+    double rel;          /* relative half-width of the 95 % intervals; 0: exact run */
+    int64_t next;        /* cycle the current batch closes (INT64_MAX: off)          */
+    int64_t last_t;
+    int k;               /* batches closed                                           */
+    bool stopped;
+    double last[SM__STOP_RATES], sum[SM__STOP_RATES], sum2[SM__STOP_RATES];
+} sm__stop;
+void sm__stop_reset(sm_sim *s);
+bool sm__stop_batch(sm_sim *s);
+void sm__stop_extrapolate(const sm_sim *s, sm_stats *st);
+
 struct sm_sim {
     sm_config cap;       /* configuration the pools were sized for */
     const sm_config *c;
@@ -366,6 +380,7 @@ struct sm_sim {
     int64_t occ_t;
 
     struct sm__streams *streams; /* stored instruction streams (streams.c) */
+    sm__stop stop;       /* the stopping rule (stop.c), off by default */
     char diag[512];
     sm__hz hz;           /* memory hazards and replay; cold, so last */
     /* slow_access.c (cold too): the physical banks' ports (bro_ports = physical) and
