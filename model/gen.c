@@ -283,10 +283,7 @@ static void bar_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
 }
 
-/* Stored streams (streams.c): instruction i of a warp packed in one word, op bits
- * 0-7, dst 8-15, sources 16-39, n_src 40-47, div 48, miss 49, and the draws it took
- * from the warp's stream 52-55 (the state after it is the state before plus that many
- * increments: mem_hazard.c and zero_gating.c read it). */
+/* Stored streams (streams.c): SM__STREAM_WORDS words per instruction (sm_internal.h). */
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 
 /* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
@@ -298,12 +295,11 @@ static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *i
         synth(k, wp, in);
 }
 
-static uint64_t pack(const sm__inst *in, uint64_t draws)
+static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
 {
-    return (uint64_t)in->op | (uint64_t)in->dst << 8 | (uint64_t)in->src[0] << 16 |
-           (uint64_t)in->src[1] << 24 | (uint64_t)in->src[2] << 32 |
-           (uint64_t)in->n_src << 40 | (uint64_t)in->div << 48 | (uint64_t)in->miss << 49 |
-           draws << 52;
+    in->unit = sm__ops[in->op].unit;
+    memcpy(&out[0], in, 8);
+    out[1] = (uint64_t)in->miss | draws << 8;
 }
 
 /* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
@@ -318,7 +314,7 @@ static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int war
         draw_synth(k, &w, i, &in);
         while (before + draws * GOLDEN != w.rng)
             draws++;
-        out[i] = pack(&in, draws);
+        pack(&in, draws, out + SM__STREAM_WORDS * i);
     }
 }
 
@@ -342,20 +338,14 @@ static inline void stream_read(const sm__kernel *k, sm__warp *wp, int index, sm_
         stream_past(k, wp, index, in);
         return;
     }
-    uint64_t x = wp->stream[index];
-    wp->rng += (x >> 52 & 15) * GOLDEN;
-    if (__builtin_expect((uint8_t)x == SM__OP_BAR, 0)) {
+    const uint64_t *x = wp->stream + SM__STREAM_WORDS * index;
+    wp->rng += (x[1] >> 8) * GOLDEN;
+    if (__builtin_expect((uint8_t)x[0] == SM__OP_BAR, 0)) {
         bar_inst(in);
         return;
     }
-    in->op = (uint8_t)x;
-    in->dst = (uint8_t)(x >> 8);
-    in->src[0] = (uint8_t)(x >> 16);
-    in->src[1] = (uint8_t)(x >> 24);
-    in->src[2] = (uint8_t)(x >> 32);
-    in->n_src = (uint8_t)(x >> 40);
-    in->div = (uint8_t)(x >> 48 & 1);
-    in->miss = (uint8_t)(x >> 49 & 1);
+    memcpy(in, x, 8);
+    in->miss = (uint8_t)x[1];
 }
 
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +

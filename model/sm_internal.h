@@ -10,7 +10,9 @@
 
 #include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sm.h"
 
@@ -400,29 +402,28 @@ void sm__gen_mates(sm__kernel *k, const sm_profile *p);
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
 void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp);
+/* A stored instruction is two words (gen.c stream_fill): the first holds bytes 0-7 of
+ * the sm__inst as drawn (op to div, unit filled in), the second its miss bit and, from
+ * bit 8, the draws it took from the warp's stream (the state after it is the state
+ * before plus that many increments: mem_hazard.c and zero_gating.c read it). */
+#define SM__STREAM_WORDS 2
+_Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
+               "stored streams copy bytes 0-7 of an sm__inst");
 /* The warp's next instruction into wp->next (at wp->n_issued).  Inline for the common
- * case, a stored stream (streams.c; words packed as gen.c's stream_read reads them):
- * the issue stage calls it once per instruction. */
+ * case, a stored stream (streams.c): the issue stage calls it once per instruction. */
 static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
     int index = wp->n_issued;
-    uint64_t x;
-    if (!wp->stream || k->flag_every || index >= k->insts_per_warp ||
-        (uint8_t)(x = wp->stream[index]) == SM__OP_BAR) {
+    const uint64_t *x = wp->stream;
+    if (!x || k->flag_every || index >= k->insts_per_warp ||
+        (uint8_t)(x += SM__STREAM_WORDS * index)[0] == SM__OP_BAR) {
         sm__gen_next_drawn(k, wp);
         return;
     }
     sm__inst *in = &wp->next;
-    wp->rng += (x >> 52 & 15) * 0x9E3779B97F4A7C15ULL;
-    in->op = (uint8_t)x;
-    in->dst = (uint8_t)(x >> 8);
-    in->src[0] = (uint8_t)(x >> 16);
-    in->src[1] = (uint8_t)(x >> 24);
-    in->src[2] = (uint8_t)(x >> 32);
-    in->n_src = (uint8_t)(x >> 40);
-    in->div = (uint8_t)(x >> 48 & 1);
-    in->miss = (uint8_t)(x >> 49 & 1);
-    in->unit = sm__ops[in->op].unit;
+    memcpy(in, x, 8);
+    in->miss = (uint8_t)x[1];
+    wp->rng += (x[1] >> 8) * 0x9E3779B97F4A7C15ULL;
     const uint8_t *slow = wp->slow[in->div];
     in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
 }

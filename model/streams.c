@@ -113,7 +113,7 @@ void sm__streams_select(sm_sim *s)
     if (k->micro || s->exact) /* exact (tests): the drawn streams, to compare with */
         return;
     int n_streams = SM_SIM_WAVES * k->resident * k->warps_per_block;
-    size_t words = (size_t)n_streams * (size_t)k->insts_per_warp;
+    size_t words = (size_t)n_streams * (size_t)k->insts_per_warp * SM__STREAM_WORDS;
     if (words > STREAM_BUDGET / 8)
         return;
     if (!s->streams && !(s->streams = calloc(1, sizeof *s->streams)))
@@ -172,7 +172,7 @@ uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh)
     if (g >= st->n_streams)
         return NULL;
     if (!st->stream[g]) {
-        size_t bytes = (size_t)st->len * 8;
+        size_t bytes = (size_t)st->len * 8 * SM__STREAM_WORDS;
         if (z->bytes + bytes > STREAM_BUDGET || !(st->stream[g] = malloc(bytes)))
             return NULL;
         st->bytes += bytes;
