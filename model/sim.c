@@ -326,9 +326,11 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
 /* Is the SM quiet: would every cycle from now until some later cycle change nothing but
  * the stall counts?  That holds when no register awaits release, no block waits to
  * launch, no scheduler has a warp it could try (every ready warp waits for a unit
- * without a free collector) and no unit can dispatch before a later cycle
- * (unit_quiet).  *until bounds the stretch; *mshr: the LD/ST unit charges an MSHR
- * stall per cycle. */
+ * without a free collector), the SP and SFU collectors are empty and the LD/ST unit
+ * cannot dispatch before a later cycle (unit_quiet).  *until bounds the stretch;
+ * *mshr: the LD/ST unit charges an MSHR stall per cycle.  (Allowing full SP and SFU
+ * collectors too, exact by the same bound, skipped too little to pay for the longer
+ * test: docs/performance.md.) */
 static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
@@ -349,11 +351,10 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
- * pipeline or a unit may dispatch: jump there, charging the skipped cycles to the
- * stalls each of them would have recorded.  Memory-bound kernels spend most cycles so
- * (all warps waiting on loads, or the LD/ST unit waiting for an MSHR), kernels of long
- * initiation intervals (double precision) while the pipelines are busy.  Returns
- * false on a deadlock (nothing in flight at all). */
+ * pipeline or the LD/ST unit may dispatch: jump there, charging the skipped cycles to
+ * the stalls each of them would have recorded.  Memory-bound kernels spend most cycles
+ * so (all warps waiting on loads, or the LD/ST unit waiting for an MSHR or a busy
+ * pipeline).  Returns false on a deadlock (nothing in flight at all). */
 static bool skip_idle(sm_sim *s)
 {
     int64_t units;
