@@ -9,3 +9,7 @@ add_custom_target(bench_model
   COMMENT "SM model: simulated warp instructions per host CPU-second"
   USES_TERMINAL)
 add_dependencies(bench bench_model)
+
+# Trace mode (docs/performance.md, "Trace workloads"): `trace_bench TRACE...`.
+add_executable(trace_bench ${CMAKE_CURRENT_LIST_DIR}/trace_bench.c)
+target_link_libraries(trace_bench PRIVATE rfdse_model rfdse_dse)

@@ -93,7 +93,15 @@ void sm__retire_warp(sm_sim *s, int w)
     for (int r = 0; r < s->k.regs; r++)
         s->live_vec[wp->home[r]]--;
     sm__block *blk = &s->blocks[wp->block];
-    if (--blk->warps_left == 0) {
+    if (--blk->warps_left && blk->at_barrier == blk->warps_left) {
+        /* the warps left all wait at a barrier this warp ended without meeting (a
+         * trace's warp that exits early: barriers count the warps still running) */
+        int wpb = s->k.warps_per_block, first = wp->block * wpb;
+        for (int v = first; v < first + wpb; v++)
+            s->sched[s->warps[v].sched].barrier &= ~(1ULL << v);
+        blk->at_barrier = 0;
+    }
+    if (blk->warps_left == 0) {
         blk->live = false;
         sm__blocks_flush(s, s->now + 1);
         s->live_blocks--;

@@ -10,7 +10,7 @@
  * intervals: int div 8, fp div 4). */
 #include "sm_internal.h"
 
-const sm__op_info sm__ops[SM__OP_BAR + 1] = {
+const sm__op_info sm__ops[SM__OP_NORES + 1] = {
     [SM__OP_INT] = { SM__UNIT_SP, SM__LAT_INT, 1, 0 },
     [SM__OP_INT_MAD] = { SM__UNIT_SP, SM__LAT_INT_MAD, 1, 0 },
     [SM__OP_INT_DIV] = { SM__UNIT_SP, SM__LAT_INT_DIV, 8, 0 },
@@ -27,6 +27,7 @@ const sm__op_info sm__ops[SM__OP_BAR + 1] = {
     [SM__OP_LAT1] = { SM__UNIT_SP, SM__LAT_ONE, 1, 0 },
     [SM__OP_FLAG] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 }, /* no result, like a store */
     [SM__OP_BAR] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 },  /* never dispatched (sched.c) */
+    [SM__OP_NORES] = { SM__UNIT_SP, SM__LAT_ONE, 1, 1 }, /* a trace's: no result */
 };
 
 /* Collectors of unit u whose operands have all arrived, as a mask; *n their count

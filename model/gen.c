@@ -194,6 +194,8 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    if (k->trace)
+        sm__trace_warp(k, wp, ordinal, warp_in_block); /* its row and length */
     wp->stream = NULL;
     bool fresh;
     uint64_t *st = k->streams ? sm__streams_slot(k->streams, wp->micro_row, &fresh) : NULL;
@@ -363,9 +365,12 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     }
     if (wp->stream)
         stream_read(k, wp, index, in);
-    else if (k->micro)
-        micro(k, wp, index, in);
-    else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+    else if (__builtin_expect(k->own_stream, 0)) {
+        if (k->trace)
+            sm__trace_inst(k, wp, index, in);
+        else
+            micro(k, wp, index, in);
+    } else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
         bar_inst(in);
     else
         synth(k, wp, in);

@@ -54,10 +54,10 @@ static void predict_at_issue(sm_sim *s, sm__hz_slot *h)
 }
 
 /* The load-site ID, request count and (site_bias) hit of a synthetic load; a
- * micro-kernel (tests) gives its own. */
+ * micro-kernel (tests) or a trace gives its own. */
 static void complete_load(const sm_sim *s, int w, sm__inst *in)
 {
-    if (!s->k.micro)
+    if (!s->k.own_stream) /* a micro-kernel's or trace's loads carry their own */
         sm__hz_draw(&s->k, &s->warps[w], in);
 }
 

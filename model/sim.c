@@ -124,8 +124,8 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
     for (int i = 0; i < SM_N_DESIGNS; i++)
         if (t->design[i])
             return all;
-    if (!config_ok(c) || !profile_ok(w) || map->n_banks < 1)
-        return all;
+    if (!config_ok(c) || !profile_ok(w) || map->n_banks < 1 || w->trace_stream)
+        return all; /* a trace: not claimed (its registers are the trace's) */
     int wpb = (w->block_threads + 31) / 32;
     if (wpb > c->max_warps)
         return all;
@@ -168,7 +168,19 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
+    sm_profile traced;
+    if (w->trace_stream) {
+        /* a trace's lanes and registers are its own: the drawn stream's shape knobs
+         * must not reach the launch-time policies (hybrid banks' footprint) either */
+        traced = *w;
+        traced.partial_warps = traced.tid_divergence = traced.same_bank_share = 0;
+        traced.frac_barrier = 0;
+        w = &traced;
+    }
     sm__gen_setup(k, w);
+    if (sm__trace_setup(k, w->trace_stream))
+        return SM_E_INVALID;
+    k->own_stream = k->micro || k->trace;
     int rc = sm__banks_setup(s, map, t, w);
     if (rc)
         return rc;
@@ -512,6 +524,8 @@ int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
 {
     s->k.micro = NULL;
     s->k.n_micro = 0;
+    if (w->trace[0] && !w->trace_stream) /* a trace workload not decoded (dse/trace) */
+        return SM_E_INVALID;
     return run(s, c, w, t, map, sm_index, n_sms, out);
 }
 

@@ -222,8 +222,8 @@ void sm_sim_set_stopping(sm_sim *s, double rel);
  * warp slots (model/banks.c: slot w's registers fill entries contiguously, n_banks per
  * row), so two maps that differ only in entries from n on give bit-identical runs; the
  * driver's run cache keys only these (dse/smrun).  A technique with any register-file
- * design returns map->n_entries (a design may place registers anywhere), as do
- * invalid arguments. */
+ * design returns map->n_entries (a design may place registers anywhere), as do a
+ * trace workload and invalid arguments. */
 int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_technique *t,
                         const sm_rf_map *map);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sm.h"
+#include "sm_trace.h"
 
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
@@ -52,7 +53,10 @@ typedef enum {
     SM__OP_FLAG = SM__N_OPS,
     /* a block barrier (frac_barrier), placed by position, not drawn: it takes an issue
      * slot and holds the warp until every warp of its block has issued it (sched.c) */
-    SM__OP_BAR
+    SM__OP_BAR,
+    /* a trace's instruction without a register result (branches, exits, compares that
+     * set only a predicate; trace.c): an SP slot, nothing to write back */
+    SM__OP_NORES
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -83,6 +87,8 @@ typedef struct sm__inst {
     /* set only under the hazard model (k.mem_model; docs/replay.md) */
     uint8_t site;              /* global load: load-site ID (static instruction)    */
     uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
+    /* set only from a trace (trace.c) */
+    uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
 } sm__inst;
 
 /* Operation traits, indexed by sm__op (exec.c). */
@@ -92,7 +98,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__OP_BAR + 1]; /* and SM__OP_FLAG, SM__OP_BAR */
+extern const sm__op_info sm__ops[SM__OP_NORES + 1]; /* and FLAG, BAR, NORES */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
@@ -120,7 +126,8 @@ typedef struct sm__collector {
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
     const uint64_t *stream; /* its stored stream (streams.c), or NULL: drawn */
-    uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs */
+    uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs; *
+                          * a trace: its warp's index in sm_trace.first (trace.c)       */
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
     uint64_t age;        /* launch order, for GTO's "oldest" */
     int32_t n_left;      /* instructions not yet issued */
@@ -224,6 +231,8 @@ typedef struct sm__kernel {
     int flag_every;
     struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
+    const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
+    bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
     /* memory hazards and replay (mem_hazard.c, replay.c): mem_model routes global
@@ -436,6 +445,13 @@ typedef struct sm__streams sm__streams;
 void sm__streams_select(sm_sim *s);
 uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh);
 void sm__streams_free(sm_sim *s);
+/* trace.c: a trace workload's instruction source.  setup: SM_OK or SM_E_INVALID (the
+ * trace does not fit the kernel); warp: its row and instruction count (n_left); inst:
+ * its instruction `index` (release flags left out) into *in, and the lanes it counts
+ * into wp->tlanes[in->div]. */
+int sm__trace_setup(sm__kernel *k, const sm_trace *tr);
+void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
+void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);

@@ -16,6 +16,9 @@
 #include "sm_designs.h"
 
 #define SM_NAME_MAX 32
+#define SM_TRACE_PATH_MAX 256
+
+struct sm_trace; /* sm_trace.h */
 
 /* The registry of warp schedulers: X(name, NAME, needs_bro, doc), one line each.  A
  * scheduler is its file model/sched_NAME.c defining `const sm__sched_policy
@@ -227,6 +230,14 @@ typedef struct sm_profile {
                              * always hits or always misses (same mean)        */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
+    /* A trace workload (docs/traces.md, "Running a trace"): the warps of a recorded *
+     * kernel instead of drawn ones; "" for a profile.  The loader decodes the file   *
+     * into trace_stream (owned by the sweep) and sets the shape above from it.       */
+    char trace[SM_TRACE_PATH_MAX]; /* the trace file (.traceg or its .h5 form)   */
+    uint64_t trace_hash;    /* hash of the decoded trace (set by the loader):   *
+                             * the run-cache key's share of it (the path only    *
+                             * names it); 0 for a profile                        */
+    const struct sm_trace *trace_stream; /* decoded; NULL for a profile         */
 } sm_profile;
 
 /* The IPC side of a technique (model.md sections 5 and 7). */

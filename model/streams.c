@@ -110,7 +110,7 @@ void sm__streams_select(sm_sim *s)
 {
     sm__kernel *k = &s->k;
     k->streams = NULL;
-    if (k->micro || s->exact) /* exact (tests): the drawn streams, to compare with */
+    if (k->own_stream || s->exact) /* micro, trace; exact (tests): drawn, to compare */
         return;
     int n_streams = SM_SIM_WAVES * k->resident * k->warps_per_block;
     size_t words = (size_t)n_streams * (size_t)k->insts_per_warp * SM__STREAM_WORDS;

@@ -44,7 +44,13 @@ static int info(const char *path)
     if (!t)
         return DSE_EXIT_USAGE;
     dse_trace_info(t, stdout);
+    dse_trace_stream_info si;
+    sm_trace *st = dse_trace_stream_of(t, path, stderr, &si);
     dse_trace_free(t);
+    if (!st)
+        return DSE_EXIT_USAGE;
+    dse_trace_stream_print(&si, stdout); /* what a trace workload runs (docs/traces.md) */
+    dse_trace_stream_free(st);
     return DSE_EXIT_OK;
 }
 

@@ -87,6 +87,12 @@ typedef struct dse_sweep {
     dse_output output;
     dse_energy energy;
     dse_axes axes;             /* design points over knobs (dse_axes.h); none: a plain sweep */
+    /* The decoded streams of trace workloads, by the loaded sweep's workload index
+     * (docs/traces.md); the profiles point into them.  Owned by the sweep the loader
+     * returned (trace_owner == itself): copies of it (dse_sweep_select, design points)
+     * share them and must not outlive it. */
+    struct sm_trace *traces[DSE_MAX_WORKLOADS];
+    const struct dse_sweep *trace_owner;
 } dse_sweep;
 
 /* Loads and resolves a sweep file.  On a user error, writes one line

@@ -449,8 +449,53 @@ static int read_workload(const loader *ld, const config_setting_t *e, int idx, s
     }
     if (read_name(ld, e, path, w->name, sizeof w->name))
         return -1;
-    static const char *const skip[] = { "name", "base", NULL };
+    static const char *const skip[] = { "name", "base", "trace", NULL };
     return read_group(ld, e, path, dse__workload_keys, dse__n_workload_keys, w, skip);
+}
+
+/* `trace = "FILE"` (docs/traces.md, "Running a trace"): the kernel's shape comes from
+ * the trace; a shape key stated beside it must agree. */
+static int read_trace(const loader *ld, const config_setting_t *e, int idx, dse_sweep *sw)
+{
+    sm_profile *w = &sw->workloads[idx];
+    char path[64], key[96];
+    snprintf(path, sizeof path, "workloads[%d].trace", idx);
+    const config_setting_t *s =
+        config_setting_type(e) == CONFIG_TYPE_GROUP ? config_setting_get_member(e, "trace") : NULL;
+    if (!s) {
+        snprintf(key, sizeof key, "workloads[%d].trace_hash", idx);
+        if (w->trace_hash)
+            return fail(ld, e, key, "is set by the loader for a workload with `trace = "
+                        "\"FILE\"`, accepted: 0 without one");
+        return 0;
+    }
+    const char *str = config_setting_get_string(s);
+    if (!str || !*str || strlen(str) >= sizeof w->trace || out_text_check(str, NULL))
+        return fail(ld, s, path, "expected a file name of 1 to %zu characters, no control "
+                    "characters", sizeof w->trace - 1);
+    snprintf(w->trace, sizeof w->trace, "%s", str);
+    sm_profile stated = *w;
+    char which[32], msg[512];
+    if (dse__trace_workload(w, &sw->traces[idx], ld->err, which, sizeof which, msg, sizeof msg)) {
+        snprintf(key, sizeof key, "workloads[%d].%s", idx, which);
+        return which[0] ? fail(ld, s, key, "%s", msg) : -1;
+    }
+    static const struct { const char *name; size_t off; } shape[] = {
+        { "grid_blocks", offsetof(sm_profile, grid_blocks) },
+        { "block_threads", offsetof(sm_profile, block_threads) },
+        { "regs_per_thread", offsetof(sm_profile, regs_per_thread) },
+        { "insts_per_warp", offsetof(sm_profile, insts_per_warp) },
+    };
+    for (size_t i = 0; i < sizeof shape / sizeof *shape; i++) {
+        const config_setting_t *k = config_setting_get_member(e, shape[i].name);
+        int was = *(const int *)((const char *)&stated + shape[i].off);
+        int now = *(const int *)((const char *)w + shape[i].off);
+        snprintf(key, sizeof key, "workloads[%d].%s", idx, shape[i].name);
+        if (k && was != now)
+            return fail(ld, k, key, "%d, but the trace %s gives %d (a trace workload's shape "
+                        "is its trace's), accepted: %d", was, w->trace, now, now);
+    }
+    return 0;
 }
 
 int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile *w, FILE *err)
@@ -515,7 +560,7 @@ static int read_workloads(const loader *ld, const config_setting_t *l, dse_sweep
         return -1;
     for (int i = 0; i < sw->n_workloads; i++) {
         const config_setting_t *e = config_setting_get_elem(l, (unsigned)i);
-        if (read_workload(ld, e, i, &sw->workloads[i]) ||
+        if (read_workload(ld, e, i, &sw->workloads[i]) || read_trace(ld, e, i, sw) ||
             check_unique(ld, e, "workloads", sw->workloads[i].name, i, workload_name, sw))
             return -1;
     }
@@ -804,6 +849,7 @@ static dse_sweep *load_config(config_t *cfg, const loader *ld, const char *name)
     if (!sw)
         return NULL;
     sweep_defaults(sw, name);
+    sw->trace_owner = sw; /* it owns the traces its workloads decode */
     snprintf(sw->source, sizeof sw->source, "%s", ld->file);
     if (read_sections(ld, config_root_setting(cfg), sw))
         goto fail;
@@ -817,7 +863,7 @@ static dse_sweep *load_config(config_t *cfg, const loader *ld, const char *name)
         goto fail;
     return sw;
 fail:
-    free(sw);
+    dse_sweep_free(sw);
     return NULL;
 }
 
@@ -883,7 +929,12 @@ dse_sweep *dse_sweep_load_default(FILE *err)
     return load(text, strlen(text), "default.cfg", err);
 }
 
-void dse_sweep_free(dse_sweep *s) { free(s); }
+void dse_sweep_free(dse_sweep *s)
+{
+    if (s)
+        dse__sweep_free_traces(s);
+    free(s);
+}
 
 int dse_sweep_override_chips(dse_sweep *s, long count, bool has_seed, uint64_t seed)
 {

@@ -267,6 +267,8 @@ const dse__key dse__workload_keys[] = {
           "0: every load site hits at l1_hit_rate; 1: a site always hits or always misses"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
+    K_I64(sm_profile, trace_hash, 0, 9e18,
+          "a trace workload: hash of its decoded trace (set by the loader; 0: a profile)"),
 };
 const size_t dse__n_workload_keys = NELEM(dse__workload_keys);
 

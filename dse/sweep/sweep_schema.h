@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sm_params.h"
+
 typedef enum {
     DSE__INT,         /* int                                  */
     DSE__INT64,       /* int64_t / uint64_t (non-negative)    */
@@ -81,5 +83,15 @@ struct config_setting_t;
 struct dse_sweep;
 int dse__axes_read(const struct config_setting_t *sec, const char *file, FILE *err,
                    struct dse_sweep *sw);
+
+/* A trace workload's trace (sweep_trace.c): reads and decodes w->trace into *out, sets
+ * the shape keys and trace_hash from it (a stated trace_hash must match).  0, or -1 with
+ * the key and message in key/msg, or with key "" when the trace reader's own line
+ * already went to err. */
+struct sm_trace;
+int dse__trace_workload(sm_profile *w, struct sm_trace **out, FILE *err, char *key,
+                        size_t key_len, char *msg, size_t msg_len);
+/* Frees the decoded traces of a sweep the loader returned (not of a copy). */
+void dse__sweep_free_traces(struct dse_sweep *s);
 
 #endif

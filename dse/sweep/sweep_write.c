@@ -83,6 +83,11 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
         fputs("  {\n    name = ", out);
         dse__fput_dquoted(out, s->workloads[w].name);
         fputs(";\n", out);
+        if (s->workloads[w].trace[0]) { /* not a key of the table: the hash keys it */
+            fputs("    trace = ", out);
+            dse__fput_dquoted(out, s->workloads[w].trace);
+            fputs(";  # the trace it runs (docs/traces.md)\n", out);
+        }
         write_keys(out, dse__workload_keys, dse__n_workload_keys, &s->workloads[w], "    ");
         fprintf(out, "  }%s\n", w + 1 < s->n_workloads ? "," : "");
     }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sm_trace.h"
+
 #define DSE_TRACE_MAX_REGS 4      /* destination or source registers of one instruction */
 #define DSE_TRACE_RZ 255          /* R255: SASS's zero register, no register-file access */
 
@@ -91,5 +93,27 @@ const char *dse_trace_class_name(dse_trace_class c);
 
 /* Prints shape, header and instruction mix (by class and by opcode). */
 void dse_trace_info(const dse_trace *t, FILE *out);
+
+/* Reads a trace file: its HDF5 form when the file is HDF5, else the text (all blocks). */
+dse_trace *dse_trace_read(const char *path, FILE *err);
+
+/* ---- the trace as the SM model runs it (trace_stream.c; docs/traces.md) ------------ */
+
+/* What decoding found, for `rfdse trace info` and the tests. */
+typedef struct dse_trace_stream_info {
+    uint64_t insts, longest_warp;
+    uint64_t global_loads, l1_misses;   /* through the decoder's L1 */
+    uint64_t shared, shared_ways;       /* shared accesses, sum of their conflict degrees */
+    uint64_t extra_dsts, extra_srcs;    /* registers the model does not read or write */
+    uint64_t last_barriers;             /* barriers ending a warp, run as no-ops */
+} dse_trace_stream_info;
+
+/* Decodes t into the stream the SM model runs (sm_profile.trace_stream): its kept blocks
+ * in order, each with every warp of the block.  NULL with one line "NAME: what" on err
+ * (name: the file, for messages).  info (may be NULL) gets what decoding found. */
+sm_trace *dse_trace_stream_of(const dse_trace *t, const char *name, FILE *err,
+                              dse_trace_stream_info *info);
+void dse_trace_stream_free(sm_trace *s);
+void dse_trace_stream_print(const dse_trace_stream_info *info, FILE *out);
 
 #endif

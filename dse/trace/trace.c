@@ -1,7 +1,16 @@
 /* A trace in memory: accessors, free, and `rfdse trace info`. */
 #include <stdlib.h>
 
+#include <hdf5.h>
+
 #include "trace_internal.h"
+
+dse_trace *dse_trace_read(const char *path, FILE *err)
+{
+    htri_t h5;
+    H5E_BEGIN_TRY { h5 = H5Fis_hdf5(path); } H5E_END_TRY;
+    return h5 > 0 ? dse_trace_read_h5(path, err) : dse_trace_read_text(path, 0, 1, err);
+}
 
 void dse_trace_free(dse_trace *t)
 {

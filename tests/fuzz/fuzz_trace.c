@@ -3,7 +3,10 @@
  * Any bytes as a kernel trace.  Besides "no crash, no leak, no undefined behaviour" it
  * checks the reader's promises: a refusal is exactly one line "fuzz.traceg:LINE: ...",
  * and an accepted trace is consistent (every warp's instructions in order and in range,
- * every opcode index and address range inside its table). */
+ * every opcode index and address range inside its table).  An accepted trace is then
+ * decoded for the SM model (trace_stream.c: the stream's promises of sm_trace.h) and
+ * run on one SM, which may refuse or give up (a barrier some warp never meets) but not
+ * crash. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "dse_trace.h"
+#include "sm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -43,6 +47,54 @@ static void check_trace(const dse_trace *t)
             abort();
 }
 
+/* The decoded stream's promises (sm_trace.h), then one SM runs it. */
+static void check_stream(const dse_trace *t)
+{
+    sm_trace *s = dse_trace_stream_of(t, "fuzz.traceg", NULL, NULL);
+    if (!s)
+        return;
+    size_t rows = (size_t)s->n_blocks * (size_t)s->warps_per_block;
+    for (size_t r = 0; r < rows; r++) {
+        if (s->first[r + 1] <= s->first[r] ||
+            s->insts[s->first[r + 1] - 1].op == SM_TRACE_BARRIER)
+            abort();
+    }
+    for (uint64_t i = 0; i < s->first[rows]; i++) {
+        const sm_trace_inst *in = &s->insts[i];
+        if (in->op >= SM_TRACE_N_OPS || in->smem_ways < 1 || in->smem_ways > 32 ||
+            in->reqs < 1 || in->n_src > SM_TRACE_MAX_SRC ||
+            (in->dst != SM_TRACE_NO_REG && in->dst >= s->regs))
+            abort();
+        for (int j = 0; j < SM_TRACE_MAX_SRC; j++)
+            if (j < in->n_src ? in->src[j] >= s->regs : in->src[j] != SM_TRACE_NO_REG)
+                abort();
+    }
+    static sm_sim *sim;
+    static sm_config c;
+    static sm_stats st;
+    static sm_rf_map m;
+    if (!sim) {
+        sm_config_default(&c);
+        c.max_cycles = 200000;
+        sim = sm_sim_alloc(&c);
+        sm_rf_map_all_fast(&m, 16, 64, 2);
+        sm_rf_map_mark_last_slow(&m, 8);
+    }
+    const dse_trace_header *h = dse_trace_header_of(t);
+    sm_profile p;
+    sm_profile_default(&p);
+    snprintf(p.trace, sizeof p.trace, "fuzz.traceg");
+    p.grid_blocks = s->n_blocks;
+    p.block_threads = h->block[0] * h->block[1] * h->block[2];
+    p.regs_per_thread = s->regs;
+    p.trace_stream = s;
+    sm_technique tech;
+    sm_technique_default(&tech);
+    if (sim)
+        (void)sm_sim_run(sim, &c, &p, &tech, &m, 0, 1, &st);
+    dse_trace_stream_free(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *in = fmemopen((void *)data, size ? size : 1, "r");
@@ -56,9 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dse_trace *t = dse_trace_read_stream(in, "fuzz.traceg", 0, 1, err);
     fclose(in);
     fclose(err);
-    if (t)
+    if (t) {
         check_trace(t);
-    else
+        check_stream(t);
+    } else
         check_message(msg, len);
     dse_trace_free(t);
     free(msg);

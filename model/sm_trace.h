@@ -1,0 +1,65 @@
+/* sm_trace.h - a recorded kernel as the SM model runs it: per block and warp the dynamic
+ * instructions, decoded to the model's operation classes (docs/traces.md, "Running a
+ * trace").
+ *
+ * The model does not read trace files: the driver (dse/trace/trace_stream.c) decodes an
+ * Accel-Sim trace into this plain, immutable structure and hands it over through
+ * sm_profile.trace_stream.  With it, a run executes the trace's warps instead of drawing
+ * instructions: block k of an SM's share runs kept block k mod n_blocks, warp j of it
+ * the instructions insts[first[b * warps_per_block + j], first[... + 1]).  Everything
+ * that is a function of the addresses (the L1's hits and misses, shared-memory bank
+ * conflicts, memory requests) is decided by the decoder and carried per instruction, so
+ * every technique runs the same stream. */
+#ifndef RFDSE_SM_TRACE_H
+#define RFDSE_SM_TRACE_H
+
+#include <stdint.h>
+
+#define SM_TRACE_NO_REG 0xFF /* an unused register slot (no register-file access) */
+#define SM_TRACE_MAX_SRC 3   /* distinct source registers the model reads */
+
+/* Operation classes of a decoded instruction: each is one of the model's units with
+ * one latency (docs/traces.md has the opcode -> class table). */
+typedef enum {
+    SM_TRACE_INT,       /* integer ALU, sm.lat_int                              */
+    SM_TRACE_INT_MAD,   /* integer multiply-add (IMAD, XMAD), sm.lat_int_mad    */
+    SM_TRACE_FP,        /* single precision, sm.lat_fp                          */
+    SM_TRACE_FP_MAD,    /* single-precision fma (FFMA, HFMA2), sm.lat_fp_mad    */
+    SM_TRACE_DP,        /* double precision, sm.lat_dp                          */
+    SM_TRACE_SFU,       /* special functions (MUFU), sm.lat_sfu                 */
+    SM_TRACE_LD_GLOBAL, /* global, local, texture, constant loads and atomics   */
+    SM_TRACE_ST_GLOBAL, /* global and local stores                              */
+    SM_TRACE_LD_SHARED, /* shared-memory loads, sm.lat_shared                   */
+    SM_TRACE_ST_SHARED, /* shared-memory stores                                 */
+    SM_TRACE_CONTROL,   /* branches, exits, fences, no-ops: an SP slot, latency 1 */
+    SM_TRACE_BARRIER,   /* block barrier (BAR.SYNC)                             */
+    SM_TRACE_N_OPS
+} sm_trace_op;
+
+/* One warp instruction, 16 bytes. */
+typedef struct sm_trace_inst {
+    uint32_t mask;      /* active lanes                                            */
+    uint8_t op;         /* sm_trace_op                                             */
+    uint8_t dst;        /* destination register, or SM_TRACE_NO_REG                */
+    uint8_t n_src;      /* distinct source registers, in src[0, n_src)             */
+    uint8_t src[SM_TRACE_MAX_SRC]; /* SM_TRACE_NO_REG past n_src                   */
+    uint8_t smem_ways;  /* shared-memory access: bank-conflict degree 1..32 (the   *
+                         * most distinct words any bank serves); 1 otherwise       */
+    uint8_t miss;       /* global load: missed the L1 model                        */
+    uint8_t reqs;       /* global access: 128-byte lines touched (requests), >= 1  */
+    uint8_t site;       /* global load: load site (a hash of its PC), for predictors */
+    uint8_t pad[2];
+} sm_trace_inst;
+
+typedef struct sm_trace {
+    int n_blocks;             /* blocks kept                                     */
+    int warps_per_block;
+    int regs;                 /* registers per thread: every register is below   */
+    const uint64_t *first;    /* [n_blocks * warps_per_block + 1] instruction    *
+                               * offsets; each warp has at least one instruction, *
+                               * and its last is not a barrier                    */
+    const sm_trace_inst *insts;
+    uint64_t hash;            /* of the trace file's content                      */
+} sm_trace;
+
+#endif

@@ -1,0 +1,76 @@
+/* A trace workload's instruction source (docs/traces.md, "Running a trace"): the warps
+ * run the decoded instructions of sm_trace instead of drawing them (gen.c calls here in
+ * place of its synthetic stream).
+ *
+ * Block k of this SM's share runs kept block k mod n_blocks: like the drawn streams, the
+ * warps' instructions are keyed by the block's ordinal in the share, never by the SM
+ * index, so SMs with equal shares run identical kernels (sm.h's contract, which the run
+ * cache relies on).  Everything address-dependent was decided by the decoder, so the
+ * stream is the same for every technique and schedule. */
+#include "sm_internal.h"
+
+/* sm_trace_op -> sm__op, by whether the instruction writes a register: one without a
+ * register result (a branch, an exit, a compare that sets only a predicate) takes an SP
+ * slot and writes nothing back (the decoder makes a load without one a store). */
+static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
+    [SM_TRACE_INT] = { SM__OP_NORES, SM__OP_INT },
+    [SM_TRACE_INT_MAD] = { SM__OP_NORES, SM__OP_INT_MAD },
+    [SM_TRACE_FP] = { SM__OP_NORES, SM__OP_FP },
+    [SM_TRACE_FP_MAD] = { SM__OP_NORES, SM__OP_FP_MAD },
+    [SM_TRACE_DP] = { SM__OP_NORES, SM__OP_DP },
+    [SM_TRACE_SFU] = { SM__OP_NORES, SM__OP_SFU },
+    [SM_TRACE_LD_GLOBAL] = { SM__OP_ST_GLOBAL, SM__OP_LD_GLOBAL },
+    [SM_TRACE_ST_GLOBAL] = { SM__OP_ST_GLOBAL, SM__OP_ST_GLOBAL },
+    [SM_TRACE_LD_SHARED] = { SM__OP_ST_SHARED, SM__OP_LD_SHARED },
+    [SM_TRACE_ST_SHARED] = { SM__OP_ST_SHARED, SM__OP_ST_SHARED },
+    [SM_TRACE_CONTROL] = { SM__OP_NORES, SM__OP_LAT1 },
+    [SM_TRACE_BARRIER] = { SM__OP_BAR, SM__OP_BAR },
+};
+
+int sm__trace_setup(sm__kernel *k, const sm_trace *tr)
+{
+    k->trace = tr;
+    if (!tr)
+        return SM_OK;
+    if (tr->n_blocks < 1 || tr->warps_per_block != k->warps_per_block || tr->regs > k->regs ||
+        !tr->first || !tr->insts)
+        return SM_E_INVALID;
+    /* the drawn stream's knobs do not apply: no thread-ID branches, bank mates, barriers
+     * by position or partial warps beyond the block's tail */
+    k->first_div = k->regs;
+    k->div_thresh = k->partial_thresh = k->mate_thresh = k->bar_thresh = 0;
+    return SM_OK;
+}
+
+void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
+{
+    const sm_trace *tr = k->trace;
+    int row = ordinal % tr->n_blocks * tr->warps_per_block + warp_in_block;
+    wp->micro_row = (uint16_t)row; /* ordinal < SM_SIM_WAVES x 32 blocks: row < 2^16 */
+    wp->n_left = (int32_t)(tr->first[row + 1] - tr->first[row]);
+}
+
+void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+{
+    const sm_trace *tr = k->trace;
+    const sm_trace_inst *t = &tr->insts[tr->first[wp->micro_row] + (uint64_t)index];
+    in->op = op_of[t->op][t->dst != SM_TRACE_NO_REG];
+    in->dst = t->dst;
+    in->n_src = t->n_src;
+    in->src[0] = t->src[0];
+    in->src[1] = t->src[1];
+    in->src[2] = t->src[2];
+    in->miss = t->miss;
+    in->site = t->site;
+    in->reqs = t->reqs;
+    in->smem_ways = t->smem_ways;
+    /* Lanes: an instruction whose active lanes all lie in [0, SM__DIV_LANES) takes the
+     * half-warp lane mode (its accesses touch the sub-bank parts of those lanes, as a
+     * thread-ID branch's), any other the warp's.  The mode sets timing and the parts
+     * touched; the lanes counted (thread instructions, energy) are the mask's own. */
+    int div = (t->mask >> SM__DIV_LANES) == 0;
+    int lanes = __builtin_popcount(t->mask);
+    int cap = div ? (wp->lanes < SM__DIV_LANES ? wp->lanes : SM__DIV_LANES) : wp->lanes;
+    in->div = (uint8_t)div;
+    wp->tlanes[div] = (uint8_t)(lanes < cap ? lanes : cap);
+}

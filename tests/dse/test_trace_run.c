@@ -1,0 +1,271 @@
+/* Trace workloads (docs/traces.md, "Running a trace"): the decoder's rules on a
+ * hand-written trace, a hand-written trace whose cycle count has a closed form, every
+ * technique preset on both, and the sweep loader's side (shape from the header, the
+ * content hash, refusals).  Reads tests/traces/ through RFDSE_SOURCE_DIR. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "dse_sweep.h"
+#include "dse_trace.h"
+#include "sm.h"
+
+static void trace_path(const char *name, char *out, size_t n)
+{
+    const char *src = getenv("RFDSE_SOURCE_DIR");
+    snprintf(out, n, "%s/tests/traces/%s", src ? src : ".", name);
+}
+
+static sm_trace *decode(const char *name, dse_trace_stream_info *info)
+{
+    char path[1024];
+    trace_path(name, path, sizeof path);
+    dse_trace *t = dse_trace_read(path, stderr);
+    assert_non_null(t);
+    sm_trace *s = dse_trace_stream_of(t, path, stderr, info);
+    dse_trace_free(t);
+    assert_non_null(s);
+    return s;
+}
+
+/* One rule per instruction of decode.traceg (its comment lists them). */
+static void test_decoder_rules(void **state)
+{
+    (void)state;
+    dse_trace_stream_info info;
+    sm_trace *s = decode("decode.traceg", &info);
+    assert_int_equal(s->n_blocks, 1);
+    assert_int_equal(s->warps_per_block, 1);
+    assert_int_equal(s->regs, 8);
+    assert_int_equal(s->first[1], 14);
+    const sm_trace_inst *in = s->insts;
+    assert_int_equal(in[0].op, SM_TRACE_INT_MAD); /* IMAD R1 <- R2 R3 RZ */
+    assert_int_equal(in[0].dst, 1);
+    assert_int_equal(in[0].n_src, 2); /* RZ is no register access */
+    assert_int_equal(in[0].src[2], SM_TRACE_NO_REG);
+    assert_int_equal(in[1].op, SM_TRACE_FP_MAD);
+    assert_int_equal(in[1].n_src, 3); /* the fourth source is not read */
+    assert_int_equal(info.extra_srcs, 1);
+    assert_int_equal(in[2].op, SM_TRACE_ST_SHARED);
+    assert_int_equal(in[2].dst, SM_TRACE_NO_REG);
+    assert_int_equal(in[2].smem_ways, 4); /* 16-byte stride: 4 words in each of 8 banks */
+    assert_int_equal(in[3].smem_ways, 1); /* broadcast */
+    assert_int_equal(in[4].smem_ways, 1); /* consecutive words */
+    assert_int_equal(in[5].smem_ways, 4); /* 128-bit: 128 words over 32 banks */
+    assert_int_equal(in[6].op, SM_TRACE_LD_GLOBAL);
+    assert_int_equal(in[6].miss, 1); /* cold */
+    assert_int_equal(in[6].reqs, 1); /* 32 x 4 bytes: one 128-byte line */
+    assert_int_equal(in[7].miss, 0); /* the same line again */
+    assert_int_equal(in[8].op, SM_TRACE_ST_GLOBAL); /* evicts it */
+    assert_int_equal(in[9].miss, 1);
+    assert_int_equal(in[10].reqs, 32);
+    assert_int_equal(in[10].miss, 1);
+    assert_int_equal(info.global_loads, 4);
+    assert_int_equal(info.l1_misses, 3);
+    assert_int_equal(in[11].mask, 0x0000ffffu);
+    assert_int_equal(in[12].op, SM_TRACE_CONTROL); /* EXIT */
+    assert_int_equal(in[12].mask, 0);
+    assert_int_equal(in[13].op, SM_TRACE_CONTROL); /* a barrier that ends its warp */
+    assert_int_equal(info.last_barriers, 1);
+    assert_int_equal(info.shared, 4);
+    assert_int_equal(info.shared_ways, 4 + 1 + 1 + 4);
+    dse_trace_stream_free(s);
+}
+
+/* A sweep of one trace workload (the default sweep's SM and floorplan otherwise). */
+static dse_sweep *trace_sweep(const char *name, const char *extra)
+{
+    char path[1024], text[2048];
+    trace_path(name, path, sizeof path);
+    snprintf(text, sizeof text, "workloads = ( { name = \"t\"; trace = \"%s\"; %s } );\n", path,
+             extra);
+    return dse_sweep_load_string(text, "trace_test.cfg", stderr);
+}
+
+static int run_profile(const dse_sweep *s, const sm_profile *w, const sm_config *c,
+                       const dse_technique *t, int slow, sm_stats *st)
+{
+    const var_floorplan *fp = &s->var.floorplan;
+    static sm_rf_map m;
+    sm_rf_map_all_fast(&m, fp->n_banks, fp->entries_per_bank, fp->sub_banks);
+    if (slow)
+        sm_rf_map_mark_last_slow(&m, slow);
+    sm_sim *sim = sm_sim_alloc(c);
+    assert_non_null(sim);
+    int rc = sm_sim_run(sim, c, w, &t->ipc, &m, 0, 1, st);
+    if (rc)
+        fprintf(stderr, "%s: %s (%s)\n", t->name, sm_strerror(rc), sm_sim_diagnostic(sim));
+    sm_sim_free(sim);
+    return rc;
+}
+
+static int run(const dse_sweep *s, const sm_config *c, const dse_technique *t, int slow,
+               sm_stats *st)
+{
+    return run_profile(s, &s->workloads[0], c, t, slow, st);
+}
+
+/* closed-form.traceg: cycles = (C - 1)(L + 3) + 2 + B (L + 3) + 1 with C = 6, B = 3 (its
+ * comment derives it), for two integer latencies. */
+static void test_closed_form(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("closed-form.traceg", "");
+    assert_non_null(s);
+    assert_int_equal(s->workloads[0].block_threads, 64);
+    assert_int_equal(s->workloads[0].regs_per_thread, 4);
+    dse_technique ideal;
+    assert_true(dse_technique_preset("ideal", &ideal));
+    static sm_stats st;
+    for (int lat = 4; lat <= 9; lat += 5) {
+        sm_config c = s->sm;
+        c.lat_int = lat;
+        assert_int_equal(run(s, &c, &ideal, 0, &st), SM_OK);
+        const uint64_t C = 6, B = 3, L = (uint64_t)lat;
+        assert_int_equal(st.cycles, (C - 1) * (L + 3) + 2 + B * (L + 3) + 1);
+        assert_int_equal(st.warp_insts, 14);
+        assert_int_equal(st.barriers, 2);
+        assert_int_equal(st.thread_insts, 14 * 32);
+    }
+    dse_sweep_free(s);
+}
+
+/* smem-conflict.traceg: a chain of N = 4 shared loads of conflict degree 4.  Without a
+ * shared-memory timing that reads smem_ways a link takes lat_shared + 3 cycles; with
+ * one (issue 27's memory system), degree - 1 more.  The same stream with every degree
+ * set to 1 tells which model this is; each case is then checked exactly. */
+static void test_shared_conflict(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("smem-conflict.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    enum { N = 4 };
+    assert_int_equal(tr->first[1], N);
+    sm_trace_inst plain_insts[N];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(tr->insts[i].smem_ways, 4);
+        plain_insts[i] = tr->insts[i];
+        plain_insts[i].smem_ways = 1;
+    }
+    sm_trace plain = *tr;
+    plain.insts = plain_insts;
+    sm_profile w1 = s->workloads[0];
+    w1.trace_stream = &plain;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats conflict, none;
+    assert_int_equal(run(s, &s->sm, &ideal, 0, &conflict), SM_OK);
+    assert_int_equal(run_profile(s, &w1, &s->sm, &ideal, 0, &none), SM_OK);
+    const uint64_t L = (uint64_t)s->sm.lat_shared;
+    assert_int_equal(none.cycles, N * (L + 3) + 1);
+    if (conflict.cycles == none.cycles)
+        print_message("the model's shared memory does not time conflicts (smem_ways) yet\n");
+    else
+        assert_int_equal(conflict.cycles, N * (L + 3 + 4 - 1) + 1);
+    dse_sweep_free(s);
+}
+
+/* Lanes from masks and the L1's misses reach the statistics. */
+static void test_masks_and_misses(void **state)
+{
+    (void)state;
+    dse_trace_stream_info info;
+    sm_trace *d = decode("decode.traceg", &info);
+    uint64_t lanes = 0, results = 0;
+    for (uint64_t i = 0; i < d->first[1]; i++) {
+        lanes += (uint64_t)__builtin_popcount(d->insts[i].mask);
+        results += d->insts[i].dst != SM_TRACE_NO_REG;
+    }
+    dse_trace_stream_free(d);
+    dse_sweep *s = trace_sweep("decode.traceg", "");
+    assert_non_null(s);
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run(s, &s->sm, &ideal, 0, &st), SM_OK);
+    assert_int_equal(st.warp_insts, 14);
+    assert_int_equal(st.thread_insts, lanes);
+    assert_int_equal(st.l1_misses, info.l1_misses);
+    /* only instructions with a register result write one (not EXIT, stores, the final
+     * barrier run as a no-op) */
+    assert_int_equal(st.writes, results);
+    dse_sweep_free(s);
+}
+
+/* Every preset runs both hand-written traces, on a map with slow sub-banks, the same
+ * twice. */
+static void test_every_technique(void **state)
+{
+    (void)state;
+    const char *const traces[] = { "closed-form.traceg", "decode.traceg",
+                                   "tiny-v4-lineinfo.traceg", "smem-conflict.traceg" };
+    static sm_stats a, b;
+    for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
+        dse_sweep *s = trace_sweep(traces[i], "");
+        assert_non_null(s);
+        int n = 0;
+        for (const char *const *p = dse_technique_preset_names(); *p; p++, n++) {
+            dse_technique t;
+            assert_true(dse_technique_preset(*p, &t));
+            int slow = t.freq.variation ? 8 : 0;
+            assert_int_equal(run(s, &s->sm, &t, slow, &a), SM_OK);
+            assert_int_equal(run(s, &s->sm, &t, slow, &b), SM_OK);
+            assert_memory_equal(&a, &b, sizeof a);
+            const sm_trace *tr = s->workloads[0].trace_stream;
+            assert_int_equal(a.warp_insts, tr->first[tr->n_blocks * tr->warps_per_block]);
+        }
+        assert_true(n >= 10);
+        dse_sweep_free(s);
+    }
+}
+
+/* The loader: the header gives the shape, a contradicting shape key and a stale
+ * trace_hash are refused, the written sweep loads back equal. */
+static void test_loader(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("closed-form.traceg", "");
+    assert_non_null(s);
+    uint64_t h = s->workloads[0].trace_hash;
+    assert_true(h != 0);
+    char *text = dse_sweep_to_string(s);
+    assert_non_null(text);
+    dse_sweep *back = dse_sweep_load_string(text, "back.cfg", stderr);
+    assert_non_null(back);
+    assert_true(dse_sweep_equal(s, back));
+    free(text);
+    dse_sweep_free(back);
+    dse_sweep_free(s);
+    assert_null(trace_sweep("closed-form.traceg", "block_threads = 128;"));
+    assert_null(trace_sweep("closed-form.traceg", "trace_hash = 12345L;"));
+    char extra[64];
+    snprintf(extra, sizeof extra, "trace_hash = %lluL;", (unsigned long long)h);
+    s = trace_sweep("closed-form.traceg", extra);
+    assert_non_null(s);
+    dse_sweep_free(s);
+    s = trace_sweep("decode.traceg", "");
+    assert_true(s->workloads[0].trace_hash != h); /* another content, another key */
+    dse_sweep_free(s);
+    assert_null(dse_sweep_load_string("workloads = ( { name = \"t\"; trace_hash = 5L; } );",
+                                      "x.cfg", NULL));
+    assert_null(trace_sweep("no-such-file.traceg", ""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decoder_rules),
+        cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_shared_conflict),
+        cmocka_unit_test(test_masks_and_misses),
+        cmocka_unit_test(test_every_technique),
+        cmocka_unit_test(test_loader),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
