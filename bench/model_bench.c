@@ -263,6 +263,8 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
         sscanf(argv[i], "interval=%d", &c.miss_interval);
         sscanf(argv[i], "oc=%d", &c.oc_unified);
         sscanf(argv[i], "tech=%31s", tname);
+        if (!strcmp(argv[i], "memory=partitions")) /* issue 27: L2/DRAM with bandwidth */
+            c.memory = SM_MEMORY_PARTITIONS;
     }
     sm_config big = c;
     big.collectors = SM_COLLECTORS_UNIFIED;
@@ -359,6 +361,9 @@ static bool added_later(const char *name)
         "predictions_correct",
         /* barriers (issue 27): zero without frac_barrier */
         "stall_barrier", "barriers",
+        /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
+        "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
+        "smem_conflict_cycles",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
@@ -577,9 +582,13 @@ static const char usage[] =
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
     "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
-    "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N]\n"
+    "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N\n"
+    "                  memory=partitions]\n"
     "                 memory hazards: IPC of Turner's design points per profile\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
+    "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
+    "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
+    "                 atomic_ways 4)\n"
     "  --stop-table [REL] the stopping rule at relative error REL (0.01) against exact runs\n";
 
 int main(int argc, char **argv)
@@ -615,6 +624,22 @@ int main(int argc, char **argv)
             rc = rr_report(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--stop-table")) {
             rc = stop_table(s, sim, argc > 2 ? atof(argv[2]) : 0.01);
+        } else if (argc > 2 && !strcmp(argv[1], "--with")) {
+            rc = 0;
+            if (!strcmp(argv[2], "memory")) {
+                s->sm.memory = SM_MEMORY_PARTITIONS;
+            } else if (!strcmp(argv[2], "smem")) {
+                for (int wi = 0; wi < s->n_workloads; wi++) {
+                    s->workloads[wi].smem_ways = 2.0;
+                    s->workloads[wi].frac_atomic = 0.1;
+                    s->workloads[wi].atomic_ways = 4;
+                }
+            } else {
+                fputs(usage, stderr);
+                rc = 2;
+            }
+            if (!rc)
+                rc = speed(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {

@@ -69,7 +69,7 @@ void sm__launch(sm_sim *s)
         return;
     s->slot_freed = false;
     const sm__kernel *k = &s->k;
-    for (int slot = 0; slot < k->resident && s->next_block < k->n_blocks; slot++)
+    for (int slot = 0; slot < k->resident && sm__launch_may(s); slot++)
         if (!s->blocks[slot].live)
             launch_block(s, slot);
 }

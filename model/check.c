@@ -58,5 +58,13 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "frac_barrier", msg, ml,
                       "frac_sfu + frac_mem + frac_shared + frac_barrier must be at most 1, got %g",
                       p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier);
+    if (c->smem_size > 0 && p->smem_bytes > c->smem_size)
+        return reject(key, kl, "smem_bytes", msg, ml,
+                      "a block's shared memory (%d bytes) does not fit the SM's %d bytes",
+                      p->smem_bytes, c->smem_size);
+    if (c->memory == SM_MEMORY_PARTITIONS && c->mem_channels * c->mem_subparts > 256)
+        return reject(key, kl, "mem_subparts", msg, ml,
+                      "mem_channels x mem_subparts must be at most 256, got %d",
+                      c->mem_channels * c->mem_subparts);
     return 0;
 }

@@ -86,7 +86,7 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     }
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
-    sl->done_at = s->now + s->k.lat[lat];
+    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     wheel_push(s, slot, SM__WHEEL_DONE);
     s->n_wheel++;
 }
@@ -214,14 +214,18 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             }
             break;
         }
-        if (u == SM__UNIT_MEM) /* the held state could recur with other collectors */
+        if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
             s->mem_hold_until = 0;
+            s->st->smem_conflict_cycles += sl->xbusy;
+        }
         int64_t at;
         if (result_taken(s, u, p, sl, &at))
             continue; /* this pipeline refuses it; the next may take it */
         if (at)
             s->result_at[u][p][at % SM__RESULT_RING] = at;
-        s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+        /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
+        s->pipe_free[u][p] =
+            s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
         ord_remove(s, u, j);
         s->coll_full[u] &= ~(1ULL << bit);

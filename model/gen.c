@@ -159,6 +159,12 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     k->partial_lanes = p->partial_lanes;
     k->hit_thresh = (uint32_t)lround(p->l1_hit_rate * 4096);
     k->bar_thresh = prob32(p->frac_barrier);
+    double ways = p->smem_ways < 1 ? 1.0 : p->smem_ways;
+    k->smem_base = (int)floor(ways);
+    k->smem_thresh = prob32(ways - k->smem_base);
+    k->atomic_thresh = prob32(p->frac_atomic);
+    k->atomic_cycles = 2 * (p->atomic_ways < 1 ? 1 : p->atomic_ways);
+    k->smem_on = k->smem_base > 1 || k->smem_thresh || k->atomic_thresh;
     op_table(k, p);
     reg_table(k->reg_tab[0], 0, k->first_div, p->reg_skew);
     if (n_div)
@@ -194,6 +200,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    wp->next.smem_ways = 1; /* synth() writes it only when the kernel has conflicts */
     if (k->trace)
         sm__trace_warp(k, wp, ordinal, warp_in_block); /* its row and length */
     wp->stream = NULL;
@@ -202,6 +209,18 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     if (st && fresh)
         stream_fill(k, st, ordinal, warp_in_block);
     wp->stream = st;
+}
+
+/* A shared access's conflict degree: smem_ways' floor, one more with its fraction; an
+ * atomic (frac_atomic of them) reads and writes each of its atomic_ways serialised
+ * lanes.  From a hash of the instruction's two draws, not further draws: the stream
+ * is the one every other setting sees. */
+static uint8_t smem_degree(const sm__kernel *k, uint64_t a, uint64_t b)
+{
+    uint64_t c = mix64(a ^ (b << 1) ^ 0x5AE3B4C7ULL);
+    int ways = k->smem_base + ((uint32_t)c < k->smem_thresh);
+    ways = (uint32_t)(c >> 32) < k->atomic_thresh ? k->atomic_cycles : ways;
+    return (uint8_t)ways;
 }
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs
@@ -216,6 +235,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
+    if (__builtin_expect(k->smem_on, 0)) /* else it stays 1 (sm__gen_warp) */
+        in->smem_ways = (op == SM__OP_LD_SHARED) | (op == SM__OP_ST_SHARED)
+                            ? smem_degree(k, a, b) : 1;
     uint8_t dst = rt[(a >> 42) & 1023];
     in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
@@ -257,6 +279,7 @@ static void micro(const sm__kernel *k, const sm__warp *wp, int index, sm__inst *
 {
     int at = k->micro_rows ? wp->micro_row * k->insts_per_warp + index : index;
     *in = k->micro[at % k->n_micro];
+    in->smem_ways = in->smem_ways > 1 && sm__ops[in->op].unit == SM__UNIT_MEM ? in->smem_ways : 1;
     for (int i = in->n_src; i < SM__MAX_SRC; i++)
         in->src[i] = SM__NO_REG;
 }
@@ -266,7 +289,7 @@ static void micro(const sm__kernel *k, const sm__warp *wp, int index, sm__inst *
 static void flag_inst(sm__inst *in)
 {
     *in = (sm__inst){ .op = SM__OP_FLAG, .dst = SM__NO_REG, .n_src = 0,
-                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
 /* Is instruction `index` of every warp a barrier?  A function of the kernel's seed and
@@ -282,7 +305,7 @@ static bool barrier_at(const sm__kernel *k, int index)
 static void bar_inst(sm__inst *in)
 {
     *in = (sm__inst){ .op = SM__OP_BAR, .dst = SM__NO_REG, .n_src = 0,
-                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG } };
+                      .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
 /* Stored streams (streams.c): SM__STREAM_WORDS words per instruction (sm_internal.h). */
@@ -301,7 +324,7 @@ static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
 {
     in->unit = sm__ops[in->op].unit;
     memcpy(&out[0], in, 8);
-    out[1] = (uint64_t)in->miss | draws << 8;
+    out[1] = (uint64_t)in->miss | draws << 8 | (uint64_t)in->smem_ways << 16;
 }
 
 /* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
@@ -311,7 +334,7 @@ static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int war
     memset(&w, 0, sizeof w);
     w.rng = warp_key(k, ordinal, warp_in_block);
     for (int i = 0; i < k->insts_per_warp; i++) {
-        sm__inst in = { 0 };
+        sm__inst in = { .smem_ways = 1 }; /* as sm__gen_warp leaves it */
         uint64_t before = w.rng, draws = 0;
         draw_synth(k, &w, i, &in);
         while (before + draws * GOLDEN != w.rng)
@@ -341,13 +364,14 @@ static inline void stream_read(const sm__kernel *k, sm__warp *wp, int index, sm_
         return;
     }
     const uint64_t *x = wp->stream + SM__STREAM_WORDS * index;
-    wp->rng += (x[1] >> 8) * GOLDEN;
+    wp->rng += (x[1] >> 8 & 0xff) * GOLDEN;
     if (__builtin_expect((uint8_t)x[0] == SM__OP_BAR, 0)) {
         bar_inst(in);
         return;
     }
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
+    in->smem_ways = (uint8_t)(x[1] >> 16);
 }
 
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +

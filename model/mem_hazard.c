@@ -99,7 +99,8 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
         k->coll_keep[u] = k->unified ? 0u : ~(1u << u);
     k->replay = c->mem_hazard == SM_HAZARD_REPLAY || c->mshr_tracker != SM_TRACKER_NONE;
     k->mem_model = k->unified || k->replay || c->miss_interval > 0 || p->mem_requests > 1 ||
-                   p->load_sites > 0 || p->site_bias > 0;
+                   p->load_sites > 0 || p->site_bias > 0 ||
+                   c->memory == SM_MEMORY_PARTITIONS; /* memsys.c: the stage below */
     if (!k->mem_model)
         return 0;
     k->req_base = (int)floor(p->mem_requests);
@@ -163,8 +164,12 @@ static void send_request(sm_sim *s, sm__hz_slot *h)
         s->hz.next_miss = s->now + s->c->miss_interval;
         if (h->reqs_left > 1) {
             sm__hz *hz = &s->hz;
-            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] =
-                s->now + s->k.lat[SM__LAT_MISS];
+            int64_t at = s->now + (s->mem.on ? sm__memsys_load(s) : s->k.lat[SM__LAT_MISS]);
+            if (hz->rel_n) { /* FIFO: with the memory system latencies differ */
+                int64_t last = hz->rel[(hz->rel_head + hz->rel_n - 1) % SM__MSHR_RING];
+                at = at > last ? at : last;
+            }
+            hz->rel[(hz->rel_head + hz->rel_n++) % SM__MSHR_RING] = at;
             s->misses++;
         }
     }
@@ -229,7 +234,14 @@ static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
         }
         send_request(s, h);
     }
-    s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval;
+    s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + sl->xbusy;
+    s->st->smem_conflict_cycles += sl->xbusy;
+    if (s->mem.on) { /* the memory system (memsys.c): a miss's latency, a store's bandwidth */
+        if (load && sl->miss && h->reqs_left == 0)
+            s->k.lat[SM__LAT_MISS] = sm__memsys_load(s); /* start() reads it next */
+        else if (sl->op == SM__OP_ST_GLOBAL)
+            sm__memsys_store(s);
+    }
     if (load && h->reqs_left > 0) { /* divergent: more requests to send */
         if (buffer_room(s, sl->warp)) {
             squash(s, bit, slot, HZ_DIVERGE);

@@ -25,6 +25,12 @@ void sm_config_default(sm_config *c)
         .collectors = SM_COLLECTORS_PER_UNIT, .oc_unified = 8, .mem_hazard = SM_HAZARD_STALL,
         .mshr_tracker = SM_TRACKER_NONE, .hit_predictor = SM_PREDICT_HIT_UNLESS_REPLAYED,
         .miss_interval = 0,
+        /* GPGPU-Sim SM2_GTX480 gpgpusim.config (docs/model.md, "A memory system with
+         * bandwidth", line by line) */
+        .memory = SM_MEMORY_FIXED, .mem_channels = 6, .mem_subparts = 2,
+        .mem_icnt_latency = 10, .mem_rop_latency = 120, .mem_l2_sector = 1,
+        .mem_dram_latency = 100, .mem_dram_access = 24, .mem_dram_sector = 2,
+        .mem_dram_clock = 924.0 / 700.0, .smem_size = 49152,
     };
 }
 
@@ -44,6 +50,8 @@ void sm_profile_default(sm_profile *p)
         .long_lived_regs = 2, /* a base pointer and an index, live across the kernel */
         .release_delay = 0,
         .mem_requests = 1.0, .load_sites = 0, .site_bias = 0.0,
+        .l2_hit_rate = 0.0, .smem_ways = 1.0, .frac_atomic = 0.0, .atomic_ways = 1,
+        .smem_bytes = 0, .n_launches = 0, .launch_dependent = true,
         .weight = 1.0, .seed = 1,
     };
 }

@@ -84,6 +84,9 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     sl->dst = in->dst;
     sl->op = in->op;
     sl->miss = in->miss;
+    /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
+     * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
+    sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
         sl->wbank = wp->bank[in->dst];

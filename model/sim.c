@@ -90,13 +90,26 @@ static int resident_blocks(const sm_config *c, const sm_profile *w, int wpb)
 {
     int r = min_int(c->max_blocks, c->max_warps / wpb);
     r = min_int(r, c->max_threads / (wpb * 32));
+    if (c->smem_size > 0 && w->smem_bytes > 0) /* shared memory (issue 27 item 2) */
+        r = min_int(r, c->smem_size / w->smem_bytes);
     return min_int(r, (int)((long)c->n_registers / ((long)wpb * 32 * w->regs_per_thread)));
+}
+
+static bool launches_ok(const sm_profile *w)
+{
+    if (w->n_launches < 0 || w->n_launches > SM_MAX_LAUNCHES)
+        return false;
+    for (int l = 0; l < w->n_launches; l++)
+        if (w->launch_blocks[l] < 1)
+            return false;
+    return true;
 }
 
 static bool profile_ok(const sm_profile *w)
 {
     return w->regs_per_thread >= 1 && w->regs_per_thread <= SM__MAX_REGS - 1 &&
-           w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1;
+           w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1 &&
+           launches_ok(w);
 }
 
 /* The only way sm_index and n_sms reach the simulation (sm.h): blocks b = sm_index,
@@ -113,8 +126,7 @@ int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sm
     int resident = resident_blocks(c, w, wpb);
     if (resident < 1)
         return SM_E_INVALID;
-    int share = sm_index < w->grid_blocks ? (w->grid_blocks - 1 - sm_index) / n_sms + 1 : 0;
-    return min_int(share, SM_SIM_WAVES * resident);
+    return sm__launch_shares(c, w, sm_index, n_sms, resident, NULL, NULL); /* launch.c */
 }
 
 int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_technique *t,
@@ -158,6 +170,10 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->tail_lanes = w->block_threads % 32 ? w->block_threads % 32 : 32;
     k->resident = resident_blocks(c, w, k->warps_per_block);
     k->n_blocks = share;
+    k->n_launches = w->n_launches > 0 ? w->n_launches : 1;
+    k->launch_dep = w->launch_dependent;
+    sm__launch_shares(c, w, sm_index, n_sms, k->resident, k->launch_end, k->launch_sms);
+    sm__memsys_setup(s, w, k->launch_sms[0]);
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
@@ -249,6 +265,7 @@ static void reset_state(sm_sim *s)
     memset(s->wheel_busy, 0, sizeof s->wheel_busy);
     s->n_wheel = 0;
     s->misses = 0;
+    s->launch = 0;
     s->mem_hold_until = 0;
     memset(s->blocks, 0, sizeof s->blocks);
     s->next_block = s->blocks_done = s->live_blocks = 0;

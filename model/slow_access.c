@@ -65,10 +65,15 @@ static bool is_frozen(const sm_sim *s, int64_t c)
     return d >= 0 && d < 64 && (s->frozen >> d & 1);
 }
 
-/* Cycle c frozen for every read port but those the slow access itself holds. */
+/* Cycle c frozen for every read port but those the slow access itself holds.  A cycle
+ * is lost once, however many slow reads were granted in the cycle before it (they share
+ * their second cycle): pushing the ports back again for each of them cost the SM one
+ * cycle per slow read, which GPGPU-Sim's arbiter does not (bench/gpgpusim, issue 34). */
 static void freeze(sm_sim *s, int b, const int *pb, int n_pb, int64_t c)
 {
     const sm__kernel *k = &s->k;
+    if (is_frozen(s, c))
+        return;
     for (int v = 0; v < k->n_banks; v++)
         if (v != b && s->read_next[v] > c)
             s->read_next[v]++;

@@ -85,7 +85,12 @@
     X(replay_buffer_full, "cycles", "hazard met with the warp's replay buffer full: stalled") \
     X(tracker_holds, "scheduler x cycles", "a load predicted to miss held by the MSHR tracker") \
     X(predictions, "loads", "hit/miss predictions checked at the memory stage")             \
-    X(predictions_correct, "loads", "hit/miss predictions that were right")
+    X(predictions_correct, "loads", "hit/miss predictions that were right")                 \
+    X(mem_l2_requests, "requests", "sm.memory = partitions: line requests to L2 (loads and stores)") \
+    X(mem_dram_requests, "requests", "sm.memory = partitions: of them, L2 misses sent to DRAM") \
+    X(mem_queue_cycles, "cycles", "sm.memory = partitions: loads' waits at L2 ports and DRAM channels") \
+    X(mem_miss_cycles, "cycles", "sm.memory = partitions: latency of missing loads' requests, summed") \
+    X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the

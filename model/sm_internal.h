@@ -87,8 +87,12 @@ typedef struct sm__inst {
     /* set only under the hazard model (k.mem_model; docs/replay.md) */
     uint8_t site;              /* global load: load-site ID (static instruction)    */
     uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
-    /* set only from a trace (trace.c) */
-    uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
+    /* shared-memory access: its bank-conflict degree, 1..32 (the cycles it holds the
+     * LD/ST pipeline, and its result is late by all but one; GPGPU-Sim: the most
+     * distinct words addressed in one bank).  Set by the instruction source (gen.c
+     * from the profile's smem_ways, trace.c from the lanes' addresses); 0 counts as
+     * 1; only LD/ST shared instructions may carry more than 1 */
+    uint8_t smem_ways;
 } sm__inst;
 
 /* Operation traits, indexed by sm__op (exec.c). */
@@ -112,6 +116,8 @@ typedef struct sm__slot {
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wlanes;
+    uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
+                        * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
 
 /* An operand collector unit. */
@@ -256,6 +262,20 @@ typedef struct sm__kernel {
     int hold_cap;        /* cycles past the first a port is held at most (pipelined) */
     bool slow_stall;     /* stall_collector                                          */
     bool phys_ports;     /* bro_ports = physical                                      */
+    /* shared memory (gen.c): a shared access's conflict degree is smem_base, one more
+     * with P = smem_thresh / 2^32; an atomic (P = atomic_thresh of shared accesses)
+     * takes 2 x atomic_ways (read and write of each serialised lane) */
+    bool smem_on;        /* any of them set: gen.c draws degrees */
+    int smem_base;
+    uint32_t smem_thresh, atomic_thresh;
+    int atomic_cycles;
+    /* launches (launch.c): this SM's blocks of launch l are [launch_end[l - 1],
+     * launch_end[l]); with launch_dep a launch's blocks wait for the previous launch's
+     * last block; launch_sms[l]: SMs that run a block of launch l (share the memory) */
+    int n_launches;
+    bool launch_dep;
+    int launch_end[SM_MAX_LAUNCHES];
+    int16_t launch_sms[SM_MAX_LAUNCHES];
 } sm__kernel;
 
 /* Per in-flight slot state of the hazard model, beside the hot slot pool. */
@@ -399,6 +419,23 @@ struct sm_sim {
     int64_t phys_read_next[SM_MAX_BANKS], phys_write_next[SM_MAX_BANKS];
     uint64_t frozen;
     int64_t frozen_base;
+    /* launches and the memory system: cold, so last (sm__mem_lat tests mem.on on a
+     * miss only) */
+    int launch;          /* launch the next block belongs to (launch.c) */
+    /* sm.memory = "partitions" (memsys.c): when each L2 sub-partition's port and each
+     * DRAM channel next serves this SM, in cycles (fractional: its share) */
+    struct sm__memsys {
+        bool on;
+        double l2_free[64 * 4], dram_free[64];
+        double l2_time, dram_time; /* one 128-B line: port time and channel time */
+        double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
+        double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
+        double to_l2;          /* dispatch to arrival at the L2 port */
+        int n_sub;             /* sub-partitions */
+        uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
+        uint64_t n;            /* requests so far: keys the partition and the L2 hit */
+        uint64_t seed;
+    } mem;
 };
 
 /* banks.c: the working bank table, register mapping, renaming */
@@ -412,9 +449,10 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
 int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
 void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp);
 /* A stored instruction is two words (gen.c stream_fill): the first holds bytes 0-7 of
- * the sm__inst as drawn (op to div, unit filled in), the second its miss bit and, from
- * bit 8, the draws it took from the warp's stream (the state after it is the state
- * before plus that many increments: mem_hazard.c and zero_gating.c read it). */
+ * the sm__inst as drawn (op to div, unit filled in), the second its miss bit, from bit
+ * 8 the draws it took from the warp's stream (the state after it is the state before
+ * plus that many increments: mem_hazard.c and zero_gating.c read it) and from bit 16
+ * its smem_ways. */
 #define SM__STREAM_WORDS 2
 _Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
                "stored streams copy bytes 0-7 of an sm__inst");
@@ -432,7 +470,8 @@ static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
     sm__inst *in = &wp->next;
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
-    wp->rng += (x[1] >> 8) * 0x9E3779B97F4A7C15ULL;
+    in->smem_ways = (uint8_t)(x[1] >> 16);
+    wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
     const uint8_t *slow = wp->slow[in->div];
     in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
 }
@@ -717,6 +756,18 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
 {
     return sm__port_write_as(s, b, slow, lanes, __builtin_expect(s->k.port_rules, 0));
 }
+
+/* memsys.c: sm.memory = "partitions".  sm__memsys_load returns the latency of a
+ * load's request sent now (128 bytes), sm__memsys_store books a store's bandwidth. */
+void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms);
+void sm__memsys_launch(sm_sim *s, int sms);
+int sm__memsys_load(sm_sim *s) __attribute__((cold, noinline));
+void sm__memsys_store(sm_sim *s) __attribute__((cold, noinline));
+
+/* launch.c: the launches of a profile and this SM's share of each */
+int sm__launch_shares(const sm_config *c, const sm_profile *w, int sm_index, int n_sms,
+                      int resident, int *end, int16_t *sms);
+bool sm__launch_may(sm_sim *s);
 
 /* sim.c */
 uint16_t sm__slot_alloc(sm_sim *s);

@@ -126,6 +126,15 @@ typedef enum {
  * latency table does not name runs at latency 1 (docs/workloads.md). */
 typedef enum { SM_LATENCY_RFDSE, SM_LATENCY_GPGPUSIM } sm_latency_table;
 
+/* What an L1 miss costs (docs/model.md, "A memory system with bandwidth"). */
+typedef enum {
+    SM_MEMORY_FIXED = 0,     /* one latency (the profile's measured mean), no bandwidth */
+    SM_MEMORY_PARTITIONS = 1 /* L2 sub-partitions and DRAM channels with bandwidth: the *
+                              * latency grows with the request rate (memsys.c)          */
+} sm_memory;
+
+#define SM_MAX_LAUNCHES 256 /* launches of one profile (launch_blocks) */
+
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
     int max_warps;          /* resident warps                        48    */
@@ -166,6 +175,20 @@ typedef struct sm_config {
                              * profile's latency1_share of ALU instructions  *
                              * at latency 1, as GPGPU-Sim 4.0 (comparison)   */
     int max_misses;         /* outstanding misses per SM (MSHRs)     32    */
+    /* the memory system behind L1 (memsys.c; GPGPU-Sim SM2_GTX480 gpgpusim.config,
+     * line numbers in docs/model.md, "A memory system with bandwidth") */
+    sm_memory memory;       /* fixed latency or partitions           fixed */
+    int mem_channels;       /* DRAM channels (memory partitions)     6     */
+    int mem_subparts;       /* L2 sub-partitions per channel         2     */
+    int mem_icnt_latency;   /* interconnect, request + reply, cycles 10    */
+    int mem_rop_latency;    /* L2 ROP queue latency, cycles          120   */
+    int mem_l2_sector;      /* L2 data port: cycles per 32-B sector  1     */
+    int mem_dram_latency;   /* DRAM latency queue, DRAM cycles       100   */
+    int mem_dram_access;    /* row activate + CAS (tRCD + CL), DRAM  24    */
+    int mem_dram_sector;    /* DRAM cycles per 32-B sector request   2     *
+                             * (one 64-B burst, tCCD = BL / 4)              */
+    int smem_size;          /* shared memory per SM, bytes           49152 */
+    double mem_dram_clock;  /* DRAM clock / SM clock (924 / 700)     1.32  */
     /* memory hazards and replay (docs/replay.md; defaults reproduce the model
      * without them bit for bit) */
     sm_collectors collectors; /* operand collectors              per_unit */
@@ -228,6 +251,20 @@ typedef struct sm_profile {
                              * from, for per-PC prediction; 0: all site 0      */
     double site_bias;       /* 0: every site hits at l1_hit_rate; 1: a site    *
                              * always hits or always misses (same mean)        */
+    /* memory system, shared memory and launches (issue 27 items 2, 4, 5) */
+    double l2_hit_rate;     /* L1 misses (and stores) that hit in L2, with     *
+                             * sm.memory = "partitions" (not measured: 0)      */
+    double smem_ways;       /* mean bank-conflict degree of a shared-memory    *
+                             * access, 1..32 (cycles it takes; 1: none)        */
+    double frac_atomic;     /* share of shared-memory instructions that are    *
+                             * atomics (read-modify-write, serialised)         */
+    int atomic_ways;        /* lanes per word of an atomic: its serialisation  */
+    int smem_bytes;         /* shared memory per block, bytes (0: none)        */
+    int launch_blocks[SM_MAX_LAUNCHES]; /* blocks per launch, in order; none:  *
+                             * one launch of grid_blocks                       */
+    int n_launches;         /* entries of launch_blocks                        */
+    bool launch_dependent;  /* each launch waits for the previous to finish   *
+                             * on every SM (true: stream order)                */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
     /* A trace workload (docs/traces.md, "Running a trace"): the warps of a recorded *

@@ -61,6 +61,11 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
     n = put(b, n, k->op_tab, sizeof k->op_tab);
     n = put(b, n, k->reg_tab, sizeof k->reg_tab);
     n = put(b, n, k->dep_tab, sizeof k->dep_tab);
+    n = put(b, n, &k->smem_on, sizeof k->smem_on);
+    n = put(b, n, &k->smem_base, sizeof k->smem_base);
+    n = put(b, n, &k->smem_thresh, sizeof k->smem_thresh);
+    n = put(b, n, &k->atomic_thresh, sizeof k->atomic_thresh);
+    n = put(b, n, &k->atomic_cycles, sizeof k->atomic_cycles);
     if (k->mate_thresh) {
         n = put(b, n, k->n_mates, sizeof k->n_mates);
         n = put(b, n, k->mates, sizeof k->mates);

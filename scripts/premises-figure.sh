@@ -20,8 +20,10 @@ labels=("defaults\\n(hold port)" "pipelined" "replay" "stall collector" "shared\
 techs=(vl_rf vl_sb rf_bro pv_opt)
 colours=("#a1caf1" "#604e97" "#008856" "#be0032") # analysis/gnuplot.c's
 
-# mean and 95 % CI of technique $2 in CSV file $1 (columns of `rfdse analyze --csv`)
-row() { awk -F, -v t="$2" '$1 == t && $2 == "all" { print $5, $7, $8 }' "$1"; }
+# mean and 95 % CI of view $2 (chip_performance, chip_ipc) of technique $3 in the
+# statistics table $1 (STEM_stats.csv of `rfdse analyze --csv`: view, technique, ...,
+# mean in column 7, the interval in 9 and 10)
+row() { awk -F, -v v="$2" -v t="$3" '$1 == v && $2 == t { print $7, $9, $10 }' "$1"; }
 
 # vl_rf minus pv_opt, chip by chip (same chips: a paired difference), of a chip's
 # performance (the mean over workloads) from the per-chip CSV: mean, 95 % CI half-width,
@@ -42,14 +44,14 @@ printf '| assumption | metric | %s | vl_rf - pv_opt, paired (chips vl_rf ahead) 
   "$(IFS='|'; echo "${techs[*]}" | sed 's/|/ | /g')"
 for i in "${!names[@]}"; do
   s=${names[$i]}
-  perf="$csv/premises-${s}_chip_performance.csv" ipc="$csv/premises-${s}_chip_ipc.csv"
-  [ -f "$perf" ] && [ -f "$ipc" ] || { echo "premises-figure: $perf missing, skipped" >&2; continue; }
+  stats="$csv/premises-${s}_stats.csv"
+  [ -f "$stats" ] || { echo "premises-figure: $stats missing, skipped" >&2; continue; }
   line="$n"
   xt="$xt${xt:+, }\"${labels[$i]}\" $n"
   pl="| ${s} | lifetime performance" il="| | IPC"
   for t in "${techs[@]}"; do
-    read -r pm plo phi < <(row "$perf" "$t")
-    read -r im ilo ihi < <(row "$ipc" "$t")
+    read -r pm plo phi < <(row "$stats" chip_performance "$t")
+    read -r im ilo ihi < <(row "$stats" chip_ipc "$t")
     line="$line $pm $plo $phi $im $ilo $ihi"
     pl="$pl | $(printf '%.3f' "$pm")" il="$il | $(printf '%.3f' "$im")"
   done

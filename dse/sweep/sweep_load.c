@@ -102,8 +102,8 @@ static int read_list(const loader *ld, const config_setting_t *s, const char *pa
     if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
         return fail(ld, s, path, "expected an array like [0, 1], got %s", type_name(t));
     int n = config_setting_length(s);
-    if (n < 1 || n > k->len)
-        return fail(ld, s, path, "expected 1 to %d elements, got %d", k->len, n);
+    if (n > k->len) /* empty is the default of every list (printed back as []) */
+        return fail(ld, s, path, "expected at most %d elements, got %d", k->len, n);
     for (int i = 0; i < n; i++) {
         double v;
         if (read_number(ld, config_setting_get_elem(s, (unsigned)i), path, k, &v))

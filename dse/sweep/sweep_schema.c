@@ -36,6 +36,7 @@ static const char *const coll_names[] = { "per_unit", "unified", NULL };
 static const char *const hazard_names[] = { "stall", "replay", NULL };
 static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
 static const char *const latency_table_names[] = { "rfdse", "gpgpusim", NULL };
+static const char *const memory_names[] = { "fixed", "partitions", NULL };
 static const char *const predictor_names[] = { "hit_unless_replayed", "always_miss", "pc",
                                                "oracle", NULL };
 
@@ -138,6 +139,18 @@ static const dse__key sm_keys[] = {
     K_ENUM(sm_config, latency_table, latency_table_names,
            "ALU latencies: rfdse's, or GPGPU-Sim 4.0's (latency1_share at latency 1)"),
     K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
+    K_ENUM(sm_config, memory, memory_names,
+           "L1 misses: one fixed latency, or L2 and DRAM partitions with bandwidth"),
+    K_INT(sm_config, mem_channels, 1, 64, "DRAM channels (memory partitions) of the chip"),
+    K_INT(sm_config, mem_subparts, 1, 4, "L2 sub-partitions per DRAM channel"),
+    K_INT(sm_config, mem_icnt_latency, 0, 10000, "interconnect latency, request and reply, cycles"),
+    K_INT(sm_config, mem_rop_latency, 0, 10000, "L2 ROP queue latency, cycles"),
+    K_INT(sm_config, mem_l2_sector, 1, 100, "L2 data port cycles per 32-byte sector"),
+    K_INT(sm_config, mem_dram_latency, 0, 10000, "DRAM latency queue, DRAM cycles"),
+    K_INT(sm_config, mem_dram_access, 0, 10000, "DRAM row activate + CAS latency, DRAM cycles"),
+    K_INT(sm_config, mem_dram_sector, 1, 100, "DRAM cycles a 32-byte sector request holds a channel"),
+    K_DBLO(sm_config, mem_dram_clock, 0, 100, "DRAM clock / SM clock"),
+    K_INT(sm_config, smem_size, 0, 1048576, "shared memory per SM, bytes (0: no limit)"),
     K_ENUM(sm_config, collectors, coll_names,
            "operand collectors: per unit kind (oc_sp/oc_sfu/oc_mem) or one unified pool"),
     K_INT(sm_config, oc_unified, 1, 64, "generic operand collectors with collectors = \"unified\""),
@@ -265,6 +278,15 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, load_sites, 0, 256, "load-site IDs (static loads) for per-PC prediction"),
     K_DBL(sm_profile, site_bias, 0, 1,
           "0: every load site hits at l1_hit_rate; 1: a site always hits or always misses"),
+    K_DBL(sm_profile, l2_hit_rate, 0, 1,
+          "L1 misses and stores that hit in L2 (sm.memory = \"partitions\")"),
+    K_DBL(sm_profile, smem_ways, 1, 32, "mean bank-conflict degree of a shared-memory access"),
+    K_DBL(sm_profile, frac_atomic, 0, 1, "share of shared-memory instructions that are atomics"),
+    K_INT(sm_profile, atomic_ways, 1, 32, "lanes per word of a shared-memory atomic (serialised)"),
+    K_INT(sm_profile, smem_bytes, 0, 1048576, "shared memory per block, bytes"),
+    K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
+            "blocks of each launch, in order (none: one launch of grid_blocks)"),
+    K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
     K_I64(sm_profile, trace_hash, 0, 9e18,

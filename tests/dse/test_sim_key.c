@@ -125,10 +125,10 @@ static void test_tables_cover_every_field(void **state)
                              * and rr_release (2, with five designs)              */
     assert_int_equal(c, 3); /* padding after the result_slots bool                  */
     assert_int_equal(p, sizeof(((sm_profile *)0)->name) + sizeof(((sm_profile *)0)->trace) +
-                            sizeof(((sm_profile *)0)->trace_stream) + 3 * 4);
+                            sizeof(((sm_profile *)0)->trace_stream) + 3 * 4 + 3);
     /* name; a trace workload's file name and its decoded stream (trace_hash, a key,
      * stands for both: docs/traces.md); padding after miss_latency, partial_lanes and
-     * load_sites */
+     * load_sites, and after the launch_dependent bool */
 }
 
 /* sm.bro_ports = "physical" (model/slow_access.c): which map positions share a physical

@@ -135,10 +135,9 @@ static void test_closed_form(void **state)
     dse_sweep_free(s);
 }
 
-/* smem-conflict.traceg: a chain of N = 4 shared loads of conflict degree 4.  Without a
- * shared-memory timing that reads smem_ways a link takes lat_shared + 3 cycles; with
- * one (issue 27's memory system), degree - 1 more.  The same stream with every degree
- * set to 1 tells which model this is; each case is then checked exactly. */
+/* smem-conflict.traceg: a chain of N = 4 shared loads of conflict degree 4.  With every
+ * degree set to 1 a link takes lat_shared + 3 cycles; at degree 4 the result is
+ * degree - 1 later (issue 27 item 2: the LD/ST pipeline is held that long). */
 static void test_shared_conflict(void **state)
 {
     (void)state;
@@ -164,10 +163,8 @@ static void test_shared_conflict(void **state)
     assert_int_equal(run_profile(s, &w1, &s->sm, &ideal, 0, &none), SM_OK);
     const uint64_t L = (uint64_t)s->sm.lat_shared;
     assert_int_equal(none.cycles, N * (L + 3) + 1);
-    if (conflict.cycles == none.cycles)
-        print_message("the model's shared memory does not time conflicts (smem_ways) yet\n");
-    else
-        assert_int_equal(conflict.cycles, N * (L + 3 + 4 - 1) + 1);
+    /* the model times conflicts (issue 27 item 2, docs/model.md "Shared memory") */
+    assert_int_equal(conflict.cycles, N * (L + 3 + 4 - 1) + 1);
     dse_sweep_free(s);
 }
 

@@ -1,0 +1,279 @@
+/* Issue 27 items 2, 4 and 5 (docs/model.md, "A memory system with bandwidth", "Shared
+ * memory", "Launches"): closed forms and hand counts.
+ *  - a DRAM-bound stream of misses leaves the SM at the channel's bytes per cycle;
+ *  - an isolated miss takes the unloaded latency summed from the configuration, and a
+ *    second one right behind it waits the channel time of every SM sharing it;
+ *  - a shared access of conflict degree d holds the LD/ST pipeline d cycles;
+ *  - shared memory per block limits the blocks per SM;
+ *  - launches: SM 0's share of nw's 63 launches, and a dependent launch sequence takes
+ *    the sum of its launches' times. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sm_fixture.h"
+
+static void reset(fixture *f)
+{
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    sm_technique_default(&f->t);
+}
+
+static sm__inst load(uint8_t op, uint8_t dst, bool miss, uint8_t ways)
+{
+    sm__inst in = { .op = op, .unit = SM__UNIT_MEM, .dst = dst, .n_src = 1,
+                    .src = { 0, SM__NO_REG, SM__NO_REG }, .miss = miss, .smem_ways = ways };
+    return in;
+}
+
+static sm_stats *run_micro(fixture *f, const sm__inst *insts, int n)
+{
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, insts, n, &f->st),
+                     SM_OK);
+    return &f->st;
+}
+
+/* 8 warps x 64 independent missing loads (16 destinations in turn) through one DRAM
+ * channel of one sub-partition whose sector takes 20 DRAM cycles: a line (4 sectors)
+ * holds it 80 / 1.32 = 60.606 SM cycles, far longer than the LD/ST unit's 1 cycle per
+ * load, so the channel is busy from the first request to the last: the last request
+ * starts 511 x 60.606 after the first and returns its unloaded DRAM latency later.
+ * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + (100 +
+ * 24) / 1.32 + 60.606 = 323.55.  The run ends a few cycles after (issue, operand read,
+ * write-back): 511 x 60.606 + 323.55 = 31293.2, within 10 cycles. */
+static void test_dram_bound_stream(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_channels = 1;
+    f->c.mem_subparts = 1;
+    f->c.mem_dram_sector = 20;
+    f->c.max_misses = 256;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 256;
+    f->p.regs_per_thread = 17;
+    f->p.insts_per_warp = 64;
+    sm__inst insts[16];
+    for (int i = 0; i < 16; i++)
+        insts[i] = load(SM__OP_LD_GLOBAL, (uint8_t)(i + 1), true, 1);
+    sm_stats *st = run_micro(f, insts, 16);
+    assert_int_equal(st->l1_misses, 512);
+    assert_int_equal(st->mem_dram_requests, 512);
+    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 124 / (924.0 / 700.0) + line;
+    printf("# DRAM-bound stream: %llu cycles, closed form %.1f; %.3f bytes/cycle, channel %.3f\n",
+           (unsigned long long)st->cycles, expect, 512 * 128.0 / (double)st->cycles, 128 / line);
+    assert_true(st->cycles >= expect && st->cycles <= expect + 10);
+}
+
+/* The same loads, one SM, default partitions: an isolated miss takes 169 + 124 / 1.32 +
+ * 8 / 1.32 = 269 cycles to DRAM, 169 when it hits in L2. */
+static void test_unloaded_latency(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 1;
+    sm__inst one = load(SM__OP_LD_GLOBAL, 1, true, 1);
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 269);
+    assert_int_equal(f->st.mem_queue_cycles, 0);
+    f->p.l2_hit_rate = 1.0;
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 169);
+    assert_int_equal(f->st.mem_dram_requests, 0);
+}
+
+/* Two requests sent in the same cycle to one sub-partition of one channel, with n SMs
+ * sharing it: the second waits for the L2 port (n x 4 cycles after the first began)
+ * and then for the channel (n x 6.06 after the first began there, 4 cycles after the
+ * port): its wait is n x 6.06 in all, so its latency is 269 + n x 6.06, rounded up:
+ * 276 alone, 360 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
+static void test_share_of_the_channel(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_channels = 1;
+    f->c.mem_subparts = 1;
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    const int n[2] = { 1, 15 }, expect[2] = { 276, 360 };
+    for (int i = 0; i < 2; i++) {
+        sm__memsys_setup(s, &f->p, n[i]);
+        assert_int_equal(sm__memsys_load(s), 269);
+        assert_int_equal(sm__memsys_load(s), expect[i]);
+    }
+    /* both hit in L2: the second waits for the port alone, n x 4: 173, 229 */
+    f->p.l2_hit_rate = 1.0;
+    const int hit[2] = { 173, 229 };
+    for (int i = 0; i < 2; i++) {
+        sm__memsys_setup(s, &f->p, n[i]);
+        assert_int_equal(sm__memsys_load(s), 169);
+        assert_int_equal(sm__memsys_load(s), hit[i]);
+    }
+}
+
+/* One block of 8 warps, each 32 independent shared loads: the LD/ST pipeline is the
+ * bottleneck even at degree 1 (285 cycles for 256 loads), so a degree-d access holds it
+ * d cycles and the last result comes d - 1 cycles later: degree 4 takes 3 x 256 cycles
+ * more than degree 1, 2 x 256 more than degree 2; the conflict cycles are (d - 1) per
+ * access. */
+static void test_conflict_degree(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 256;
+    f->p.regs_per_thread = 17;
+    f->p.insts_per_warp = 32;
+    sm__inst insts[16];
+    uint64_t cycles[5] = { 0 };
+    for (int d = 1; d <= 4; d *= 2) {
+        for (int i = 0; i < 16; i++)
+            insts[i] = load(SM__OP_LD_SHARED, (uint8_t)(i + 1), false, (uint8_t)d);
+        sm_stats *st = run_micro(f, insts, 16);
+        cycles[d] = st->cycles;
+        assert_int_equal(st->smem_conflict_cycles, 256u * (unsigned)(d - 1));
+    }
+    printf("# 256 shared loads: %llu cycles at degree 1, %llu at 2, %llu at 4\n",
+           (unsigned long long)cycles[1], (unsigned long long)cycles[2],
+           (unsigned long long)cycles[4]);
+    assert_int_equal(cycles[4] - cycles[2], 2 * 256);
+    assert_int_equal(cycles[4] - cycles[1], 3 * 256); /* 4 cycles an access, not 1 */
+    assert_true(cycles[4] >= 4 * 256);
+}
+
+/* 48 KB of shared memory per SM: blocks of 20000 bytes fit two at a time. */
+static void test_shared_capacity(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.insts_per_warp = 50;
+    f->p.block_threads = 128;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.resident_blocks, 8);
+    f->p.smem_bytes = 20000;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.resident_blocks, 2);
+}
+
+/* nw (512 x 512, 16 x 16 blocks): launches of 1, 2, ..., 32 blocks, then 31, ..., 1.
+ * Round-robin from SM 0 over 15 SMs: SM 0 gets 1 block of a launch of 1-15 blocks, 2 of
+ * 16-30 and 3 of 31-32: (15 + 30 + 6) + (3 + 30 + 15) = 99; SM 14 gets 1 of 15-29 and
+ * 2 of 30-32: (15 + 6) + (4 + 15) = 40. */
+static void test_nw_shares(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.block_threads = 16;
+    f->p.n_launches = 63;
+    for (int l = 0; l < 63; l++)
+        f->p.launch_blocks[l] = l < 32 ? l + 1 : 63 - l;
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 0, 15), 99);
+    assert_int_equal(sm_sim_share(&f->c, &f->p, 14, 15), 40);
+}
+
+/* A dependent sequence of a 1-block and a 2-block launch takes exactly the time of the
+ * two launches run alone (the second launches in the cycle the first's block retires,
+ * and issues from the next, as a kernel's first blocks from cycle 0); independent
+ * launches run as one launch of 3 blocks. */
+static void test_dependent_launches(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.block_threads = 64;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 20;
+    sm__inst chain = { .op = SM__OP_INT_DIV, .unit = SM__UNIT_SP, .dst = 1, .n_src = 1,
+                       .src = { 1, SM__NO_REG, SM__NO_REG } };
+    uint64_t alone[4];
+    for (int b = 1; b <= 3; b++) {
+        f->p.grid_blocks = b;
+        alone[b] = run_micro(f, &chain, 1)->cycles;
+    }
+    f->p.grid_blocks = 3;
+    f->p.n_launches = 2;
+    f->p.launch_blocks[0] = 1;
+    f->p.launch_blocks[1] = 2;
+    uint64_t dep = run_micro(f, &chain, 1)->cycles;
+    f->p.launch_dependent = false;
+    uint64_t indep = run_micro(f, &chain, 1)->cycles;
+    printf("# launches 1 + 2 blocks: %llu cycles dependent (alone %llu + %llu), %llu "
+           "independent (3 blocks %llu)\n", (unsigned long long)dep,
+           (unsigned long long)alone[1], (unsigned long long)alone[2],
+           (unsigned long long)indep, (unsigned long long)alone[3]);
+    assert_int_equal(dep, alone[1] + alone[2]);
+    assert_int_equal(indep, alone[3]);
+    assert_true(dep > indep);
+}
+
+/* The synthetic stream: smem_ways 2.5 gives each shared access 2 or 3 cycles, so the
+ * conflict cycles average 1.5 per shared access (binomial: 4 sigma of 0.5 / sqrt(n));
+ * with 10 % atomics of 4 lanes, 0.9 x 1.5 + 0.1 x 7 = 2.05. */
+static void test_synthetic_degree(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->p.frac_shared = 0.3;
+    f->p.smem_ways = 2.5;
+    f->p.insts_per_warp = 2000;
+    const double mean[2] = { 1.5, 0.9 * 1.5 + 0.1 * 7 }, sd[2] = { 0.5, 1.7 };
+    for (int a = 0; a < 2; a++) {
+        f->p.frac_atomic = a ? 0.1 : 0.0;
+        f->p.atomic_ways = 4;
+        assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+        double n = 0.3 * (double)f->st.warp_insts, got = (double)f->st.smem_conflict_cycles / n;
+        printf("# conflict cycles per shared access %.3f (expected %.3f)\n", got, mean[a]);
+        assert_true(fabs(got - mean[a]) < 4 * sd[a] / sqrt(n) + 0.02); /* 0.02: the share */
+    }
+    f->p.smem_ways = 1.0;
+    f->p.frac_atomic = 0.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.smem_conflict_cycles, 0);
+}
+
+/* A memory-bound synthetic kernel through the partitions: every L1 miss and every
+ * store is a request to L2; with l2_hit_rate 0 each goes on to DRAM. */
+static void test_synthetic_partitions(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    sm_fixture_memory_bound(&f->p);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats part = f->st;
+    assert_true(part.mem_l2_requests > part.l1_misses);
+    assert_int_equal(part.mem_dram_requests, part.mem_l2_requests);
+    assert_true(part.mem_miss_cycles >= 269 * part.l1_misses);
+    f->c.memory = SM_MEMORY_FIXED;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.l1_misses, part.l1_misses); /* the same loads miss L1 */
+    assert_int_equal(f->st.mem_l2_requests, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dram_bound_stream),
+        cmocka_unit_test(test_unloaded_latency),
+        cmocka_unit_test(test_share_of_the_channel),
+        cmocka_unit_test(test_conflict_degree),
+        cmocka_unit_test(test_shared_capacity),
+        cmocka_unit_test(test_nw_shares),
+        cmocka_unit_test(test_dependent_launches),
+        cmocka_unit_test(test_synthetic_degree),
+        cmocka_unit_test(test_synthetic_partitions),
+    };
+    return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
+}
