@@ -12,6 +12,7 @@
 
 #include "dse_sim_cache.h"
 #include "dse_sweep.h"
+#include "sm_design.h"
 #include "sm.h"
 
 static double cpu_seconds(void)
@@ -399,6 +400,11 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
     SM_STATS_ARRAYS(HASH_ARRAY)
 #undef HASH_SCALAR
 #undef HASH_ARRAY
+    /* the designs' own statistics (sm_design.h), as the added-later ones: only when
+     * not all zero, so runs without those designs hash as before them */
+    for (int d = 0; full && d < SM_N_DESIGNS; d++)
+        if (!all_zero(st->design[d], SM_DESIGN_MAX_STATS))
+            h = fnv(h, st->design[d], sizeof st->design[d]);
     return h;
 }
 
@@ -408,8 +414,11 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
  * of the eleven presets it was first recorded on; `full` (--digest-full) covers every
  * statistic of every preset, so accounting-only changes are checked too.  Its first line
  * stays over the fourteen presets it was recorded on (FULL_RECORDED, in registry order);
- * a second line covers every preset, those added since too (ltrf's, reg_release's...). */
+ * the last line covers every preset, those added since too (ltrf's, reg_release's...). */
 #define FULL_RECORDED 14
+/* ... and a line over the 24 presets before operand_reuse (issue 29), so the every-
+ * preset digest recorded then stays checkable as presets are added. */
+#define ALL_RECORDED 24
 static int digest(const dse_sweep *s, sm_sim *sim, bool full)
 {
     static const char *const timing[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
@@ -422,6 +431,9 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
         if (full && t == FULL_RECORDED)
             printf("digest %016llx over %llu warp instructions\n", (unsigned long long)h,
                    (unsigned long long)insts);
+        if (full && t == ALL_RECORDED && names[t])
+            printf("digest (every preset to nbti_opt_rr) %016llx over %llu warp instructions\n",
+                   (unsigned long long)h, (unsigned long long)insts);
         dse_technique tech;
         dse_technique_preset(names[t], &tech);
         static sm_rf_map m;
@@ -456,9 +468,9 @@ static int rr_run(const dse_sweep *s, sm_sim *sim, const sm_profile *p, const ch
     dse_technique_preset("rf_bro", &bro);
     t.freq = bro.freq; /* on rf_bro's map: the designs' IPC side composed onto rf_bro */
     if (gating >= 0)
-        t.ipc.rr_gating = (sm_rr_gating)gating;
+        sm_technique_knob_set(&t.ipc, "rr_gating", gating);
     if (flags >= 0)
-        t.ipc.rr_flag_every = flags;
+        sm_technique_knob_set(&t.ipc, "rr_flag_every", flags);
     static sm_rf_map m;
     int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks, n = s->var.floorplan.n_sms;
     standin_map(s, &t, (int)(total * 0.3 + 0.5), &m);

@@ -2,7 +2,7 @@
  * interval prefetch, as a register-file design (docs/model.md, "Register-file caches").
  *
  * The compiler splits a kernel into register-intervals that touch at most k registers
- * (sm_technique.rfc_regs).  The synthetic stream has no control flow, so intervals are
+ * (the knob rfc_regs, rfc.c).  The synthetic stream has no control flow, so intervals are
  * formed from it by that rule: an interval is the longest run of the warp's next
  * instructions whose registers (sources and destination) number at most k; a kernel
  * of at most k registers is one interval.  The stream is read ahead on a copy of the
@@ -42,7 +42,7 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
 {
     (void)p;
     ltrf *z = st;
-    z->k = s->k.t->rfc_regs;
+    z->k = ((const sm__rfc_knobs *)sm_design_knobs(s, SM_DESIGN_ltrf))->rfc_regs;
     z->parked = 0;
     if (z->k < SM__MAX_SRC + 1) /* an instruction's registers fit one interval */
         return SM_E_INVALID;
@@ -180,6 +180,10 @@ static int64_t cycle(sm_sim *s, void *st)
 }
 
 const sm__rf_design sm__design_ltrf = {
-    .name = "ltrf", .state_size = state_size, .kernel = kernel, .warp = warp, .issue = issue,
+    .info = { .doc = "LTRF: register-file cache filled by register-interval prefetch",
+              .places_registers = true, .cache_entries = sm__rfc_entries,
+              .knobs = sm__rfc_knob_rows, .n_knobs = SM__RFC_N_KNOBS,
+              .core_stats = sm__rfc_stats },
+    .state_size = state_size, .kernel = kernel, .warp = warp, .issue = issue,
     .cycle = cycle,
 };

@@ -11,6 +11,18 @@
  * their class, i.e. on the near-boundary banks (docs/nbti.md section 5). */
 #include "sm_internal.h"
 
+typedef struct rename_knobs {
+    int nbti_rename_order; /* sm_rename_order */
+} rename_knobs;
+_Static_assert(sizeof(rename_knobs) <= SM_DESIGN_KNOB_BYTES, "knob block too small");
+
+static const char *const order_names[] = SM_ENUM_NAMES(SM_RENAME_ORDERS);
+static const sm_knob knobs[] = {
+    SM_KNOB_ENUM(rename_knobs, nbti_rename_order, order_names,
+                 SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
+                 "registers that order the renaming: the last warp's, or every warp's"),
+};
+
 /* Renames logical bank `from` to the first still-unassigned virtual bank of its speed
  * class, unless it already has one.  "First" is "fastest" because rf_bro tables are
  * sorted fastest to slowest. */
@@ -32,7 +44,8 @@ static void rename_block(sm_sim *s, void *st, sm__block *blk, int first_warp)
     (void)st;
     const sm__kernel *k = &s->k;
     bool taken[SM_MAX_BANKS] = { false }, done[SM_MAX_BANKS] = { false };
-    int n_walk = k->t->rename_order == SM_RENAME_ALL_WARPS ? k->warps_per_block : 1;
+    const rename_knobs *kn = sm_design_knobs(s, SM_DESIGN_nbti_rename);
+    int n_walk = kn->nbti_rename_order == SM_RENAME_ALL_WARPS ? k->warps_per_block : 1;
     int last = k->warps_per_block - 1, lanes[SM__MAX_WARPS];
     for (int j = 0; j < n_walk; j++)
         lanes[j] = sm__gen_lanes(k, blk->ordinal, last - j);
@@ -44,4 +57,8 @@ static void rename_block(sm_sim *s, void *st, sm__block *blk, int first_warp)
         rename_next(k, blk->rename, taken, done, b);
 }
 
-const sm__rf_design sm__design_nbti_rename = { .name = "nbti_rename", .block = rename_block };
+const sm__rf_design sm__design_nbti_rename = {
+    .info = { .doc = "nbti_opt: block-level bank renaming", .needs_bro = true,
+              .knobs = knobs, .n_knobs = 1 },
+    .block = rename_block,
+};

@@ -1,5 +1,7 @@
-/* Defaults of every SM-model knob; the only place they are written down. */
+/* Defaults of every SM-model knob; the only place they are written down, but for the
+ * knobs of register-file designs, which their own files declare (sm_design.h). */
 #include "sm_params.h"
+#include "sm_internal.h"
 
 #include <string.h>
 
@@ -61,13 +63,8 @@ void sm_technique_default(sm_technique *t)
     *t = (sm_technique){
         .scheduler = SM_SCHED_LRR, .fba_rm = false, .hybrid = false,
         .hybrid_policy = SM_HYBRID_AUTO, .hybrid_banks = 0,
-        .rename_order = SM_RENAME_ALL_WARPS, /* model.md section 7: the intent */
-        .main_rf_latency = 1, .rfc_regs = 16, /* LTRF's partition (Sadrosadati 2018) */
+        .main_rf_latency = 1,
         .design = { false }, /* no register-file design */
-        /* reg_release: Jeon & Annavaram's defaults (1 KB sub-arrays and table, a flag
-         * instruction every 18); 64 instructions of look-ahead stand for the compiler's
-         * liveness within a loop body */
-        .rr_policy = SM_RR_CONSOLIDATE, .rr_gating = SM_RR_GATE_ROW, .rr_release = true,
-        .rr_row_groups = 8, .rr_table_bytes = 1024, .rr_flag_every = 18, .rr_horizon = 64,
     };
+    sm__designs_knob_defaults(t); /* each design's, from its knob rows */
 }

@@ -58,7 +58,42 @@ typedef struct rwarp {
     uint16_t cand;               /* reserved for the next destination, or NONE */
 } rwarp;
 
+/* Its knobs (Jeon & Annavaram's defaults: 1 KB sub-arrays and table, a flag
+ * instruction every 18; 64 instructions of look-ahead stand for the compiler's liveness
+ * within a loop body). */
+typedef struct rr_knobs {
+    int rr_policy;              /* sm_rr_policy: placement of a new value  */
+    int rr_gating;              /* sm_rr_gating: power gating              */
+    bool rr_release;            /* release at the last read                */
+    int rr_row_groups, rr_table_bytes, rr_flag_every, rr_horizon;
+} rr_knobs;
+_Static_assert(sizeof(rr_knobs) <= SM_DESIGN_KNOB_BYTES, "knob block too small");
+
+static const char *const policy_names[] = SM_ENUM_NAMES(SM_RR_POLICIES);
+static const char *const gating_names[] = SM_ENUM_NAMES(SM_RR_GATINGS);
+static const sm_knob knobs[] = {
+    SM_KNOB_ENUM(rr_knobs, rr_policy, policy_names, SM_RR_CONSOLIDATE,
+                 "reg_release: placement of a new value"),
+    SM_KNOB_ENUM(rr_knobs, rr_gating, gating_names, SM_RR_GATE_ROW,
+                 "reg_release: power gating of unallocated storage"),
+    SM_KNOB_BOOL(rr_knobs, rr_release, 1,
+                 "reg_release: free a register at its last read (false: at the warp's end)"),
+    SM_KNOB_INT(rr_knobs, rr_row_groups, 1, 16, 8,
+                "reg_release: row groups (gating sub-arrays) per bank"),
+    SM_KNOB_INT(rr_knobs, rr_table_bytes, 0, 1048576, 1024,
+                "reg_release: renaming-table bytes (2 per entry); the rest keep static slots"),
+    SM_KNOB_INT(rr_knobs, rr_flag_every, 0, 100000, 18,
+                "reg_release: one release-flag instruction per this many (0: free flags)"),
+    SM_KNOB_INT(rr_knobs, rr_horizon, 1, 256, 64,
+                "reg_release: instructions the liveness analysis looks ahead"),
+};
+
+/* Its statistics in sm.h's lists (older than the designs' own statistics). */
+static const char *const core_stats[] = { "rf_vectors", "n_row_groups", "rr_*", "bank_live",
+                                          "bank_powered", "sub_powered", "group_*", NULL };
+
 typedef struct rr_state {
+    const rr_knobs *kn;     /* the running technique's knobs */
     int groups, rows, n_static, long_lived, delay, horizon, n_held, peak;
     uint64_t wakeups, releases, flags, flag_lanes, fast, slow;
     uint8_t ph[SM_MAX_BANKS * SM_MAX_ENTRIES];
@@ -167,7 +202,7 @@ static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b
 static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
 {
     const sm__kernel *k = &s->k;
-    int policy = k->t->rr_policy, lanes = s->warps[w].tlanes[0], best = -1;
+    int policy = z->kn->rr_policy, lanes = s->warps[w].tlanes[0], best = -1;
     uint64_t best_key = UINT64_MAX;
     for (int b = 0; b < k->n_banks; b++)
         for (int gi = 0; gi < z->groups; gi++) {
@@ -264,7 +299,8 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
      * rule guarantees it for sweeps; this guards direct callers of the model) */
     if ((long)k->n_banks * k->n_entries < (long)k->resident * k->warps_per_block * k->regs)
         return SM_E_INVALID;
-    int groups = k->t->rr_row_groups < MAX_GROUPS ? k->t->rr_row_groups : MAX_GROUPS;
+    const rr_knobs *kn = sm_design_knobs(s, SM_DESIGN_reg_release);
+    int groups = kn->rr_row_groups < MAX_GROUPS ? kn->rr_row_groups : MAX_GROUPS;
     while (groups > 1 && (k->n_entries % groups || k->n_entries / groups > 64))
         groups--; /* the largest count that divides the rows, 64 rows a group at most */
     int rows = k->n_entries / groups;
@@ -273,21 +309,22 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
         rows = (k->n_entries + groups - 1) / groups;
     }
     memset(z, 0, offsetof(rr_state, w));
+    z->kn = kn;
     z->groups = groups;
     z->rows = rows;
-    int warps = k->resident * k->warps_per_block, entries = k->t->rr_table_bytes / 2;
+    int warps = k->resident * k->warps_per_block, entries = kn->rr_table_bytes / 2;
     int renamed = warps ? entries / warps : k->regs;
     z->n_static = k->regs > renamed ? k->regs - renamed : 0;
     z->long_lived = p->long_lived_regs < k->regs ? p->long_lived_regs : k->regs;
     z->delay = p->release_delay < 32 ? p->release_delay : 32;
-    z->horizon = k->t->rr_horizon < RING - 1 ? k->t->rr_horizon : RING - 1;
+    z->horizon = kn->rr_horizon < RING - 1 ? kn->rr_horizon : RING - 1;
     for (int gi = 0; gi < groups; gi++) {
         int n = k->n_entries - gi * rows < rows ? k->n_entries - gi * rows : rows;
         uint64_t all = n == 64 ? ~0ULL : (1ULL << n) - 1;
         for (int b = 0; b < k->n_banks; b++)
             z->g[b][gi].free = all;
     }
-    k->flag_every = k->t->rr_flag_every;
+    k->flag_every = kn->rr_flag_every;
     return SM_OK;
 }
 
@@ -326,7 +363,8 @@ static void warp(sm_sim *s, void *st, int w)
 
 static bool releasable(const rr_state *z, const sm_sim *s, int r)
 {
-    return s->k.t->rr_release && r >= z->n_static && r >= z->long_lived;
+    (void)s;
+    return z->kn->rr_release && r >= z->n_static && r >= z->long_lived;
 }
 
 static void free_phys(rr_state *z, const sm__kernel *k, int p, int64_t at)
@@ -368,8 +406,8 @@ static void count_alloc(rr_state *z, sm_sim *s, int w, int p)
     const sm__kernel *k = &s->k;
     group *g = group_of(z, k, p);
     g->allocs++;
-    z->wakeups += k->t->rr_gating == SM_RR_GATE_REGISTER ||
-                  (k->t->rr_gating == SM_RR_GATE_ROW && g->n_held == 0);
+    z->wakeups += z->kn->rr_gating == SM_RR_GATE_REGISTER ||
+                  (z->kn->rr_gating == SM_RR_GATE_ROW && g->n_held == 0);
     bool slow = sm__banks_slow(k, p / k->n_entries, p % k->n_entries, s->warps[w].tlanes[0]);
     z->slow += slow;
     z->fast += !slow;
@@ -483,10 +521,9 @@ static void write(sm_sim *s, void *st, uint16_t slot)
 
 /* ---- statistics -------------------------------------------------------------------- */
 
-static uint64_t powered(const sm__kernel *k, const rr_state *z, uint64_t held, uint64_t on,
-                        uint64_t cycles)
+static uint64_t powered(const rr_state *z, uint64_t held, uint64_t on, uint64_t cycles)
 {
-    switch (k->t->rr_gating) {
+    switch (z->kn->rr_gating) {
     case SM_RR_GATE_REGISTER:
         return held;
     case SM_RR_GATE_ROW:
@@ -503,7 +540,7 @@ static void group_stats(const sm_sim *s, const rr_state *z, int b, int gi, sm_st
     uint64_t dt = (uint64_t)(s->now - g->t), cycles = (uint64_t)s->now;
     uint64_t held = g->held + (uint64_t)g->n_held * dt, live = g->live + (uint64_t)g->n_live * dt;
     uint64_t on = g->on + (uint64_t)(g->n_held > 0) * dt;
-    uint64_t pw = powered(&s->k, z, held, on, cycles);
+    uint64_t pw = powered(z, held, on, cycles);
     int i = b * z->groups + gi;
     out->group_live[i] = live;
     out->group_powered[i] = pw;
@@ -548,6 +585,10 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
 }
 
 const sm__rf_design sm__design_reg_release = {
-    .name = "reg_release", .state_size = state_size, .kernel = kernel, .warp = warp,
+    .info = { .doc = "register release at the last read, renaming to a physical pool, "
+                     "power gating",
+              .places_registers = true, .knobs = knobs,
+              .n_knobs = (int)(sizeof knobs / sizeof *knobs), .core_stats = core_stats },
+    .state_size = state_size, .kernel = kernel, .warp = warp,
     .issue = issue, .write = write, .stats = stats,
 };

@@ -10,6 +10,22 @@
  * main RF.  The cache is fast storage: one cycle. */
 #include "sm_internal.h"
 
+/* The caches' one knob, shared by ltrf and rfc_demand (one key, rfc_regs). */
+const sm_knob sm__rfc_knob_rows[SM__RFC_N_KNOBS] = {
+    SM_KNOB_INT(sm__rfc_knobs, rfc_regs, 4, 255, 16, /* LTRF's partition (Sadrosadati 2018) */
+                "register-file cache: registers per warp partition (ltrf: interval bound)"),
+};
+_Static_assert(sizeof(sm__rfc_knobs) <= SM_DESIGN_KNOB_BYTES, "knob block too small");
+
+/* A cache of a scheduling group's partitions: group_size warps x rfc_regs registers. */
+int sm__rfc_entries(const sm_config *c, const void *knobs)
+{
+    return c->group_size * ((const sm__rfc_knobs *)knobs)->rfc_regs;
+}
+
+/* The caches' statistics in sm.h's lists (older than the design's own statistics). */
+const char *const sm__rfc_stats[] = { "rfc_*", NULL };
+
 int sm__rfc_check(const sm_sim *s)
 {
     return 2 * s->k.n_banks <= SM_MAX_BANKS ? SM_OK : SM_E_INVALID;

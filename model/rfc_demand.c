@@ -1,6 +1,6 @@
 /* A demand-filled register-file cache (Gebhart et al., ISCA 2011), LTRF's comparison
  * design (docs/model.md, "Register-file caches"): each warp has a partition of k
- * registers (sm_technique.rfc_regs) holding the results it wrote most recently.  A
+ * registers (the knob rfc_regs, rfc.c) holding the results it wrote most recently.  A
  * result is written into the partition, evicting the least recently used register
  * (written back to the main RF if dirty); a read of a cached register hits, any other
  * read goes to the main RF at its latency and does not allocate. */
@@ -29,7 +29,7 @@ static size_t state_size(const sm_config *cap)
 static int kernel(sm_sim *s, void *st, const sm_profile *p)
 {
     (void)p;
-    ((demand *)st)->k = s->k.t->rfc_regs;
+    ((demand *)st)->k = ((const sm__rfc_knobs *)sm_design_knobs(s, SM_DESIGN_rfc_demand))->rfc_regs;
     return sm__rfc_check(s);
 }
 
@@ -98,6 +98,10 @@ static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
 }
 
 const sm__rf_design sm__design_rfc_demand = {
-    .name = "rfc_demand", .state_size = state_size, .kernel = kernel, .warp = warp,
+    .info = { .doc = "register-file cache filled on write, LRU (Gebhart et al. 2011)",
+              .places_registers = true, .cache_entries = sm__rfc_entries,
+              .knobs = sm__rfc_knob_rows, .n_knobs = SM__RFC_N_KNOBS, /* ltrf's block */
+              .core_stats = sm__rfc_stats },
+    .state_size = state_size, .kernel = kernel, .warp = warp,
     .issue = issue,
 };

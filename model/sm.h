@@ -124,6 +124,10 @@
     X(group_allocs, SM_STATS_MAX_ROW_GROUPS, "n_row_groups", "registers",                 \
       "reg_release: allocations per row group (bank-major)")
 
+/* Counters a register-file design declares in its own file (sm_design.h): at most this
+ * many per design, all zero when it is off. */
+#define SM_DESIGN_MAX_STATS 4
+
 typedef struct sm_stats {
 #define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;
 #define SM__STAT_ARRAY_FIELD(name, len, extent, unit, desc) uint64_t name[len];
@@ -131,6 +135,7 @@ typedef struct sm_stats {
     SM_STATS_ARRAYS(SM__STAT_ARRAY_FIELD)
 #undef SM__STAT_SCALAR_FIELD
 #undef SM__STAT_ARRAY_FIELD
+    uint64_t design[SM_N_DESIGNS][SM_DESIGN_MAX_STATS]; /* by design: its declared stats */
 } sm_stats;
 
 /* Description of one statistic, generated from the lists above (printing, HDF5). */
@@ -143,8 +148,17 @@ typedef struct sm_stat_info {
     const char *extent; /* NULL for scalars, else the scalar holding the valid length */
 } sm_stat_info;
 
-/* All statistics, scalars first, in declaration order; *n receives the count. */
+/* The statistics of the lists above, scalars first, in declaration order; *n receives
+ * the count.  Designs' own statistics (sm_stats.design) are not in it: sm_stats_count
+ * and sm_stats_at list both. */
 const sm_stat_info *sm_stats_info(int *n);
+
+/* Every statistic: the lists above, then each design's declared ones (scalars, in
+ * registry order, named as their design declares them).  For printers and JSON. */
+int sm_stats_count(void);
+sm_stat_info sm_stats_at(int i);
+/* The design that declares statistic i (sm_stats_at), or -1 for the lists above. */
+int sm_stats_design_of(int i);
 
 /* Value of a scalar statistic (info->length == 1) or element i of an array one. */
 uint64_t sm_stats_get(const sm_stats *st, const sm_stat_info *info, int i);

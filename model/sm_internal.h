@@ -15,14 +15,13 @@
 #include <string.h>
 
 #include "sm.h"
+#include "sm_design.h"
 #include "sm_trace.h"
 
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
-#define SM__NO_REG 0xFF
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
-#define SM__MAX_SRC 3
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_SCHED 4
@@ -74,26 +73,7 @@ typedef enum {
     SM__N_STALL, SM__STALL_NONE = SM__N_STALL
 } sm__stall;
 
-/* One decoded warp instruction. */
-typedef struct sm__inst {
-    uint8_t op;                /* sm__op                                            */
-    uint8_t unit;              /* sm__unit                                          */
-    uint8_t dst;               /* SM__NO_REG for stores                             */
-    uint8_t n_src;             /* distinct source registers                         */
-    uint8_t src[SM__MAX_SRC];  /* [n_src, SM__MAX_SRC) hold SM__NO_REG (sm__gen_next) */
-    uint8_t div;               /* 1: under a thread-ID branch (fixed half-warp lanes) */
-    uint8_t miss;              /* global load: misses L1                            */
-    uint8_t fast;              /* every operand in fast storage (FWAS)              */
-    /* set only under the hazard model (k.mem_model; docs/replay.md) */
-    uint8_t site;              /* global load: load-site ID (static instruction)    */
-    uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
-    /* shared-memory access: its bank-conflict degree, 1..32 (the cycles it holds the
-     * LD/ST pipeline, and its result is late by all but one; GPGPU-Sim: the most
-     * distinct words addressed in one bank).  Set by the instruction source (gen.c
-     * from the profile's smem_ways, trace.c from the lanes' addresses); 0 counts as
-     * 1; only LD/ST shared instructions may carry more than 1 */
-    uint8_t smem_ways;
-} sm__inst;
+/* sm__inst, one decoded warp instruction: sm_design.h. */
 
 /* Operation traits, indexed by sm__op (exec.c). */
 typedef struct sm__op_info {
@@ -551,48 +531,15 @@ int64_t sm__write(sm_sim *s, uint16_t slot);
 
 void sm__release(sm_sim *s, uint16_t slot);
 
-/* ---- register-file designs (design.c; docs/architecture.md, docs/model.md) ----------
- *
- * A design is a const table of hooks with state of its own.  Each hook is optional
- * (NULL); the SM calls the hooks of the designs a technique turns on, in registry order
- * (sm_designs.h), at these points:
- *   kernel  kernel launch, after the bank table and the streams are set up; returns
- *           SM_OK or SM_E_INVALID (the design cannot run this kernel on this map)
- *   block   block launch, before its warps: may rewrite the block's renaming table
- *   warp    warp launch, its tables filled and its scheduler set, before its
- *           first instruction is drawn: may rewrite its tables or park it
- *   issue   an instruction issued: its reads requested, its write resolved in its slot
- *           (the hook may still change the slot's wbank / wslow), before the warp's
- *           next instruction is drawn
- *   write   a result written (its write port done), as its register is released
- *   cycle   per-cycle work, after launch; returns the next cycle it needs (> now) or
- *           INT64_MAX: the idle skip never jumps past it
- *   stats   the run's end: add or correct statistics
- * What a hook may change, and what the fast paths assume, is docs/model.md's "Invariants
- * of the fast paths"; bank ports are shared through sm__port_read/sm__port_write only. */
+/* ---- register-file designs (design.c; the hook contract: sm_design.h) ------------ */
 enum {
     SM__HOOK_ISSUE = 1u << 0,
     SM__HOOK_WRITE = 1u << 1,
     SM__HOOK_CYCLE = 1u << 2,
 };
-typedef struct sm__rf_design {
-    const char *name;
-    size_t (*state_size)(const sm_config *cap); /* bytes, for the largest config */
-    int (*kernel)(sm_sim *s, void *st, const sm_profile *p);
-    void (*block)(sm_sim *s, void *st, sm__block *b, int first_warp);
-    void (*warp)(sm_sim *s, void *st, int w);
-    void (*issue)(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in);
-    void (*write)(sm_sim *s, void *st, uint16_t slot);
-    int64_t (*cycle)(sm_sim *s, void *st);
-    void (*stats)(const sm_sim *s, const void *st, sm_stats *out);
-} sm__rf_design;
-
-/* One per registry line: `const sm__rf_design sm__design_NAME` in model/NAME.c. */
-#define SM__DESIGN_DECL(name, needs_bro, doc) extern const sm__rf_design sm__design_##name;
-SM__RF_DESIGNS_ALL(SM__DESIGN_DECL)
-#undef SM__DESIGN_DECL
 
 int sm__designs_alloc(sm_sim *s);
+void sm__designs_knob_defaults(sm_technique *t);
 void sm__designs_free(sm_sim *s);
 int sm__designs_kernel(sm_sim *s, const sm_technique *t, const sm_profile *p);
 void sm__designs_block(sm_sim *s, sm__block *b, int first_warp);
@@ -611,8 +558,17 @@ int sm__banks_logical(const sm__kernel *k, int w, int r, int lanes);
  * registers themselves) */
 uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes);
 
-/* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  main_slow: the warp's latency
- * tables as the main RF gives them (saved at warp launch). */
+/* rfc.c: register-file caches (ltrf.c, rfc_demand.c).  Their shared knob block and
+ * rows (one set of keys, owned by ltrf) and their cache_entries trait: */
+typedef struct sm__rfc_knobs {
+    int rfc_regs; /* registers per warp's partition, the interval bound k (ltrf) */
+} sm__rfc_knobs;
+extern const sm_knob sm__rfc_knob_rows[];
+#define SM__RFC_N_KNOBS 1
+int sm__rfc_entries(const sm_config *c, const void *knobs);
+extern const char *const sm__rfc_stats[];
+/* main_slow: the warp's latency tables as the main RF gives them (saved at warp
+ * launch). */
 int sm__rfc_check(const sm_sim *s);
 void sm__rfc_to_cache(sm_sim *s, int w, int reg, int slot);
 void sm__rfc_to_main(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);

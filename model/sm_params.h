@@ -38,100 +38,113 @@ typedef enum {
     SM_N_SCHEDULERS
 } sm_sched_policy;
 
-typedef enum {
-    SM_HYBRID_AUTO = 0,  /* choose the hybrid-bank count per kernel at launch */
-    SM_HYBRID_FIXED = 1  /* use sm_technique.hybrid_banks                      */
-} sm_hybrid_policy;
+/* Enumerations: X(VALUE, name, doc), one line each.  The value is the line's position
+ * (from 0); `name` is what a sweep file writes (dse/sweep/sweep_schema.c takes the names
+ * from the same list with SM_ENUM_NAMES, so they cannot fall out of step). */
+#define SM__ENUM_VALUE(VALUE, name, doc) VALUE,
+#define SM_ENUM_NAME(VALUE, name, doc) #name,
+/* NULL-terminated names of a list, in value order: `SM_ENUM_NAMES(SM_BANK_PORTS)`. */
+#define SM_ENUM_NAMES(LIST) { LIST(SM_ENUM_NAME) NULL }
+
+#define SM_HYBRID_POLICIES(X)                                                               \
+    X(SM_HYBRID_AUTO, auto, "choose the hybrid-bank count per kernel at launch")           \
+    X(SM_HYBRID_FIXED, fixed, "use sm_technique.hybrid_banks")
+typedef enum { SM_HYBRID_POLICIES(SM__ENUM_VALUE) } sm_hybrid_policy;
 
 /* Which registers order the block-level renaming of nbti_opt (docs/nbti.md section 5). */
-typedef enum {
-    SM_RENAME_LAST_WARP = 0, /* the paper's text: the block's last warp, R0 first    */
-    SM_RENAME_ALL_WARPS = 1  /* the default (model.md section 7, the paper's intent):
-                                R0 of every warp of the block, then R1, ...          */
-} sm_rename_order;
+#define SM_RENAME_ORDERS(X)                                                                 \
+    X(SM_RENAME_LAST_WARP, last_warp, "the paper's text: the block's last warp, R0 first")  \
+    X(SM_RENAME_ALL_WARPS, all_warps, "the default (model.md section 7, the paper's "      \
+      "intent): R0 of every warp of the block, then R1, ...")
+typedef enum { SM_RENAME_ORDERS(SM__ENUM_VALUE) } sm_rename_order;
 
 /* reg_release (docs/model.md, "Register release and power gating"): where a newly
  * written value is placed, and what is power-gated. */
-typedef enum {
-    SM_RR_CONSOLIDATE = 0, /* the row group with the most live registers (gate the rest) */
-    SM_RR_WEAR_LEVEL = 1,  /* the row group with the fewest allocations so far        */
-    SM_RR_FAST_FIRST = 2,  /* fast storage first, consolidating within it              */
-    SM_RR_FAST_SPREAD = 3  /* fast storage first, spread over all fast banks by their  *
-                            * allocations so far (balances their NBTI stress)          */
-} sm_rr_policy;
+#define SM_RR_POLICIES(X)                                                                   \
+    X(SM_RR_CONSOLIDATE, consolidate, "the row group with the most live registers "        \
+      "(gate the rest)")                                                                   \
+    X(SM_RR_WEAR_LEVEL, wear_level, "the row group with the fewest allocations so far")    \
+    X(SM_RR_FAST_FIRST, fast_first, "fast storage first, consolidating within it")         \
+    X(SM_RR_FAST_SPREAD, fast_spread, "fast storage first, spread over all fast banks by " \
+      "their allocations so far (balances their NBTI stress)")
+typedef enum { SM_RR_POLICIES(SM__ENUM_VALUE) } sm_rr_policy;
 
-typedef enum {
-    SM_RR_GATE_NONE = 0,     /* everything powered (renaming only)                      */
-    SM_RR_GATE_REGISTER = 1, /* each register vector powered while allocated            */
-    SM_RR_GATE_ROW = 2       /* each row group powered while it holds an allocated one  */
-} sm_rr_gating;
+#define SM_RR_GATINGS(X)                                                                    \
+    X(SM_RR_GATE_NONE, none, "everything powered (renaming only)")                         \
+    X(SM_RR_GATE_REGISTER, register, "each register vector powered while allocated")       \
+    X(SM_RR_GATE_ROW, row, "each row group powered while it holds an allocated one")
+typedef enum { SM_RR_GATINGS(SM__ENUM_VALUE) } sm_rr_gating;
 
 /* Register bank ports (docs/model.md, "Checked against GPGPU-Sim"). */
-typedef enum {
-    SM_PORTS_SEPARATE = 0, /* one read port and one write port per bank           */
-    SM_PORTS_SHARED = 1    /* one port per bank for reads and writes, writes first *
-                            * (GPGPU-Sim's operand collector)                      */
-} sm_bank_ports;
+#define SM_BANK_PORTS(X)                                                                    \
+    X(SM_PORTS_SEPARATE, separate, "one read port and one write port per bank")            \
+    X(SM_PORTS_SHARED, shared, "one port per bank for reads and writes, writes first "     \
+      "(GPGPU-Sim's operand collector)")
+typedef enum { SM_BANK_PORTS(SM__ENUM_VALUE) } sm_bank_ports;
 
 /* What a slow (PV, 2-cycle) register access costs (docs/model.md, "The cost of a slow
  * access"; issue 34).  Only the cycle process variation adds is concerned, not
  * main_rf_latency's. */
-typedef enum {
-    SM_SLOW_HOLD_PORT = 0,      /* the bank port is busy 2 cycles, the operand arrives and *
-                                 * the destination is released a cycle late               */
-    SM_SLOW_PIPELINED = 1,      /* a 2-stage bank: a cycle late, but the port takes a new *
-                                 * access every cycle                                     */
-    SM_SLOW_REPLAY = 2,         /* speed found at the access: the 1-cycle attempt fails   *
-                                 * and is redone as a 2-cycle one (port 3 cycles, 2 late)  */
-    SM_SLOW_STALL_COLLECTOR = 3 /* as hold_port, and the slow read's second cycle freezes *
-                                 * the read arbiter of every bank                         */
-} sm_slow_access;
+#define SM_SLOW_ACCESSES(X)                                                                 \
+    X(SM_SLOW_HOLD_PORT, hold_port, "the bank port is busy 2 cycles, the operand arrives " \
+      "and the destination is released a cycle late")                                      \
+    X(SM_SLOW_PIPELINED, pipelined, "a 2-stage bank: a cycle late, but the port takes a "  \
+      "new access every cycle")                                                            \
+    X(SM_SLOW_REPLAY, replay, "speed found at the access: the 1-cycle attempt fails and "  \
+      "is redone as a 2-cycle one (port 3 cycles, 2 late)")                                \
+    X(SM_SLOW_STALL_COLLECTOR, stall_collector, "as hold_port, and the slow read's second " \
+      "cycle freezes the read arbiter of every bank")
+typedef enum { SM_SLOW_ACCESSES(SM__ENUM_VALUE) } sm_slow_access;
 
 /* With rf_bro (virtual banks of sub-banks of two physical banks): whose ports an access
  * holds (docs/model.md, "The cost of a slow access"). */
-typedef enum {
-    SM_BRO_PORTS_VIRTUAL = 0,  /* each virtual bank has its own ports                  */
-    SM_BRO_PORTS_PHYSICAL = 1  /* the ports stay with the physical banks: an access     *
-                                * holds those of every sub-bank it touches              */
-} sm_bro_ports;
+#define SM_BRO_PORTS(X)                                                                     \
+    X(SM_BRO_PORTS_VIRTUAL, virtual, "each virtual bank has its own ports")                \
+    X(SM_BRO_PORTS_PHYSICAL, physical, "the ports stay with the physical banks: an access " \
+      "holds those of every sub-bank it touches")
+typedef enum { SM_BRO_PORTS(SM__ENUM_VALUE) } sm_bro_ports;
 
 /* Operand collectors (docs/replay.md). */
-typedef enum {
-    SM_COLLECTORS_PER_UNIT = 0, /* oc_sp / oc_sfu / oc_mem, one pool per unit kind     */
-    SM_COLLECTORS_UNIFIED = 1   /* one pool of oc_unified generic collectors (Turner) */
-} sm_collectors;
+#define SM_COLLECTOR_KINDS(X)                                                               \
+    X(SM_COLLECTORS_PER_UNIT, per_unit, "oc_sp / oc_sfu / oc_mem, one pool per unit kind") \
+    X(SM_COLLECTORS_UNIFIED, unified, "one pool of oc_unified generic collectors (Turner)")
+typedef enum { SM_COLLECTOR_KINDS(SM__ENUM_VALUE) } sm_collectors;
 
 /* What a global load that meets a memory hazard does (docs/replay.md). */
-typedef enum {
-    SM_HAZARD_STALL = 0,  /* holds the memory stage until the hazard clears        */
-    SM_HAZARD_REPLAY = 1  /* squashed into its warp's replay buffer, replayed later */
-} sm_mem_hazard;
+#define SM_MEM_HAZARDS(X)                                                                   \
+    X(SM_HAZARD_STALL, stall, "holds the memory stage until the hazard clears")            \
+    X(SM_HAZARD_REPLAY, replay, "squashed into its warp's replay buffer, replayed later")
+typedef enum { SM_MEM_HAZARDS(SM__ENUM_VALUE) } sm_mem_hazard;
 
 /* MSHR tracking in the issue stage for loads predicted to miss (Turner). */
-typedef enum {
-    SM_TRACKER_NONE = 0,   /* no gating                                            */
-    SM_TRACKER_NAIVE = 1,  /* issue a predicted miss only if an MSHR is free now   */
-    SM_TRACKER_CREDIT = 2  /* a predicted miss takes a credit (credits = MSHRs)    */
-} sm_mshr_tracker;
+#define SM_MSHR_TRACKERS(X)                                                                 \
+    X(SM_TRACKER_NONE, none, "no gating")                                                  \
+    X(SM_TRACKER_NAIVE, naive, "issue a predicted miss only if an MSHR is free now")       \
+    X(SM_TRACKER_CREDIT, credit, "a predicted miss takes a credit (credits = MSHRs)")
+typedef enum { SM_MSHR_TRACKERS(SM__ENUM_VALUE) } sm_mshr_tracker;
 
 /* Hit/miss predictor of global loads at issue (Turner). */
-typedef enum {
-    SM_PREDICT_HIT_UNLESS_REPLAYED = 0, /* hit, miss once the load has been replayed */
-    SM_PREDICT_ALWAYS_MISS = 1,
-    SM_PREDICT_PC = 2,                  /* 2-bit saturating counter per load site   */
-    SM_PREDICT_ORACLE = 3               /* knows the stream's misses                */
-} sm_hit_predictor;
+#define SM_HIT_PREDICTORS(X)                                                                \
+    X(SM_PREDICT_HIT_UNLESS_REPLAYED, hit_unless_replayed, "hit, miss once the load has "  \
+      "been replayed")                                                                     \
+    X(SM_PREDICT_ALWAYS_MISS, always_miss, "always a miss")                                \
+    X(SM_PREDICT_PC, pc, "2-bit saturating counter per load site")                         \
+    X(SM_PREDICT_ORACLE, oracle, "knows the stream's misses")
+typedef enum { SM_HIT_PREDICTORS(SM__ENUM_VALUE) } sm_hit_predictor;
 
 /* Latencies: rfdse's classes, or GPGPU-Sim 4.0's table in which every ALU opcode its
  * latency table does not name runs at latency 1 (docs/workloads.md). */
-typedef enum { SM_LATENCY_RFDSE, SM_LATENCY_GPGPUSIM } sm_latency_table;
+#define SM_LATENCY_TABLES(X)                                                                \
+    X(SM_LATENCY_RFDSE, rfdse, "rfdse's latency classes")                                  \
+    X(SM_LATENCY_GPGPUSIM, gpgpusim, "GPGPU-Sim 4.0's table")
+typedef enum { SM_LATENCY_TABLES(SM__ENUM_VALUE) } sm_latency_table;
 
 /* What an L1 miss costs (docs/model.md, "A memory system with bandwidth"). */
-typedef enum {
-    SM_MEMORY_FIXED = 0,     /* one latency (the profile's measured mean), no bandwidth */
-    SM_MEMORY_PARTITIONS = 1 /* L2 sub-partitions and DRAM channels with bandwidth: the *
-                              * latency grows with the request rate (memsys.c)          */
-} sm_memory;
+#define SM_MEMORIES(X)                                                                      \
+    X(SM_MEMORY_FIXED, fixed, "one latency (the profile's measured mean), no bandwidth")    \
+    X(SM_MEMORY_PARTITIONS, partitions,                                                     \
+      "L2 sub-partitions and DRAM channels with bandwidth: latency grows with load")
+typedef enum { SM_MEMORIES(SM__ENUM_VALUE) } sm_memory;
 
 #define SM_MAX_LAUNCHES 256 /* launches of one profile (launch_blocks) */
 
@@ -277,6 +290,13 @@ typedef struct sm_profile {
     const struct sm_trace *trace_stream; /* decoded; NULL for a profile         */
 } sm_profile;
 
+/* The knobs of one register-file design: the struct its knob rows describe
+ * (sm_design.h), at most this many bytes. */
+#define SM_DESIGN_KNOB_BYTES 32
+typedef struct sm_knob_block {
+    _Alignas(8) unsigned char bytes[SM_DESIGN_KNOB_BYTES];
+} sm_knob_block;
+
 /* The IPC side of a technique (model.md sections 5 and 7). */
 typedef struct sm_technique {
     sm_sched_policy scheduler;  /* lrr, gto, two_level or fwas                  */
@@ -284,22 +304,13 @@ typedef struct sm_technique {
     bool hybrid;                /* hybrid banks for fixed-lane register vectors */
     sm_hybrid_policy hybrid_policy;
     int hybrid_banks;           /* with hybrid_policy fixed                     */
-    sm_rename_order rename_order; /* nbti_rename: which registers order it      */
     int main_rf_latency;        /* cycles a main-RF bank takes per access (and  *
                                  * is busy) on fast storage; slow storage 1 more *
                                  * (docs/model.md, "Register-file caches")      1 */
-    int rfc_regs;               /* register-file cache: registers per warp's   *
-                                 * partition, the interval bound k (ltrf)     16 */
     bool design[SM_N_DESIGNS];  /* register-file designs turned on (sm_designs.h) */
-    /* reg_release's options (docs/model.md, "Register release and power gating") */
-    bool rr_release;            /* release at the last read (false: allocate at the *
-                                 * first write, keep to the warp's end) true        */
-    sm_rr_policy rr_policy;     /* placement of a new value             consolidate */
-    sm_rr_gating rr_gating;     /* power gating                         row         */
-    int rr_row_groups;          /* row groups per bank (1 KB: 8 of 64 rows)  8      */
-    int rr_table_bytes;         /* renaming table, 2 bytes an entry          1024   */
-    int rr_flag_every;          /* a flag instruction per this many (0: free) 18    */
-    int rr_horizon;             /* instructions the liveness looks ahead     64     */
+    /* each design's knobs, as its own file declares them (sm_design.h); defaults from
+     * its knob rows */
+    sm_knob_block knobs[SM_N_DESIGNS];
 } sm_technique;
 
 void sm_config_default(sm_config *c);

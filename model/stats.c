@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sm.h"
+#include "sm_design.h"
 
 static const sm_stat_info info[] = {
 #define SCALAR(name, unit, desc) { #name, unit, desc, offsetof(sm_stats, name), 1, NULL },
@@ -18,6 +19,47 @@ const sm_stat_info *sm_stats_info(int *n)
 {
     *n = (int)(sizeof info / sizeof info[0]);
     return info;
+}
+
+int sm_stats_count(void)
+{
+    int n = (int)(sizeof info / sizeof info[0]);
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        n += sm_design_get((sm_rf_design_id)d)->n_stats;
+    return n;
+}
+
+/* Statistic i past the lists: design d's k-th declared one. */
+static int design_stat(int i, int *k)
+{
+    i -= (int)(sizeof info / sizeof info[0]);
+    for (int d = 0; i >= 0 && d < SM_N_DESIGNS; d++) {
+        int n = sm_design_get((sm_rf_design_id)d)->n_stats;
+        if (i < n) {
+            *k = i;
+            return d;
+        }
+        i -= n;
+    }
+    return -1;
+}
+
+int sm_stats_design_of(int i)
+{
+    int k;
+    return design_stat(i, &k);
+}
+
+sm_stat_info sm_stats_at(int i)
+{
+    int k, d = design_stat(i, &k);
+    if (d < 0)
+        return info[i];
+    const sm_design_stat *ds = &sm_design_get((sm_rf_design_id)d)->stats[k];
+    return (sm_stat_info){ ds->name, ds->unit, ds->description,
+                           offsetof(sm_stats, design) + sizeof(uint64_t) *
+                               ((size_t)d * SM_DESIGN_MAX_STATS + (size_t)k),
+                           1, NULL };
 }
 
 uint64_t sm_stats_get(const sm_stats *st, const sm_stat_info *i, int k)

@@ -109,6 +109,8 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
 }
 
 const sm__rf_design sm__design_zero_gating = {
-    .name = "zero_gating", .state_size = state_size, .kernel = kernel, .warp = warp,
+    .info = { .doc = "zero lanes neither written nor read: a per-register zero mask "
+                     "(energy only)" },
+    .state_size = state_size, .kernel = kernel, .warp = warp,
     .issue = issue, .stats = stats,
 };

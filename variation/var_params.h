@@ -14,25 +14,45 @@
 
 #define VAR_MAX_YEARS 64 /* time points of an aging schedule */
 
-typedef enum { VAR_DOMAIN_SM = 0, VAR_DOMAIN_CHIP = 1 } var_domain;
-typedef enum { VAR_FIELD_CIRCULANT = 0, VAR_FIELD_CHOLESKY = 1 } var_field_method;
-typedef enum { VAR_CELL_READ_PATH = 0 } var_cell_model;
-typedef enum { VAR_DUTY_ACCESS = 0, VAR_DUTY_OCCUPANCY = 1 } var_duty_model;
+/* Enumerations: X(VALUE, name, doc), one line each; the value is the line's position
+ * (from 0) and `name` what a sweep file writes (dse/sweep/sweep_schema.c takes the names
+ * from the same list with VAR_ENUM_NAMES, so they cannot fall out of step). */
+#define VAR__ENUM_VALUE(VALUE, name, doc) VALUE,
+#define VAR_ENUM_NAME(VALUE, name, doc) #name,
+#define VAR_ENUM_NAMES(LIST) { LIST(VAR_ENUM_NAME) NULL }
+
+#define VAR_DOMAINS(X)                                                                      \
+    X(VAR_DOMAIN_SM, sm, "one field per SM register file")                                 \
+    X(VAR_DOMAIN_CHIP, chip, "one field over the die")
+typedef enum { VAR_DOMAINS(VAR__ENUM_VALUE) } var_domain;
+
+#define VAR_FIELD_METHODS(X)                                                                \
+    X(VAR_FIELD_CIRCULANT, circulant, "circulant embedding (FFT)")                         \
+    X(VAR_FIELD_CHOLESKY, cholesky, "Cholesky factor of the covariance")
+typedef enum { VAR_FIELD_METHODS(VAR__ENUM_VALUE) } var_field_method;
+
+#define VAR_CELL_MODELS(X) X(VAR_CELL_READ_PATH, read_path, "alpha-power read path")
+typedef enum { VAR_CELL_MODELS(VAR__ENUM_VALUE) } var_cell_model;
+
+#define VAR_DUTY_MODELS(X)                                                                  \
+    X(VAR_DUTY_ACCESS, access, "stress duty from accesses")                                \
+    X(VAR_DUTY_OCCUPANCY, occupancy, "stress duty from occupancy")
+typedef enum { VAR_DUTY_MODELS(VAR__ENUM_VALUE) } var_duty_model;
 
 /* What dVth_t0 in the NBTI law is (model.md section 7, docs/nbti.md section 1). */
-typedef enum {
-    VAR_SHIFT_ACCUMULATED = 0, /* the source's (Bhardwaj 2006): NBTI shift accumulated so far,
-                                  zero at manufacture, continued interval by interval     */
-    VAR_SHIFT_PV = 1           /* the core paper's wording: the device's PV deviation      */
-} var_initial_shift;
+#define VAR_INITIAL_SHIFTS(X)                                                               \
+    X(VAR_SHIFT_ACCUMULATED, accumulated, "the source's (Bhardwaj 2006): NBTI shift "      \
+      "accumulated so far, zero at manufacture, continued interval by interval")           \
+    X(VAR_SHIFT_PV, pv, "the core paper's wording: the device's PV deviation")
+typedef enum { VAR_INITIAL_SHIFTS(VAR__ENUM_VALUE) } var_initial_shift;
 
 /* How storage is classified into fast and slow (model.md section 5). */
-typedef enum {
-    VAR_GRAN_NONE = 0,         /* every register counts (baseline, ideal)          */
-    VAR_GRAN_REGISTER = 1,     /* vl_rf: per 32-bit register                       */
-    VAR_GRAN_VECTOR_ARRAY = 2, /* vl_rv: per array of 32 neighbouring vectors      */
-    VAR_GRAN_SUB_BANK = 3      /* vl_sb and everything built on it                 */
-} var_granularity;
+#define VAR_GRANULARITIES(X)                                                                \
+    X(VAR_GRAN_NONE, none, "every register counts (baseline, ideal)")                      \
+    X(VAR_GRAN_REGISTER, register, "vl_rf: per 32-bit register")                           \
+    X(VAR_GRAN_VECTOR_ARRAY, vector_array, "vl_rv: per array of 32 neighbouring vectors")  \
+    X(VAR_GRAN_SUB_BANK, sub_bank, "vl_sb and everything built on it")
+typedef enum { VAR_GRANULARITIES(VAR__ENUM_VALUE) } var_granularity;
 
 /* Geometry (model.md section 2).  Default: Fermi-like, 32 nm. */
 typedef struct var_floorplan {

@@ -59,7 +59,9 @@ static void knobs(void)
 {
     for (size_t i = 0; i < dse__n_sections; i++)
         keys(dse__sections[i].name, dse__sections[i].keys, dse__sections[i].n_keys);
-    keys("techniques[]", dse__technique_keys, dse__n_technique_keys);
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    keys("techniques[]", tk.key, tk.n);
     keys("workloads[]", dse__workload_keys, dse__n_workload_keys);
 }
 

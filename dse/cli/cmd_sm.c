@@ -15,6 +15,7 @@
 #include "dse_rf_map.h"
 #include "dse_sweep.h"
 #include "sm.h"
+#include "sm_design.h"
 
 static const char help[] =
     "Usage: rfdse sm [SWEEP.cfg] --benchmark NAME --technique NAME [--chip K] [--sm I]\n"
@@ -143,10 +144,12 @@ static const struct stat_group {
                                               "write_lanes", NULL } },
     { "Memory", (const char *const[]){ "mshr_stalls", "l1_misses", "mem_*", "replay*",
                                        "tracker_holds", "predictions*", NULL } },
-    { "Design (register-file cache, reg_release)",
-      (const char *const[]){ "rfc_*", "rf_vectors", "n_row_groups", "rr_*", NULL } },
 };
 #define N_GROUPS ((int)(sizeof groups / sizeof groups[0]))
+/* After the groups above, one per register-file design: the statistics its entry
+ * declares (model/sm_design.h), its own or, for older designs, its names in sm.h's
+ * lists; then "other". */
+#define N_TITLES (N_GROUPS + SM_N_DESIGNS)
 
 static bool matches(const char *pattern, const char *name)
 {
@@ -154,14 +157,39 @@ static bool matches(const char *pattern, const char *name)
     return pattern[n - 1] == '*' ? !strncmp(pattern, name, n - 1) : !strcmp(pattern, name);
 }
 
-/* Index into groups[], or N_GROUPS for "other". */
-static int group_of(const char *name)
+/* Index into groups[], N_GROUPS + design, or N_TITLES for "other". */
+static int group_of(int stat, const char *name)
 {
+    int d = sm_stats_design_of(stat);
+    if (d >= 0)
+        return N_GROUPS + d;
     for (int g = 0; g < N_GROUPS; g++)
         for (const char *const *p = groups[g].names; *p; p++)
             if (matches(*p, name))
                 return g;
-    return N_GROUPS;
+    for (d = 0; d < SM_N_DESIGNS; d++) {
+        const char *const *own = sm_design_get((sm_rf_design_id)d)->core_stats;
+        for (const char *const *p = own; p && *p; p++)
+            if (matches(*p, name))
+                return N_GROUPS + d;
+    }
+    return N_TITLES;
+}
+
+static void print_title(int g)
+{
+    if (g < N_GROUPS)
+        printf("\n%s\n", groups[g].title);
+    else if (g < N_TITLES) { /* with the designs that share its statistics (the caches) */
+        const sm_design_info *in = sm_design_get((sm_rf_design_id)(g - N_GROUPS));
+        printf("\nDesign %s", sm_design_name((sm_rf_design_id)(g - N_GROUPS)));
+        for (int d = g - N_GROUPS + 1; in->core_stats && d < SM_N_DESIGNS; d++)
+            if (sm_design_get((sm_rf_design_id)d)->core_stats == in->core_stats)
+                printf(" / %s", sm_design_name((sm_rf_design_id)d));
+        printf("\n");
+    }
+    else
+        printf("\nOther\n");
 }
 
 static void print_scalar(const sm_stat_info *i, uint64_t v)
@@ -174,22 +202,22 @@ static void print_scalar(const sm_stat_info *i, uint64_t v)
  * designs), and a line saying how many were left out.  The arrays with --all. */
 static void print_scalars(const sm_stats *st, bool all)
 {
-    int n, hidden = 0;
-    const sm_stat_info *info = sm_stats_info(&n);
-    for (int g = 0; g <= N_GROUPS; g++) {
+    int n = sm_stats_count(), hidden = 0;
+    for (int g = 0; g <= N_TITLES; g++) {
         bool titled = false;
         for (int i = 0; i < n; i++) {
-            uint64_t v = info[i].length == 1 ? sm_stats_get(st, &info[i], 0) : 0;
-            if (info[i].length != 1 || group_of(info[i].name) != g)
+            sm_stat_info in = sm_stats_at(i);
+            uint64_t v = in.length == 1 ? sm_stats_get(st, &in, 0) : 0;
+            if (in.length != 1 || group_of(i, in.name) != g)
                 continue;
             if (!v && !all) {
                 hidden++;
                 continue;
             }
             if (!titled)
-                printf("\n%s\n", g < N_GROUPS ? groups[g].title : "Other");
+                print_title(g);
             titled = true;
-            print_scalar(&info[i], v);
+            print_scalar(&in, v);
         }
     }
     if (hidden)
@@ -310,18 +338,19 @@ static void json_stats(FILE *out, const sm_stats *st)
 {
     int n;
     const sm_stat_info *info = sm_stats_info(&n);
-    for (int i = 0; i < n; i++) {
-        fprintf(out, ",\n  \"%s\": ", info[i].name);
-        if (info[i].length == 1) {
-            fprintf(out, "%llu", (unsigned long long)sm_stats_get(st, &info[i], 0));
+    for (int i = 0; i < sm_stats_count(); i++) { /* the lists', then the designs' own */
+        sm_stat_info in = sm_stats_at(i);
+        fprintf(out, ",\n  \"%s\": ", in.name);
+        if (in.length == 1) {
+            fprintf(out, "%llu", (unsigned long long)sm_stats_get(st, &in, 0));
             continue;
         }
         int len = 0;
         for (int k = 0; k < n; k++)
-            if (info[k].length == 1 && !strcmp(info[k].name, info[i].extent))
+            if (info[k].length == 1 && !strcmp(info[k].name, in.extent))
                 len = (int)sm_stats_get(st, &info[k], 0);
         for (int k = 0; k < len; k++)
-            fprintf(out, "%s%llu", k ? ", " : "[", (unsigned long long)sm_stats_get(st, &info[i], k));
+            fprintf(out, "%s%llu", k ? ", " : "[", (unsigned long long)sm_stats_get(st, &in, k));
         fputs(len ? "]" : "[]", out);
     }
 }

@@ -23,21 +23,40 @@ typedef struct dse_sim_cache dse_sim_cache;
 
 #define DSE_MAX_SUBS (SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK)
 
-/* What the driver keeps of one SM run: its IPC and each physical sub-bank's NBTI stress
- * duty (indexed by sm_rf_map.sub_id) under both duty models (docs/nbti.md):
- *   access:    accesses (reads + writes) per cycle, at most 1;
- *   occupancy: share of the sub-bank's rows holding live registers, over the run. */
+/* What the driver keeps of one SM run, as X-macro lists so that the run cache
+ * (sim_cache.c) stores and hands out every field by looping over them: a field added
+ * here is cached the moment it exists, never forgotten on cache hits.
+ *
+ * Scalars: X(name, doc). */
+#define DSE_SM_RESULT_SCALARS(X)                                                          \
+    X(ipc, "warp instructions per cycle")                                                 \
+    X(cycles, "cycles of the run")                                                        \
+    X(lane_accesses, "register reads and writes x the lanes they touch")                  \
+    X(powered, "share of storage x time powered (1: no gating)")                          \
+    X(rfc_lanes, "a register-file cache's reads and writes x lanes (0: none)")
+
+/* Per physical sub-bank, indexed by sm_rf_map.sub_id (the cache keeps them by map
+ * position and hands them out under the asking map's labels): X(name, doc).  Each
+ * sub-bank's NBTI stress duty under both duty models (docs/nbti.md). */
+#define DSE_SM_RESULT_SUB_ARRAYS(X)                                                        \
+    X(access_duty, "accesses (reads + writes) per cycle, at most 1")                       \
+    X(occupancy_duty, "share of the sub-bank's rows holding live registers, over the run")
+
+/* Per bank, stored whole: X(name, doc). */
+#define DSE_SM_RESULT_BANK_ARRAYS(X)                                                       \
+    X(rfc_duty, "a register-file cache's banks (ltrf, rfc_demand; 0 without one): "       \
+                "accesses per cycle, at most 1, by cache bank (model/rfc.c)")
+
 typedef struct dse_sm_result {
-    double ipc;
-    double cycles;         /* of the run                                          */
-    double lane_accesses;  /* register reads and writes x the lanes they touch   */
-    double powered;        /* share of storage x time powered (1: no gating)     */
-    double rfc_lanes;      /* a register-file cache's reads and writes x lanes (0: none) */
-    double access_duty[DSE_MAX_SUBS];
-    double occupancy_duty[DSE_MAX_SUBS];
-    /* a register-file cache's banks (ltrf, rfc_demand; 0 without one): accesses per
-     * cycle, at most 1, by cache bank (model/rfc.c) */
-    double rfc_duty[SM_MAX_BANKS];
+#define DSE__RESULT_SCALAR(name, doc) double name;
+#define DSE__RESULT_SUBS(name, doc) double name[DSE_MAX_SUBS];
+#define DSE__RESULT_BANKS(name, doc) double name[SM_MAX_BANKS];
+    DSE_SM_RESULT_SCALARS(DSE__RESULT_SCALAR)
+    DSE_SM_RESULT_SUB_ARRAYS(DSE__RESULT_SUBS)
+    DSE_SM_RESULT_BANK_ARRAYS(DSE__RESULT_BANKS)
+#undef DSE__RESULT_SCALAR
+#undef DSE__RESULT_SUBS
+#undef DSE__RESULT_BANKS
 } dse_sm_result;
 
 /* The result of a run from its statistics and the map it ran on. */

@@ -1,21 +1,40 @@
 /* Memo of SM runs keyed by their complete inputs (see dse_sim_cache.h). */
 #include "dse_sim_cache.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define KEY_MAX (DSE_SIM_INPUTS_KEY_MAX + 4 * sizeof(int) + \
                  2 * SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + SM_MAX_BANKS * SM_MAX_ENTRIES / 8)
 
+/* Where the fields of dse_sm_result are, from its X-macro lists (dse_sim_cache.h): the
+ * copies into and out of a slot loop over these, so a new field needs no code here. */
+#define OFFSET(name, doc) offsetof(dse_sm_result, name),
+static const size_t scalar_at[] = { DSE_SM_RESULT_SCALARS(OFFSET) };
+static const size_t sub_array_at[] = { DSE_SM_RESULT_SUB_ARRAYS(OFFSET) };
+static const size_t bank_array_at[] = { DSE_SM_RESULT_BANK_ARRAYS(OFFSET) };
+#undef OFFSET
+#define N_SCALARS (sizeof scalar_at / sizeof *scalar_at)
+#define N_SUB_ARRAYS (sizeof sub_array_at / sizeof *sub_array_at)
+#define N_BANK_ARRAYS (sizeof bank_array_at / sizeof *bank_array_at)
+#define BANK_ARRAY_BYTES (sizeof(double) * SM_MAX_BANKS)
+
+static double *field(dse_sm_result *r, size_t at) { return (double *)((char *)r + at); }
+static const double *cfield(const dse_sm_result *r, size_t at)
+{
+    return (const double *)((const char *)r + at);
+}
+
 typedef struct slot {
     uint64_t hash;
     uint32_t len;
     uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
-    double *duty;  /* into key's block: access, then occupancy, by position,
-                      then the cache banks' duties                          */
+    double *duty;  /* into key's block: each DSE_SM_RESULT_SUB_ARRAYS by map
+                      position, then each DSE_SM_RESULT_BANK_ARRAYS whole     */
     uint32_t size;    /* of the block behind key, bytes                         */
     uint32_t reused;  /* hits since it was stored (or since the last eviction)  */
-    double ipc, cycles, lanes, powered, rfc_lanes;
+    double scalar[N_SCALARS]; /* DSE_SM_RESULT_SCALARS, in list order           */
 } slot;
 
 struct dse_sim_cache {
@@ -200,18 +219,17 @@ static int n_positions(const sm_rf_map *m) { return m->n_banks * m->subs_per_ban
 static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r)
 {
     int n = n_positions(m);
-    r->ipc = s->ipc;
-    r->cycles = s->cycles;
-    r->lane_accesses = s->lanes;
-    r->powered = s->powered;
-    r->rfc_lanes = s->rfc_lanes;
-    for (int b = 0; b < m->n_banks; b++)
-        for (int p = 0; p < m->subs_per_bank; p++) {
-            int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
-            r->access_duty[id] = s->duty[pos];
-            r->occupancy_duty[id] = s->duty[n + pos];
-        }
-    memcpy(r->rfc_duty, s->duty + 2 * n, sizeof r->rfc_duty);
+    for (size_t i = 0; i < N_SCALARS; i++)
+        *field(r, scalar_at[i]) = s->scalar[i];
+    for (size_t a = 0; a < N_SUB_ARRAYS; a++)
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++) {
+                int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
+                field(r, sub_array_at[a])[id] = s->duty[(size_t)n * a + (size_t)pos];
+            }
+    for (size_t a = 0; a < N_BANK_ARRAYS; a++)
+        memcpy(field(r, bank_array_at[a]), s->duty + (size_t)n * N_SUB_ARRAYS + SM_MAX_BANKS * a,
+               BANK_ARRAY_BYTES);
 }
 
 static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf_map *m,
@@ -219,22 +237,25 @@ static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf
 {
     int n = n_positions(m);
     size_t off = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double); /* aligned */
-    size_t size = off + sizeof(double) * 2 * (size_t)n + sizeof r->rfc_duty;
+    size_t size = off + sizeof(double) * N_SUB_ARRAYS * (size_t)n + BANK_ARRAY_BYTES * N_BANK_ARRAYS;
     uint8_t *block = malloc(size);
     if (!block)
         return; /* not remembered: only reuse is lost */
     memcpy(block, c->key, len);
     double *duty = (double *)(block + off);
-    for (int b = 0; b < m->n_banks; b++)
-        for (int p = 0; p < m->subs_per_bank; p++) {
-            int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
-            duty[pos] = r->access_duty[id];
-            duty[n + pos] = r->occupancy_duty[id];
-        }
-    memcpy(duty + 2 * n, r->rfc_duty, sizeof r->rfc_duty);
+    for (size_t a = 0; a < N_SUB_ARRAYS; a++)
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++) {
+                int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
+                duty[(size_t)n * a + (size_t)pos] = cfield(r, sub_array_at[a])[id];
+            }
+    for (size_t a = 0; a < N_BANK_ARRAYS; a++)
+        memcpy(duty + (size_t)n * N_SUB_ARRAYS + SM_MAX_BANKS * a, cfield(r, bank_array_at[a]),
+               BANK_ARRAY_BYTES);
     *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block,
-                 .duty = duty, .ipc = r->ipc, .cycles = r->cycles, .lanes = r->lane_accesses,
-                 .powered = r->powered, .rfc_lanes = r->rfc_lanes };
+                 .duty = duty };
+    for (size_t i = 0; i < N_SCALARS; i++)
+        s->scalar[i] = *cfield(r, scalar_at[i]);
     c->used++;
     c->bytes += size;
 }

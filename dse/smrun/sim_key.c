@@ -46,7 +46,9 @@ size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_t
                            uint8_t *out)
 {
     const dse__section *sm = dse__section_find("sm");
-    size_t n = put_range(dse__technique_keys, dse__n_technique_keys,
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    size_t n = put_range(tk.key, tk.n,
                          offsetof(dse_technique, ipc), sizeof *t, t, out);
     n += put_range(sm->keys, sm->n_keys, 0, sizeof *cfg, cfg, out + n);
     n += put_range(dse__workload_keys, dse__n_workload_keys, 0, sizeof *w, w, out + n);

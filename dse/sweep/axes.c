@@ -11,18 +11,20 @@
 #include "dse_sweep.h"
 #include "sweep_schema.h"
 
-static const dse__key *axis_key(const dse_axis *a)
+/* The key of axis a; a technique key is copied into *tk (key indices are stable). */
+static const dse__key *axis_key(const dse_axis *a, dse__keyset *tk)
 {
     switch (a->kind) {
     case DSE_KNOB_GLOBAL: return &dse__sections[a->section].keys[a->key];
-    case DSE_KNOB_TECHNIQUE: return &dse__technique_keys[a->key];
+    case DSE_KNOB_TECHNIQUE: dse__technique_keys(tk); return &tk->key[a->key];
     default: return &dse__workload_keys[a->key];
     }
 }
 
 bool dse_axes_is_name(const dse_axis *a)
 {
-    dse__key_type t = axis_key(a)->type;
+    dse__keyset tk;
+    dse__key_type t = axis_key(a, &tk)->type;
     return t == DSE__ENUM || t == DSE__BOOL;
 }
 
@@ -45,7 +47,8 @@ static int n_names(const dse__key *k)
 /* Sobol coordinate u in [0, 1) -> the knob's value. */
 double dse_axes_from_unit(const dse_axis *a, double u)
 {
-    const dse__key *k = axis_key(a);
+    dse__keyset tk;
+    const dse__key *k = axis_key(a, &tk);
     if (a->n_values) { /* names, or a list to draw from: uniform over the list */
         int i = (int)floor(u * a->n_values);
         return a->values[i < a->n_values ? i : a->n_values - 1];
@@ -69,7 +72,8 @@ double dse_axes_from_unit(const dse_axis *a, double u)
 /* The middle of the value's share of [0, 1] for lists and names; else the inverse map. */
 double dse_axes_to_unit(const dse_axis *a, double v)
 {
-    const dse__key *k = axis_key(a);
+    dse__keyset tk;
+    const dse__key *k = axis_key(a, &tk);
     if (a->n_values) {
         int i = 0;
         while (i + 1 < a->n_values && a->values[i] != v)
@@ -141,7 +145,8 @@ static void set_field(const dse__key *k, void *base, double v)
 
 static void apply(dse_sweep *p, const dse_axis *a, double v)
 {
-    const dse__key *k = axis_key(a);
+    dse__keyset tk;
+    const dse__key *k = axis_key(a, &tk);
     if (a->kind == DSE_KNOB_GLOBAL) {
         set_field(k, (char *)p + dse__sections[a->section].offset, v);
     } else if (a->kind == DSE_KNOB_TECHNIQUE) {
@@ -188,7 +193,8 @@ static void double_text(double v, char *buf, size_t n)
 
 void dse_axes_value_text(const dse_axis *a, double v, char *buf, size_t n)
 {
-    const dse__key *k = axis_key(a);
+    dse__keyset tk;
+    const dse__key *k = axis_key(a, &tk);
     if (isnan(v)) { /* a search's point not drawn yet */
         snprintf(buf, n, "%s", dse_axes_is_name(a) ? "" : "nan");
         return;
@@ -204,9 +210,10 @@ void dse_axes_value_text(const dse_axis *a, double v, char *buf, size_t n)
 
 static void write_value(FILE *out, const dse_axis *a, double v)
 {
+    dse__keyset tk;
     char buf[64];
     dse_axes_value_text(a, v, buf, sizeof buf);
-    if (axis_key(a)->type == DSE__ENUM)
+    if (axis_key(a, &tk)->type == DSE__ENUM)
         dse__fput_dquoted(out, buf);
     else
         fputs(buf, out);
@@ -292,7 +299,8 @@ void dse_axes_write_points(const dse_sweep *s, FILE *out)
 
 int dse_axes_value_parse(const dse_axis *a, const char *text, double *v)
 {
-    const dse__key *k = axis_key(a);
+    dse__keyset tk;
+    const dse__key *k = axis_key(a, &tk);
     if (k->type == DSE__BOOL) {
         *v = !strcmp(text, "true") ? 1.0 : !strcmp(text, "false") ? 0.0 : NAN;
         return isnan(*v) ? -1 : 0;

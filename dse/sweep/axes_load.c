@@ -86,7 +86,9 @@ static int resolve(const ctx *c, const config_setting_t *s, const char *path, ds
     char section[DSE_AXES_KNOB_MAX];
     if (!split_group_knob(a->knob, "techniques", a->target, sizeof a->target, &key)) {
         a->kind = DSE_KNOB_TECHNIQUE;
-        a->key = find_key(dse__technique_keys, dse__n_technique_keys, key);
+        dse__keyset tk;
+        dse__technique_keys(&tk);
+        a->key = find_key(tk.key, tk.n, key);
         if (a->target[0] && dse_sweep_technique_index(c->sw, a->target) < 0)
             return fail(c, s, path, "technique \"%s\" is not in the sweep's techniques",
                         a->target);
@@ -117,10 +119,13 @@ static int resolve(const ctx *c, const config_setting_t *s, const char *path, ds
     return 0;
 }
 
-static const dse__key *key_of(const dse_axis *a)
+/* The key of axis a; a technique key is copied into *tk (key indices are stable). */
+static const dse__key *key_of(const dse_axis *a, dse__keyset *tk)
 {
+    if (a->kind == DSE_KNOB_TECHNIQUE)
+        dse__technique_keys(tk);
     return a->kind == DSE_KNOB_GLOBAL ? &dse__sections[a->section].keys[a->key]
-           : a->kind == DSE_KNOB_TECHNIQUE ? &dse__technique_keys[a->key]
+           : a->kind == DSE_KNOB_TECHNIQUE ? &tk->key[a->key]
                                            : &dse__workload_keys[a->key];
 }
 
@@ -128,7 +133,8 @@ static const dse__key *key_of(const dse_axis *a)
 static int read_value(const ctx *c, const config_setting_t *e, const char *path,
                       const dse_axis *a, double *v)
 {
-    const dse__key *k = key_of(a);
+    dse__keyset tk;
+    const dse__key *k = key_of(a, &tk);
     char range[256];
     dse__key_range(k, range, sizeof range);
     int t = config_setting_type(e);

@@ -83,12 +83,14 @@ static int compare_sections(const dse_sweep *old, const dse_sweep *s, char *why,
 
 static int compare_techniques(const dse_sweep *old, const dse_sweep *s, char *why, size_t n)
 {
+    dse__keyset tk;
+    dse__technique_keys(&tk);
     for (int t = 0; t < old->n_techniques; t++) {
         int u = dse_sweep_technique_index(s, old->techniques[t].name);
         if (u < 0)
             return say(why, n, "a different sweep: technique '%s' of the file is not in this "
                        "sweep (a sweep grows, it does not shrink)", old->techniques[t].name);
-        if (compare_keys(dse__technique_keys, dse__n_technique_keys, &old->techniques[t],
+        if (compare_keys(tk.key, tk.n, &old->techniques[t],
                          &s->techniques[u], s, DSE_KNOB_TECHNIQUE, 0, old->techniques[t].name,
                          why, n))
             return -1;

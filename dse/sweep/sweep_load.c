@@ -15,6 +15,7 @@
 #include "sweep_schema.h"
 #include "sweep_text.h"
 #include "sm.h"
+#include "sm_design.h"
 #include "var.h"
 
 typedef struct loader {
@@ -257,9 +258,11 @@ static bool compose_preset(dse_technique *t, const char *name)
     if (!dse_technique_preset(name, &p))
         return false;
     dse_technique_preset("baseline", &base);
-    for (size_t i = 0; i < dse__n_technique_keys; i++)
-        if (!dse__key_equal(&dse__technique_keys[i], &p, &base))
-            dse__key_copy(&dse__technique_keys[i], t, &p);
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    for (size_t i = 0; i < tk.n; i++)
+        if (!dse__key_equal(&tk.key[i], &p, &base))
+            dse__key_copy(&tk.key[i], t, &p);
     return true;
 }
 
@@ -320,26 +323,45 @@ static int read_name(const loader *ld, const config_setting_t *g, const char *pa
 }
 
 /* The first option of the technique that relies on rf_bro's virtual banks of
- * same-speed sub-banks, or NULL.  Designs say so in their registry line
- * (model/sm_designs.h). */
+ * same-speed sub-banks, or NULL.  Designs say so in their entry (needs_bro,
+ * model/sm_design.h), schedulers in their registry line (model/sm_params.h). */
 static const char *needs_bro(const dse_technique *t)
 {
     const sm_technique *i = &t->ipc;
-    static const struct { bool needs; const char *name; } designs[] = {
-#define NEEDS(name, needs, doc) [SM_DESIGN_##name] = { needs, #name },
-        SM_RF_DESIGNS(NEEDS)
-#undef NEEDS
-    }, scheds[] = {
+    static const struct { bool needs; const char *name; } scheds[] = {
 #define NEEDS(name, NAME, needs, doc) [SM_SCHED_##NAME] = { needs, "scheduler = \"" #name "\"" },
         SM_SCHEDULERS(NEEDS)
 #undef NEEDS
     };
     for (int d = 0; d < SM_N_DESIGNS; d++)
-        if (i->design[d] && designs[d].needs)
-            return designs[d].name;
+        if (i->design[d] && sm_design_get((sm_rf_design_id)d)->needs_bro)
+            return sm_design_name((sm_rf_design_id)d);
     if (scheds[i->scheduler].needs)
         return scheds[i->scheduler].name;
     return i->fba_rm ? "fba_rm" : i->hybrid ? "hybrid" : t->freq.nbti_reorg ? "nbti_reorg" : NULL;
+}
+
+static bool places(const sm_design_info *in) { return in->places_registers; }
+static bool is_cache(const sm_design_info *in) { return in->cache_entries != NULL; }
+
+/* The designs with a trait, as "a", "a and b" or "a, b and c" (conj: "and" or "or"). */
+static void designs_with(char *buf, size_t n, bool (*has)(const sm_design_info *),
+                         const char *conj)
+{
+    int total = 0, k = 0;
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        total += has(sm_design_get((sm_rf_design_id)d));
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < SM_N_DESIGNS && used < n; d++)
+        if (has(sm_design_get((sm_rf_design_id)d))) {
+            used += (size_t)snprintf(buf + used, n - used, "%s%s%s%s",
+                                     k == 0 ? "" : k + 1 < total ? ", " : " ",
+                                     k == 0 || k + 1 < total ? "" : conj,
+                                     k == 0 || k + 1 < total ? "" : " ",
+                                     sm_design_name((sm_rf_design_id)d));
+            k++;
+        }
 }
 
 static int check_technique(const loader *ld, const config_setting_t *s, const char *path,
@@ -350,22 +372,28 @@ static int check_technique(const loader *ld, const config_setting_t *s, const ch
     const char *opt = needs_bro(t);
     if (opt && !t->freq.bro)
         return fail(ld, s, path, "%s needs bro = true (compose with base = \"rf_bro\")", opt);
-    /* each of these moves registers by rewriting the warps' bank tables: two at once
-     * would overwrite each other's placement */
-    const bool *d = t->ipc.design;
-    if (d[SM_DESIGN_ltrf] + d[SM_DESIGN_rfc_demand] + d[SM_DESIGN_reg_release] > 1)
-        return fail(ld, s, path, "ltrf, rfc_demand and reg_release each place the registers: "
-                                 "turn on at most one of them");
-    bool cache = d[SM_DESIGN_ltrf] || d[SM_DESIGN_rfc_demand];
+    /* designs that place the registers rewrite the warps' bank tables: two at once
+     * would overwrite each other's placement (their entries say so: places_registers) */
+    int n_placing = 0;
+    bool cache = false;
+    for (int d = 0; d < SM_N_DESIGNS; d++) {
+        n_placing += t->ipc.design[d] && places(sm_design_get((sm_rf_design_id)d));
+        cache |= t->ipc.design[d] && is_cache(sm_design_get((sm_rf_design_id)d));
+    }
+    char placers[160], caches[160];
+    designs_with(placers, sizeof placers, places, "and");
+    designs_with(caches, sizeof caches, is_cache, "or");
+    if (n_placing > 1)
+        return fail(ld, s, path, "%s each place the registers: turn on at most one of them",
+                    placers);
     if (cache && t->freq.nbti_reorg)
-        return fail(ld, s, path, "with ltrf or rfc_demand the cache sets the clock: nbti_reorg, "
-                                 "which re-pairs the main RF's sub-banks, does not apply");
+        return fail(ld, s, path, "with %s the cache sets the clock: nbti_reorg, "
+                                 "which re-pairs the main RF's sub-banks, does not apply",
+                    caches);
     if (t->rfc_rotation && !cache)
-        return fail(ld, s, path, "rfc_rotation = true needs a register-file cache "
-                                 "(ltrf or rfc_demand)");
+        return fail(ld, s, path, "rfc_rotation = true needs a register-file cache (%s)", caches);
     if (t->rfc_cell_area != 1.0 && !cache)
-        return fail(ld, s, path, "rfc_cell_area needs a register-file cache (ltrf or "
-                                 "rfc_demand)");
+        return fail(ld, s, path, "rfc_cell_area needs a register-file cache (%s)", caches);
     return 0;
 }
 
@@ -387,7 +415,9 @@ static int read_technique(const loader *ld, const config_setting_t *e, int idx, 
     if (b && read_technique_base(ld, b, path, t))
         return -1;
     static const char *const skip[] = { "name", "base", NULL };
-    if (read_group(ld, e, path, dse__technique_keys, dse__n_technique_keys, t, skip))
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    if (read_group(ld, e, path, tk.key, tk.n, t, skip))
         return -1;
     return check_technique(ld, e, path, t);
 }

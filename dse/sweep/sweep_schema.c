@@ -1,44 +1,42 @@
 /* The table of every sweep-file key: name, type, where it lives, accepted range, doc. */
 #include "sweep_schema.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dse_sweep.h"
+#include "sm_design.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define BIG 1e300
 
-static const char *const domain_names[] = { "sm", "chip", NULL };
-static const char *const method_names[] = { "circulant", "cholesky", NULL };
-static const char *const cell_names[] = { "read_path", NULL };
-static const char *const duty_names[] = { "access", "occupancy", NULL };
-static const char *const shift_names[] = { "accumulated", "pv", NULL };
-static const char *const gran_names[] = { "none", "register", "vector_array", "sub_bank", NULL };
+/* Enumerations: names generated from the lists that define the values
+ * (variation/var_params.h, model/sm_params.h), so a name always reads back as its value. */
+static const char *const domain_names[] = VAR_ENUM_NAMES(VAR_DOMAINS);
+static const char *const method_names[] = VAR_ENUM_NAMES(VAR_FIELD_METHODS);
+static const char *const cell_names[] = VAR_ENUM_NAMES(VAR_CELL_MODELS);
+static const char *const duty_names[] = VAR_ENUM_NAMES(VAR_DUTY_MODELS);
+static const char *const shift_names[] = VAR_ENUM_NAMES(VAR_INITIAL_SHIFTS);
+static const char *const gran_names[] = VAR_ENUM_NAMES(VAR_GRANULARITIES);
 static const char *const sched_names[] = {
 #define SCHED_NAME(name, NAME, needs_bro, doc) #name,
     SM_SCHEDULERS(SCHED_NAME)
 #undef SCHED_NAME
     NULL,
 };
-static const char *const hybrid_names[] = { "auto", "fixed", NULL };
-static const char *const rename_names[] = { "last_warp", "all_warps", NULL };
-static const char *const rr_policy_names[] = { "consolidate", "wear_level", "fast_first",
-                                                "fast_spread", NULL };
-static const char *const rr_gating_names[] = { "none", "register", "row", NULL };
-static const char *const port_names[] = { "separate", "shared", NULL };
-static const char *const slow_access_names[] = { "hold_port", "pipelined", "replay",
-                                                 "stall_collector", NULL };
-static const char *const bro_port_names[] = { "virtual", "physical", NULL };
-static const char *const coll_names[] = { "per_unit", "unified", NULL };
-static const char *const hazard_names[] = { "stall", "replay", NULL };
-static const char *const tracker_names[] = { "none", "naive", "credit", NULL };
-static const char *const latency_table_names[] = { "rfdse", "gpgpusim", NULL };
-static const char *const memory_names[] = { "fixed", "partitions", NULL };
-static const char *const predictor_names[] = { "hit_unless_replayed", "always_miss", "pc",
-                                               "oracle", NULL };
+static const char *const hybrid_names[] = SM_ENUM_NAMES(SM_HYBRID_POLICIES);
+static const char *const port_names[] = SM_ENUM_NAMES(SM_BANK_PORTS);
+static const char *const slow_access_names[] = SM_ENUM_NAMES(SM_SLOW_ACCESSES);
+static const char *const bro_port_names[] = SM_ENUM_NAMES(SM_BRO_PORTS);
+static const char *const coll_names[] = SM_ENUM_NAMES(SM_COLLECTOR_KINDS);
+static const char *const hazard_names[] = SM_ENUM_NAMES(SM_MEM_HAZARDS);
+static const char *const tracker_names[] = SM_ENUM_NAMES(SM_MSHR_TRACKERS);
+static const char *const latency_table_names[] = SM_ENUM_NAMES(SM_LATENCY_TABLES);
+static const char *const memory_names[] = SM_ENUM_NAMES(SM_MEMORIES);
+static const char *const predictor_names[] = SM_ENUM_NAMES(SM_HIT_PREDICTORS);
 
 /* Key constructors: S is the owning struct type. */
 #define K_INT(S, f, lo, hi, d) { #f, DSE__INT, offsetof(S, f), 0, lo, hi, false, NULL, 0, d }
@@ -189,7 +187,9 @@ const dse__section dse__sections[] = {
 const size_t dse__n_sections = NELEM(dse__sections);
 
 #define T_OFF(member) offsetof(dse_technique, member)
-const dse__key dse__technique_keys[] = {
+/* The technique keys that are no design's: the frequency side, the scheduler and the
+ * mappings, the main RF's latency and the cache clock's two keys (dse_technique). */
+static const dse__key technique_head[] = {
     { "variation", DSE__BOOL, T_OFF(freq.variation), 0, 0, 1, false, NULL, 0,
       "false: no process variation and no aging (the `ideal` normaliser)" },
     { "granularity", DSE__ENUM, T_OFF(freq.granularity), 0, 0, 0, false, gran_names, 0,
@@ -210,37 +210,55 @@ const dse__key dse__technique_keys[] = {
       "hybrid-bank count: chosen per kernel or fixed" },
     { "hybrid_banks", DSE__INT, T_OFF(ipc.hybrid_banks), 0, 0, 64, false, NULL, 0,
       "hybrid banks with hybrid_policy = \"fixed\"" },
-    /* one key per register-file design of the model's registry */
-#define DESIGN_KEY(name, needs_bro, doc) \
-    { #name, DSE__BOOL, T_OFF(ipc.design[SM_DESIGN_##name]), 0, 0, 1, false, NULL, 0, doc },
-    SM_RF_DESIGNS(DESIGN_KEY)
-#undef DESIGN_KEY
+};
+static const dse__key technique_tail[] = {
     { "main_rf_latency", DSE__INT, T_OFF(ipc.main_rf_latency), 0, 1, 16, false, NULL, 0,
       "cycles per main register-file access on fast storage (slow: one more)" },
-    { "rfc_regs", DSE__INT, T_OFF(ipc.rfc_regs), 0, 4, 255, false, NULL, 0,
-      "register-file cache: registers per warp partition (ltrf: interval bound)" },
     { "rfc_rotation", DSE__BOOL, T_OFF(rfc_rotation), 0, 0, 1, false, NULL, 0,
       "ltrf, rfc_demand: partitions rotate over the cache's banks (even NBTI duty)" },
     { "rfc_cell_area", DSE__DOUBLE, T_OFF(rfc_cell_area), 0, 0.25, 16, false, NULL, 0,
       "ltrf, rfc_demand: cache cell area / RF cell area (random sigma / sqrt of it)" },
-    { "nbti_rename_order", DSE__ENUM, T_OFF(ipc.rename_order), 0, 0, 0, false, rename_names,
-      0, "registers that order the renaming: the last warp's, or every warp's" },
-    { "rr_policy", DSE__ENUM, T_OFF(ipc.rr_policy), 0, 0, 0, false, rr_policy_names, 0,
-      "reg_release: placement of a new value" },
-    { "rr_gating", DSE__ENUM, T_OFF(ipc.rr_gating), 0, 0, 0, false, rr_gating_names, 0,
-      "reg_release: power gating of unallocated storage" },
-    { "rr_release", DSE__BOOL, T_OFF(ipc.rr_release), 0, 0, 1, false, NULL, 0,
-      "reg_release: free a register at its last read (false: at the warp's end)" },
-    { "rr_row_groups", DSE__INT, T_OFF(ipc.rr_row_groups), 0, 1, 16, false, NULL, 0,
-      "reg_release: row groups (gating sub-arrays) per bank" },
-    { "rr_table_bytes", DSE__INT, T_OFF(ipc.rr_table_bytes), 0, 0, 1048576, false, NULL, 0,
-      "reg_release: renaming-table bytes (2 per entry); the rest keep static slots" },
-    { "rr_flag_every", DSE__INT, T_OFF(ipc.rr_flag_every), 0, 0, 100000, false, NULL, 0,
-      "reg_release: one release-flag instruction per this many (0: free flags)" },
-    { "rr_horizon", DSE__INT, T_OFF(ipc.rr_horizon), 0, 1, 256, false, NULL, 0,
-      "reg_release: instructions the liveness analysis looks ahead" },
 };
-const size_t dse__n_technique_keys = NELEM(dse__technique_keys);
+
+static dse__key_type key_type_of(sm_knob_type t)
+{
+    switch (t) {
+    case SM_KNOB_BOOL: return DSE__BOOL;
+    case SM_KNOB_ENUM: return DSE__ENUM;
+    case SM_KNOB_DOUBLE: return DSE__DOUBLE;
+    default: return DSE__INT;
+    }
+}
+
+static void add(dse__keyset *out, dse__key k)
+{
+    assert(out->n < DSE__MAX_TECHNIQUE_KEYS);
+    out->key[out->n++] = k;
+}
+
+void dse__technique_keys(dse__keyset *out)
+{
+    out->n = 0;
+    for (size_t i = 0; i < NELEM(technique_head); i++)
+        add(out, technique_head[i]);
+    for (int d = 0; d < SM_N_DESIGNS; d++) /* one switch per design of the registry */
+        add(out, (dse__key){ sm_design_name((sm_rf_design_id)d), DSE__BOOL,
+                             T_OFF(ipc.design) + (size_t)d * sizeof(bool), 0, 0, 1, false,
+                             NULL, 0, sm_design_get((sm_rf_design_id)d)->doc });
+    for (size_t i = 0; i < NELEM(technique_tail); i++)
+        add(out, technique_tail[i]);
+    for (int d = 0; d < SM_N_DESIGNS; d++) {
+        const sm_design_info *in = sm_design_get((sm_rf_design_id)d);
+        if ((int)sm_design_knob_owner((sm_rf_design_id)d) != d)
+            continue; /* it shares an earlier design's keys */
+        size_t block = T_OFF(ipc.knobs) + (size_t)d * sizeof(sm_knob_block);
+        for (int i = 0; i < in->n_knobs; i++) {
+            const sm_knob *k = &in->knobs[i];
+            add(out, (dse__key){ k->name, key_type_of(k->type), block + k->offset, 0, k->min,
+                                 k->max, false, k->enum_names, 0, k->doc });
+        }
+    }
+}
 
 const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, grid_blocks, 1, 10000000, "CTAs in the kernel"),

@@ -48,10 +48,19 @@ typedef struct dse__section {
 extern const dse__section dse__sections[];
 extern const size_t dse__n_sections;
 
-/* Keys of a technique group (offsets into dse_technique) and a workload group
- * (offsets into sm_profile); `name` and `base` are handled by the loader. */
-extern const dse__key dse__technique_keys[];
-extern const size_t dse__n_technique_keys;
+/* The keys of a technique group (offsets into dse_technique): the fixed rows, then for
+ * every register-file design of the model's registry its switch `NAME = true` and its
+ * knob rows, as its own file declares them (model/sm_design.h).  Built into a value,
+ * so no table is shared or mutable; the order is fixed (key indices are stable). */
+#define DSE__MAX_TECHNIQUE_KEYS 96
+typedef struct dse__keyset {
+    size_t n;
+    dse__key key[DSE__MAX_TECHNIQUE_KEYS];
+} dse__keyset;
+void dse__technique_keys(dse__keyset *out);
+
+/* Keys of a workload group (offsets into sm_profile); `name` and `base` of a technique
+ * are handled by the loader. */
 extern const dse__key dse__workload_keys[];
 extern const size_t dse__n_workload_keys;
 

@@ -75,7 +75,9 @@ int dse_sweep_write(const dse_sweep *s, FILE *out)
         fputs("  {\n    name = ", out);
         dse__fput_dquoted(out, s->techniques[t].name);
         fputs(";\n", out);
-        write_keys(out, dse__technique_keys, dse__n_technique_keys, &s->techniques[t], "    ");
+        dse__keyset tk;
+        dse__technique_keys(&tk);
+        write_keys(out, tk.key, tk.n, &s->techniques[t], "    ");
         fprintf(out, "  }%s\n", t + 1 < s->n_techniques ? "," : "");
     }
     fputs(");\n\nworkloads = (\n", out);
@@ -129,9 +131,11 @@ bool dse_sweep_equal(const dse_sweep *a, const dse_sweep *b)
     }
     if (a->n_techniques != b->n_techniques || a->n_workloads != b->n_workloads)
         return false;
+    dse__keyset tk;
+    dse__technique_keys(&tk);
     for (int t = 0; t < a->n_techniques; t++)
         if (strcmp(a->techniques[t].name, b->techniques[t].name) ||
-            !keys_equal(dse__technique_keys, dse__n_technique_keys, &a->techniques[t],
+            !keys_equal(tk.key, tk.n, &a->techniques[t],
                         &b->techniques[t]))
             return false;
     for (int w = 0; w < a->n_workloads; w++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dse_sweep.h"
+#include "sm_design.h"
 
 /* The figures' colours (docs/results-format.md, technique_colours): black and grey for
  * the two references, which no other technique gets, and twelve qualitative colours
@@ -44,19 +45,27 @@ static void hybrid_banks(dse_technique *t) { t->ipc.hybrid = true; }
 static void zero_gate(dse_technique *t) { t->ipc.design[SM_DESIGN_zero_gating] = true; }
 static void interval_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_ltrf] = true; }
 static void demand_rfc(dse_technique *t) { t->ipc.design[SM_DESIGN_rfc_demand] = true; }
+static void reuse_buffers(dse_technique *t) { t->ipc.design[SM_DESIGN_operand_reuse] = true; }
 
 /* reg_release with its defaults: renaming, consolidation, row-group gating. */
 static void reg_release(dse_technique *t) { t->ipc.design[SM_DESIGN_reg_release] = true; }
+/* A design's knob, by the name its own file declares (model/sm_design.h). */
+static void knob(dse_technique *t, const char *name, double v)
+{
+    int rc = sm_technique_knob_set(&t->ipc, name, v);
+    assert(rc == 0); /* every preset is applied by tests/dse/test_sweep.c */
+    (void)rc;
+}
 static void rr_first_touch(dse_technique *t)
 {
     reg_release(t);
-    t->ipc.rr_release = false;
-    t->ipc.rr_gating = SM_RR_GATE_REGISTER;
+    knob(t, "rr_release", false);
+    knob(t, "rr_gating", SM_RR_GATE_REGISTER);
 }
-static void rr_register_gating(dse_technique *t) { t->ipc.rr_gating = SM_RR_GATE_REGISTER; }
-static void rr_wear_level(dse_technique *t) { t->ipc.rr_policy = SM_RR_WEAR_LEVEL; }
-static void rr_fast_first(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_FIRST; }
-static void rr_fast_spread(dse_technique *t) { t->ipc.rr_policy = SM_RR_FAST_SPREAD; }
+static void rr_register_gating(dse_technique *t) { knob(t, "rr_gating", SM_RR_GATE_REGISTER); }
+static void rr_wear_level(dse_technique *t) { knob(t, "rr_policy", SM_RR_WEAR_LEVEL); }
+static void rr_fast_first(dse_technique *t) { knob(t, "rr_policy", SM_RR_FAST_FIRST); }
+static void rr_fast_spread(dse_technique *t) { knob(t, "rr_policy", SM_RR_FAST_SPREAD); }
 
 /* nbti_opt: kernel-level re-pairing and block-level renaming by intent (model.md section
  * 7): R0 of every warp first, so the banks that hold any warp's small register IDs go to
@@ -65,7 +74,7 @@ static void nbti_both(dse_technique *t)
 {
     t->freq.nbti_reorg = true;
     t->ipc.design[SM_DESIGN_nbti_rename] = true;
-    t->ipc.rename_order = SM_RENAME_ALL_WARPS;
+    knob(t, "nbti_rename_order", SM_RENAME_ALL_WARPS);
 }
 
 /* One row per preset: name, what it is, its setter (or NULL), up to two presets it is
@@ -115,7 +124,9 @@ static void nbti_both(dse_technique *t)
     X(rr_fast_spread, "reg_release in fast storage first, spread over the fast banks",     \
       rr_fast_spread, "reg_release", NULL, TEAL)                                           \
     X(pv_opt_rr, "pv_opt + reg_release with fast_first", NULL, "pv_opt", "rr_fast_first", INDIGO) \
-    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)
+    X(nbti_opt_rr, "nbti_opt + reg_release", NULL, "nbti_opt", "reg_release", OLIVE)      \
+    X(operand_reuse, "operand reuse buffers counted: bank reads a reuse cache saves (compose it)", \
+      reuse_buffers, NULL, NULL, BLUE)
 
 static const preset presets[] = {
 #define ROW(name, doc, set, b1, b2, colour) { #name, doc, { b1, b2, NULL }, set, colour },
@@ -170,10 +181,17 @@ bool dse_technique_preset(const char *name, dse_technique *t)
     return p != NULL;
 }
 
+/* The one definition of "is a register-file cache": a design turned on whose entry
+ * declares cache_entries (model/sm_design.h). */
 int dse_technique_cache_entries(const dse_sweep *s, const dse_technique *t)
 {
-    bool cache = t->ipc.design[SM_DESIGN_ltrf] || t->ipc.design[SM_DESIGN_rfc_demand];
-    return cache && t->freq.variation ? s->sm.group_size * t->ipc.rfc_regs : 0;
+    for (int d = 0; t->freq.variation && d < SM_N_DESIGNS; d++) {
+        const sm_design_info *in = sm_design_get((sm_rf_design_id)d);
+        if (t->ipc.design[d] && in->cache_entries)
+            return in->cache_entries(&s->sm, sm_technique_knobs_const(&t->ipc,
+                                                                      (sm_rf_design_id)d));
+    }
+    return 0;
 }
 
 /* Each technique its preset's colour when no earlier one of the list took it, then the

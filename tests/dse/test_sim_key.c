@@ -79,7 +79,9 @@ static void test_every_input_changes_the_key(void **state)
     (void)state;
     const dse__section *sm = dse__section_find("sm");
     assert_non_null(sm);
-    int n = check_table(dse__technique_keys, dse__n_technique_keys, offsetof(dse_technique, ipc),
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    int n = check_table(tk.key, tk.n, offsetof(dse_technique, ipc),
                         sizeof(sm_technique), offsetof(inputs, tech), "technique");
     n += check_table(sm->keys, sm->n_keys, 0, sizeof(sm_config), offsetof(inputs, cfg), "sm");
     n += check_table(dse__workload_keys, dse__n_workload_keys, 0, sizeof(sm_profile),
@@ -115,14 +117,34 @@ static void test_tables_cover_every_field(void **state)
 {
     (void)state;
     const dse__section *sm = dse__section_find("sm");
-    size_t t = uncovered(dse__technique_keys, dse__n_technique_keys,
-                         offsetof(dse_technique, ipc), sizeof(sm_technique));
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    /* sm_technique up to the designs' knob blocks; the blocks are checked below */
+    size_t t = uncovered(tk.key, tk.n, offsetof(dse_technique, ipc),
+                         offsetof(sm_technique, knobs));
     size_t c = uncovered(sm->keys, sm->n_keys, 0, sizeof(sm_config));
     size_t p = uncovered(dse__workload_keys, dse__n_workload_keys, 0, sizeof(sm_profile));
     print_message("uncovered bytes: sm_technique %zu, sm_config %zu, sm_profile %zu "
                   "(name %zu)\n", t, c, p, sizeof(((sm_profile *)0)->name));
-    assert_int_equal(t, 4); /* padding after the hybrid bool (2) and after design[]
-                             * and rr_release (2, with five designs)              */
+    size_t after_design = offsetof(sm_technique, knobs) - offsetof(sm_technique, design) -
+                          sizeof(((sm_technique *)0)->design); /* aligns the knob blocks */
+    assert_int_equal(t, 2 + after_design); /* padding after the hybrid bool (2) and
+                                              after design[]                        */
+    /* every knob row lies inside its design's block, and no two rows overlap */
+    char used[sizeof(((sm_technique *)0)->knobs)] = { 0 };
+    size_t blocks = offsetof(dse_technique, ipc) + offsetof(sm_technique, knobs);
+    int rows = 0;
+    for (size_t i = 0; i < tk.n; i++) {
+        const dse__key *k = &tk.key[i];
+        if (k->offset < blocks || k->offset >= blocks + sizeof used)
+            continue;
+        size_t at = k->offset - blocks, n = dse__key_size(k);
+        assert_true(at % SM_DESIGN_KNOB_BYTES + n <= SM_DESIGN_KNOB_BYTES);
+        for (size_t b = at; b < at + n; b++)
+            assert_int_equal(used[b]++, 0);
+        rows++;
+    }
+    assert_true(rows >= 9); /* nbti_rename_order, rfc_regs, reg_release's seven */
     assert_int_equal(c, 3); /* padding after the result_slots bool                  */
     assert_int_equal(p, sizeof(((sm_profile *)0)->name) + sizeof(((sm_profile *)0)->trace) +
                             sizeof(((sm_profile *)0)->trace_stream) + 3 * 4 + 3);
@@ -172,12 +194,67 @@ static void test_physical_ports_key_the_pairing(void **state)
     sm_sim_free(sim);
 }
 
+/* A cache hit hands out every field of dse_sm_result as the miss computed it: the
+ * result is over-written with garbage before the hit, and every field of the X-macro
+ * lists (dse_sim_cache.h) must come back.  rfc_demand and reg_release fill the fields
+ * that are zero without a design (rfc_lanes, rfc_duty, powered). */
+static void test_hit_returns_every_field(void **state)
+{
+    (void)state;
+    sm_config cfg;
+    sm_profile w;
+    sm_config_default(&cfg);
+    sm_profile_default(&w);
+    w.grid_blocks = 15;
+    w.insts_per_warp = 60;
+    sm_rf_map m;
+    sm_rf_map_all_fast(&m, 16, 64, 2);
+    sm_sim *sim = sm_sim_alloc(&cfg);
+    assert_non_null(sim);
+    const sm_rf_design_id designs[] = { SM_DESIGN_rfc_demand, SM_DESIGN_reg_release };
+    for (int d = 0; d < 2; d++) {
+        sm_technique t;
+        sm_technique_default(&t);
+        t.design[designs[d]] = true;
+        dse_sim_cache *cache = dse_sim_cache_alloc(4);
+        assert_non_null(cache);
+        static dse_sm_result miss, hit;
+        memset(&miss, 0, sizeof miss);
+        memset(&hit, 0xAB, sizeof hit);
+        assert_int_equal(dse_sim_cache_run(cache, sim, &cfg, &w, 0, &t, &m, 0, 15, &miss), SM_OK);
+        assert_int_equal(dse_sim_cache_run(cache, sim, &cfg, &w, 0, &t, &m, 0, 15, &hit), SM_OK);
+        long hits, misses;
+        dse_sim_cache_counts(cache, &hits, &misses);
+        assert_int_equal(hits, 1);
+#define SAME_SCALAR(name, doc) assert_memory_equal(&hit.name, &miss.name, sizeof miss.name);
+#define SAME_BANKS(name, doc) assert_memory_equal(hit.name, miss.name, sizeof miss.name);
+        DSE_SM_RESULT_SCALARS(SAME_SCALAR)
+        DSE_SM_RESULT_BANK_ARRAYS(SAME_BANKS)
+#undef SAME_SCALAR
+#undef SAME_BANKS
+        for (int b = 0; b < m.n_banks; b++)
+            for (int p = 0; p < m.subs_per_bank; p++) {
+                int id = m.sub_id[b][p];
+#define SAME_SUB(name, doc) assert_memory_equal(&hit.name[id], &miss.name[id], sizeof(double));
+                DSE_SM_RESULT_SUB_ARRAYS(SAME_SUB)
+#undef SAME_SUB
+            }
+        if (designs[d] == SM_DESIGN_rfc_demand)
+            assert_true(miss.rfc_lanes > 0);
+        else
+            assert_true(miss.powered < 1.0);
+        dse_sim_cache_free(cache);
+    }
+    sm_sim_free(sim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_physical_ports_key_the_pairing),
         cmocka_unit_test(test_every_input_changes_the_key),
         cmocka_unit_test(test_tables_cover_every_field),
+        cmocka_unit_test(test_hit_returns_every_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

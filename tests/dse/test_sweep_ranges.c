@@ -99,7 +99,9 @@ static void test_every_section_key_just_outside_its_range(void **state)
 static void test_every_technique_key_just_outside_its_range(void **state)
 {
     (void)state;
-    int tested = walk(dse__technique_keys, dse__n_technique_keys,
+    dse__keyset tk;
+    dse__technique_keys(&tk);
+    int tested = walk(tk.key, tk.n,
                       "techniques = ( { name = \"t\"; %s } );", "techniques[0]");
     printf("# %d technique bounds refused\n", tested);
     assert_true(tested >= 4);

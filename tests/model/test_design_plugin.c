@@ -18,7 +18,34 @@ static void test_registered_by_one_line(void **state)
 {
     (void)state;
     assert_int_equal(SM_N_DESIGNS, SM_DESIGN_toy_scrub + 1);
-    assert_string_equal(sm__design_toy_scrub.name, "toy_scrub");
+    assert_string_equal(sm_design_name(SM_DESIGN_toy_scrub), "toy_scrub");
+    /* its knob has the default its row declares, and its statistic is listed */
+    sm_technique t;
+    sm_technique_default(&t);
+    assert_int_equal(*(const int *)sm_technique_knobs_const(&t, SM_DESIGN_toy_scrub), 1);
+    int i = sm_stats_count() - 1;
+    assert_int_equal(sm_stats_design_of(i), SM_DESIGN_toy_scrub);
+    assert_string_equal(sm_stats_at(i).name, "scrub_reads");
+}
+
+/* Its knob reaches its hooks and its statistic counts: every second write re-read. */
+static void test_knob_and_statistic(void **state)
+{
+    fixture *f = *state;
+    sm__inst in = { .op = SM__OP_INT, .dst = 1, .n_src = 1, .src = { 1, SM__NO_REG, SM__NO_REG } };
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 20;
+    sm_stats one, two;
+    f->t.design[SM_DESIGN_toy_scrub] = true;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &in, 1, &one), SM_OK);
+    assert_int_equal(sm_technique_knob_set(&f->t, "scrub_every", 2), 0);
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &in, 1, &two), SM_OK);
+    sm_stat_info info = sm_stats_at(sm_stats_count() - 1);
+    assert_int_equal(sm_stats_get(&one, &info, 0), 20);
+    assert_int_equal(sm_stats_get(&two, &info, 0), 10);
+    assert_int_equal(two.reads, 30);
 }
 
 /* One warp, a chain r1 = r1 + r1: issue t, read t+1, result t+2+lat, write granted and
@@ -96,6 +123,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registered_by_one_line),
         cmocka_unit_test_setup_teardown(test_chain_one_reread_per_write, sm_fixture_setup, sm_fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_knob_and_statistic, sm_fixture_setup, sm_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_port_traffic_competes, sm_fixture_setup, sm_fixture_teardown),
         cmocka_unit_test_setup_teardown(test_idle_skip_respects_design, sm_fixture_setup, sm_fixture_teardown),
     };

@@ -19,7 +19,7 @@ static int setup(void **state)
     int rc = sm_fixture_setup(state);
     fixture *f = *state;
     f->t.design[SM_DESIGN_reg_release] = true;
-    f->t.rr_flag_every = 0; /* the hand timing below has no flag instructions */
+    sm_technique_knob_set(&f->t, "rr_flag_every", 0); /* the hand timing below has no flag instructions */
     return rc;
 }
 #include "var.h"
@@ -83,7 +83,7 @@ static void test_chain_by_hand(void **state)
 static void test_consolidate_uses_group_zero(void **state)
 {
     fixture *f = *state;
-    f->t.rr_policy = SM_RR_CONSOLIDATE;
+    sm_technique_knob_set(&f->t, "rr_policy", SM_RR_CONSOLIDATE);
     const sm_stats *st = run_chain(f);
     uint64_t total = 0;
     assert_int_equal(st->n_row_groups, 16 * 8);
@@ -100,7 +100,7 @@ static void test_consolidate_uses_group_zero(void **state)
 static void test_wear_level_spreads(void **state)
 {
     fixture *f = *state;
-    f->t.rr_policy = SM_RR_WEAR_LEVEL;
+    sm_technique_knob_set(&f->t, "rr_policy", SM_RR_WEAR_LEVEL);
     const sm_stats *st = run_chain(f);
     int spread = 0;
     for (int b = 0; b < 16; b++) {
@@ -114,7 +114,7 @@ static void test_wear_level_spreads(void **state)
         spread += hi > 0 && lo > 0;
     }
     assert_true(spread >= 2);
-    f->t.rr_policy = SM_RR_CONSOLIDATE;
+    sm_technique_knob_set(&f->t, "rr_policy", SM_RR_CONSOLIDATE);
 }
 
 /* A row group (here: whole banks) that never holds a value is gated the whole run: its
@@ -198,7 +198,7 @@ static void check_profile(sm_sim *sim, const dse_sweep *s, const sm_profile *p, 
                 1e-9 * leakage(s, &off, m));
     dse_technique t;
     dse_technique_preset("reg_release", &t);
-    t.ipc.rr_gating = SM_RR_GATE_NONE; /* gating changes no timing: same run, ungated */
+    sm_technique_knob_set(&t.ipc, "rr_gating", SM_RR_GATE_NONE); /* gating changes no timing: same run, ungated */
     assert_int_equal(sm_sim_run(sim, &s->sm, p, &t.ipc, m, 0, s->var.floorplan.n_sms, &none), SM_OK);
     assert_int_equal(none.cycles, rr.cycles);
     assert_true(leakage(s, &none, m) == leakage(s, &off, m) * rr.cycles / off.cycles ||

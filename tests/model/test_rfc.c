@@ -86,7 +86,7 @@ static void test_ltrf_intervals_by_hand(void **state)
     fixture *f = *state;
     const sm__inst prog[] = { op3(0, 2, 1, 2), op3(3, 2, 4, 5) };
     f->t.design[SM_DESIGN_ltrf] = true;
-    f->t.rfc_regs = 4;
+    assert_int_equal(sm_technique_knob_set(&f->t, "rfc_regs", 4), 0);
     f->t.main_rf_latency = 3;
     sm_stats st = run(f, prog, 2, 8, 6);
     assert_int_equal(st.rfc_intervals, 8);
@@ -105,7 +105,7 @@ static void test_demand_by_hand(void **state)
 {
     fixture *f = *state;
     f->t.design[SM_DESIGN_rfc_demand] = true;
-    f->t.rfc_regs = 4;
+    assert_int_equal(sm_technique_knob_set(&f->t, "rfc_regs", 4), 0);
     const sm__inst chain = op3(1, 1, 1, SM__NO_REG);
     sm_stats st = run(f, &chain, 1, 10, 4);
     assert_int_equal(st.rfc_misses, 1);

@@ -347,7 +347,7 @@ static uint32_t r0_bank_set(fixture *f, bool rename, sm_rename_order order)
 {
     sm__inst in = alu(SM__OP_INT, 15, 1, 0, 0);
     f->t.design[SM_DESIGN_nbti_rename] = rename;
-    f->t.rename_order = order;
+    assert_int_equal(sm_technique_knob_set(&f->t, "nbti_rename_order", order), 0);
     f->p.grid_blocks = 1;
     f->p.block_threads = 256;
     f->p.regs_per_thread = 16;
@@ -572,7 +572,13 @@ static void test_stats_info_covers_struct(void **state)
         assert_true((info[i].length == 1) == (info[i].extent == NULL));
         words += (size_t)info[i].length;
     }
-    assert_int_equal(words * sizeof(uint64_t), sizeof(sm_stats));
+    assert_int_equal(words * sizeof(uint64_t) + sizeof(((sm_stats *)0)->design), sizeof(sm_stats));
+    /* the designs' own statistics (sm_design.h): within their slots, every name unique */
+    for (int d = 0; d < SM_N_DESIGNS; d++)
+        assert_true(sm_design_get((sm_rf_design_id)d)->n_stats <= SM_DESIGN_MAX_STATS);
+    for (int i = 0; i < sm_stats_count(); i++)
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(sm_stats_at(i).name, sm_stats_at(j).name);
     sm_stats st;
     memset(&st, 0, sizeof st);
     st.cycles = 42;
@@ -716,9 +722,41 @@ static void test_same_bank_sources(void **state)
     assert_true(same_ipc < spread_ipc);
 }
 
+/* operand_reuse (model/operand_reuse.c): one warp alone on its scheduler repeats
+ * r3 = r1 + r2, so from the second instruction on both sources are in their buffers
+ * (2 hits each), one buffer serves one of them, and r1 = r1 + r2, which writes its
+ * first source, leaves only the second to reuse.  Timing does not change. */
+static void test_operand_reuse_counts(void **state)
+{
+    fixture *f = *state;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 20;
+    const sm__inst keep = alu(SM__OP_INT, 3, 2, 1, 2), overwrite = alu(SM__OP_INT, 1, 2, 1, 2);
+    sm_stats plain, st;
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &keep, 1, &plain), SM_OK);
+    f->t.design[SM_DESIGN_operand_reuse] = true;
+    const struct { const sm__inst *in; int slots; uint64_t hits; } cases[] = {
+        { &keep, 3, 2 * 19 }, { &keep, 1, 19 }, { &overwrite, 3, 19 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        assert_int_equal(sm_technique_knob_set(&f->t, "reuse_slots", cases[c].slots), 0);
+        assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, cases[c].in, 1,
+                                           &st), SM_OK);
+        const uint64_t *mine = st.design[SM_DESIGN_operand_reuse];
+        assert_int_equal(mine[0], cases[c].hits);
+        assert_int_equal(mine[1], cases[c].hits * 32);
+    }
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, &keep, 1, &st), SM_OK);
+    assert_int_equal(st.cycles, plain.cycles);
+    assert_int_equal(st.reads, plain.reads);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, sm_fixture_setup, sm_fixture_teardown)
         T(test_dependent_chain_latency),
         T(test_lane_accounting),
@@ -735,6 +773,7 @@ int main(void)
         T(test_hybrid_serves_fixed_lane_vectors_fast),
         T(test_rename_keeps_speed_classes),
         T(test_rename_orders),
+        T(test_operand_reuse_counts),
         T(test_sm_share_and_waves),
         T(test_equal_share_runs_are_identical),
         T(test_sub_id_only_labels_statistics),
