@@ -512,6 +512,79 @@ static int rr_report(const dse_sweep *s, sm_sim *sim)
     return 0;
 }
 
+/* The stopping rule against the exact run (docs/performance.md, "Stopping rule"):
+ * every profile x the eleven timing presets x slow sets of 0, 15 and 30 % of the
+ * sub-banks (stand-in maps), whole chips.  Per case the chip's IPC (mean over its
+ * SMs) sampled and exact, and the largest difference of any SM's access and occupancy
+ * duties; overall the warp instructions simulated and the CPU time, both ways. */
+static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
+{
+    static const char *const names[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
+                                         "fba_rm", "two_level", "fwas", "hybrid", "pv_opt",
+                                         "nbti_opt", NULL };
+    const double slow_sets[] = { 0.0, 0.15, 0.3 };
+    int n = s->var.floorplan.n_sms, total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    double worst = 0, sum_err = 0, worst_duty = 0, t_exact = 0, t_stop = 0;
+    double i_exact = 0, i_stop = 0;
+    int cases = 0, over = 0;
+    const char *worst_case = "";
+    static char where[160];
+    printf("%-16s %-10s %5s %10s %10s %9s %9s\n", "profile", "technique", "slow", "ipc exact",
+           "ipc stop", "error %", "duty err");
+    for (size_t t = 0; names[t]; t++) {
+        dse_technique tech;
+        dse_technique_preset(names[t], &tech);
+        for (size_t k = 0; k < sizeof slow_sets / sizeof *slow_sets; k++) {
+            static sm_rf_map m;
+            standin_map(s, &tech, (int)(total * slow_sets[k] + 0.5), &m);
+            for (int wi = 0; wi < s->n_workloads; wi++) {
+                double ipc[2] = { 0, 0 }, duty = 0;
+                for (int i = 0; i < n; i++) {
+                    static sm_stats st[2];
+                    static dse_sm_result r[2];
+                    for (int mode = 0; mode < 2; mode++) {
+                        sm_sim_set_stopping(sim, mode ? rel : 0);
+                        double t0 = cpu_seconds();
+                        if (sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, &m, i, n,
+                                       &st[mode]))
+                            return 1;
+                        *(mode ? &t_stop : &t_exact) += cpu_seconds() - t0;
+                        dse_sm_result_of(&st[mode], &m, &r[mode]);
+                        ipc[mode] += r[mode].ipc / n;
+                    }
+                    i_exact += (double)st[0].warp_insts;
+                    for (int b = 0; b < m.n_banks; b++)
+                        for (int p = 0; p < m.subs_per_bank; p++) {
+                            int id = m.sub_id[b][p];
+                            duty = fmax(duty, fabs(r[1].access_duty[id] - r[0].access_duty[id]));
+                            duty = fmax(duty, fabs(r[1].occupancy_duty[id] - r[0].occupancy_duty[id]));
+                        }
+                }
+                double err = 100 * (ipc[1] / ipc[0] - 1);
+                cases++;
+                over += fabs(err) >= 0.2;
+                sum_err += fabs(err);
+                worst_duty = fmax(worst_duty, duty);
+                if (fabs(err) > worst) {
+                    worst = fabs(err);
+                    snprintf(where, sizeof where, "%s / %s / %.0f %%", s->workloads[wi].name,
+                             names[t], 100 * slow_sets[k]);
+                    worst_case = where;
+                }
+                printf("%-16s %-10s %4.0f%% %10.4f %10.4f %+9.3f %9.4f\n", s->workloads[wi].name,
+                       names[t], 100 * slow_sets[k], ipc[0], ipc[1], err, duty);
+            }
+        }
+    }
+    sm_sim_set_stopping(sim, 0);
+    (void)i_stop;
+    printf("rel %.4g: %d cases, |IPC error| mean %.3f %%, largest %.3f %% (%s), %d at or over "
+           "0.2 %%; largest duty difference %.4f; CPU %.2f s exact, %.2f s stopped (%.2fx)\n",
+           rel, cases, sum_err / cases, worst, worst_case, over, worst_duty, t_exact, t_stop,
+           t_exact / t_stop);
+    return 0;
+}
+
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
     "                    | --replay-table [OPT...] | --digest | --digest-full | --once [PROFILE]]\n"
@@ -527,7 +600,8 @@ static const char usage[] =
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
-    "                 atomic_ways 4)\n";
+    "                 atomic_ways 4)\n"
+    "  --stop-table [REL] the stopping rule at relative error REL (0.01) against exact runs\n";
 
 int main(int argc, char **argv)
 {
@@ -560,6 +634,8 @@ int main(int argc, char **argv)
             rc = digest(s, sim, true);
         } else if (argc > 1 && !strcmp(argv[1], "--reg-release")) {
             rc = rr_report(s, sim);
+        } else if (argc > 1 && !strcmp(argv[1], "--stop-table")) {
+            rc = stop_table(s, sim, argc > 2 ? atof(argv[2]) : 0.01);
         } else if (argc > 2 && !strcmp(argv[1], "--with")) {
             rc = 0;
             if (!strcmp(argv[2], "memory")) {

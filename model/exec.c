@@ -113,8 +113,24 @@ void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot); }
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
 int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask) { return oldest(s, u, mask); }
 
+/* Drops the collector at position j of unit u's fill order: the ones before it move
+ * up one (usually none). */
+static inline void ord_remove(sm_sim *s, int u, int j)
+{
+    uint8_t *o = s->coll_ord[u];
+    int h = s->ord_head[u];
+    for (; j > 0; j--)
+        o[(h + j) & 63] = o[(h + j - 1) & 63];
+    s->ord_head[u] = (h + 1) & 63;
+    s->n_ord[u]--;
+}
+
 void sm__coll_free(sm_sim *s, int u, int bit)
 {
+    int j = 0;
+    while (s->coll_ord[u][(s->ord_head[u] + j) & 63] != bit)
+        j++;
+    ord_remove(s, u, j);
     s->coll_full[u] &= ~(1ULL << bit);
     s->coll_free[u] |= 1ULL << bit;
     s->units_full &= s->k.coll_keep[u];
@@ -146,11 +162,28 @@ static bool hold_exact(const sm_sim *s)
     bool free_pipe = false;
     for (int p = 0; p < s->n_pipes[u]; p++)
         free_pipe |= s->pipe_free[u][p] <= s->now;
-    return ready && n == s->mem_hold_n && free_pipe &&
+    return ready && free_pipe &&
            !sm__mem_accept(s, &s->slots[s->coll[s->coll_base[u] + oldest(s, u, ready)].slot]);
 }
 #endif
 
+/* Position in unit u's fill order of the oldest collector whose operands are in, or
+ * n_ord[u]: usually the first (instructions mostly arrive in issue order). */
+static inline int oldest_ready(const sm_sim *s, int u)
+{
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    const uint8_t *o = s->coll_ord[u];
+    int j = 0, n = s->n_ord[u], h = s->ord_head[u];
+    while (j < n && c[o[(h + j) & 63]].ready_at > s->now)
+        j++;
+    return j;
+}
+
+/* Each free pipeline, in order, takes the oldest collector whose operands are in; what
+ * is left waits.  A collector's dispatch stalls (one per cycle it waits with its
+ * operands in) are charged when it leaves, all at once: now - ready_at, which is what
+ * a per-cycle count of the waiting collectors sums to, so the cycles in which the unit
+ * dispatches nothing need not run it (sm__dispatch). */
 static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
 {
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
@@ -160,24 +193,24 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
                                  (s->misses == s->mem_hold_misses)) {
         assert(hold_exact(s));
         s->st->mshr_stalls++;
-        s->st->dispatch_stalls += (uint64_t)s->mem_hold_n;
         return;
     }
-    int n, i = 0;
-    uint64_t ready = arrived(s, u, &n);
-    for (int p = 0; p < s->n_pipes[u] && ready; p++) {
+    bool sent = false;
+    for (int p = 0; p < s->n_pipes[u]; p++) {
         if (s->pipe_free[u][p] > s->now)
             continue;
-        int bit = oldest(s, u, ready);
+        int j = oldest_ready(s, u);
+        if (j == s->n_ord[u])
+            break;
+        int bit = s->coll_ord[u][(s->ord_head[u] + j) & 63];
         const sm__collector *co = &s->coll[s->coll_base[u] + bit];
         const sm__slot *sl = &s->slots[co->slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
-            if (i == 0 && !s->exact) { /* nothing changed this cycle: the outcome repeats */
+            if (!sent && !s->exact) { /* nothing changed this cycle: the outcome repeats */
                 s->mem_hold_until = next_arrival(s, u);
                 s->mem_hold_full = s->coll_full[u];
                 s->mem_hold_misses = s->misses;
-                s->mem_hold_n = n;
             }
             break;
         }
@@ -193,44 +226,58 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
         s->pipe_free[u][p] =
             s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
-        ready &= ~(1ULL << bit);
+        s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
+        ord_remove(s, u, j);
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
         s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
         s->coll_busy--;
-        i++;
+        sent = true;
         start(s, co->slot);
     }
-    s->st->dispatch_stalls += (uint64_t)(n - i);
+    if (sent) {
+        int64_t m = s->pipe_free[u][0];
+        for (int p = 1; p < s->n_pipes[u]; p++)
+            m = s->pipe_free[u][p] < m ? s->pipe_free[u][p] : m;
+        /* exact mode runs the unit every cycle its collectors are full */
+        s->pipe_min[u] = s->exact ? 0 : m;
+    }
 }
 
 /* Will the LD/ST unit refuse its oldest ready collector in every cycle from now until
  * the next completion?  True when every full LD/ST collector has its operands, the
  * first pipeline is free and the oldest is a missing load while all MSHRs are in use:
- * dispatch_unit() then charges one MSHR stall and `*n` dispatch stalls per cycle and
- * changes nothing else, until a miss returns (sim.c skips those cycles). */
-bool sm__mem_blocked(const sm_sim *s, int *n)
+ * dispatch_unit() then charges one MSHR stall per cycle and changes nothing else,
+ * until a miss returns (sim.c skips those cycles). */
+bool sm__mem_blocked(const sm_sim *s)
 {
     int u = SM__UNIT_MEM;
     if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
         return false;
-    uint64_t ready = arrived(s, u, n);
-    if (!ready || ready != s->coll_full[u] || s->pipe_free[u][0] > s->now)
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    for (uint64_t m = s->coll_full[u]; m; m &= m - 1)
+        if (c[__builtin_ctzll(m)].ready_at > s->now)
+            return false;
+    if (!s->coll_full[u] || s->pipe_free[u][0] > s->now)
         return false;
-    const sm__slot *sl = &s->slots[s->coll[s->coll_base[u] + oldest(s, u, ready)].slot];
+    const sm__slot *sl = &s->slots[c[s->coll_ord[u][s->ord_head[u]]].slot];
     return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses;
 }
 
+/* A unit runs only in cycles it has a full collector and a free pipeline: in the
+ * others dispatch_unit() would dispatch nothing and charge nothing (its dispatch
+ * stalls are charged as a collector leaves, its MSHR refusals need a free pipeline). */
 void sm__dispatch(sm_sim *s)
 {
-    if (s->coll_full[SM__UNIT_SP])
+    const int64_t now = s->now;
+    if (s->coll_full[SM__UNIT_SP] && now >= s->pipe_min[SM__UNIT_SP])
         dispatch_unit(s, SM__UNIT_SP);
-    if (s->coll_full[SM__UNIT_SFU])
+    if (s->coll_full[SM__UNIT_SFU] && now >= s->pipe_min[SM__UNIT_SFU])
         dispatch_unit(s, SM__UNIT_SFU);
     if (s->coll_full[SM__UNIT_MEM]) {
         if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
             sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
-        else
+        else if (now >= s->pipe_min[SM__UNIT_MEM])
             dispatch_unit(s, SM__UNIT_MEM);
     }
 }

@@ -191,6 +191,8 @@ int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block)
     return 32;
 }
 
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block);
+
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
     wp->rng = warp_key(k, ordinal, warp_in_block);
@@ -201,6 +203,12 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->next.smem_ways = 1; /* synth() writes it only when the kernel has conflicts */
     if (k->trace)
         sm__trace_warp(k, wp, ordinal, warp_in_block); /* its row and length */
+    wp->stream = NULL;
+    bool fresh;
+    uint64_t *st = k->streams ? sm__streams_slot(k->streams, wp->micro_row, &fresh) : NULL;
+    if (st && fresh)
+        stream_fill(k, st, ordinal, warp_in_block);
+    wp->stream = st;
 }
 
 /* A shared access's conflict degree: smem_ways' floor, one more with its fraction; an
@@ -300,6 +308,72 @@ static void bar_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
+/* Stored streams (streams.c): SM__STREAM_WORDS words per instruction (sm_internal.h). */
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+
+/* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
+static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+{
+    if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+        bar_inst(in);
+    else
+        synth(k, wp, in);
+}
+
+static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
+{
+    in->unit = sm__ops[in->op].unit;
+    memcpy(&out[0], in, 8);
+    out[1] = (uint64_t)in->miss | draws << 8 | (uint64_t)in->smem_ways << 16;
+}
+
+/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block)
+{
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    w.rng = warp_key(k, ordinal, warp_in_block);
+    for (int i = 0; i < k->insts_per_warp; i++) {
+        sm__inst in = { .smem_ways = 1 }; /* as sm__gen_warp leaves it */
+        uint64_t before = w.rng, draws = 0;
+        draw_synth(k, &w, i, &in);
+        while (before + draws * GOLDEN != w.rng)
+            draws++;
+        pack(&in, draws, out + SM__STREAM_WORDS * i);
+    }
+}
+
+/* Instruction `index` of a warp with a stored stream: read back, or (past the stored
+ * length, which no caller reaches) drawn again from the warp's start. */
+static void __attribute__((noinline)) stream_past(const sm__kernel *k, sm__warp *wp, int index,
+                                                  sm__inst *in)
+{
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    int wpb = k->warps_per_block;
+    w.rng = warp_key(k, wp->micro_row / wpb, wp->micro_row % wpb);
+    for (int i = 0; i <= index; i++)
+        draw_synth(k, &w, i, in);
+    wp->rng = w.rng;
+}
+
+static inline void stream_read(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+{
+    if (__builtin_expect(index >= k->insts_per_warp, 0)) {
+        stream_past(k, wp, index, in);
+        return;
+    }
+    const uint64_t *x = wp->stream + SM__STREAM_WORDS * index;
+    wp->rng += (x[1] >> 8 & 0xff) * GOLDEN;
+    if (__builtin_expect((uint8_t)x[0] == SM__OP_BAR, 0)) {
+        bar_inst(in);
+        return;
+    }
+    memcpy(in, x, 8);
+    in->miss = (uint8_t)x[1];
+    in->smem_ways = (uint8_t)(x[1] >> 16);
+}
+
 /* With flag instructions, position n of the warp's stream is a flag every flag_every +
  * 1 positions from 0; otherwise it is instruction n - (flags before and at n). */
 static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
@@ -313,7 +387,9 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         }
         index -= index / period + 1;
     }
-    if (__builtin_expect(k->own_stream, 0)) {
+    if (wp->stream)
+        stream_read(k, wp, index, in);
+    else if (__builtin_expect(k->own_stream, 0)) {
         if (k->trace)
             sm__trace_inst(k, wp, index, in);
         else
@@ -330,7 +406,7 @@ void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)
     copy->n_issued++;
 }
 
-void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp)
 {
     sm__inst *in = &wp->next;
     draw_inst(k, wp, in);

@@ -55,6 +55,7 @@ void sm_sim_free(sm_sim *s)
     if (!s)
         return;
     sm__designs_free(s);
+    sm__streams_free(s);
     free(s->coll);
     free(s->slots);
     free(s->warps);
@@ -128,6 +129,25 @@ int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sm
     return sm__launch_shares(c, w, sm_index, n_sms, resident, NULL, NULL); /* launch.c */
 }
 
+int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_technique *t,
+                        const sm_rf_map *map)
+{
+    int all = map->n_entries;
+    for (int i = 0; i < SM_N_DESIGNS; i++)
+        if (t->design[i])
+            return all;
+    if (!config_ok(c) || !profile_ok(w) || map->n_banks < 1 || w->trace_stream)
+        return all; /* a trace: not claimed (its registers are the trace's) */
+    int wpb = (w->block_threads + 31) / 32;
+    if (wpb > c->max_warps)
+        return all;
+    long slots = (long)resident_blocks(c, w, wpb) * wpb; /* warp slots [0, slots) */
+    long vectors = slots * w->regs_per_thread;
+    if (slots < 1 || vectors > (long)map->n_banks * all)
+        return all; /* entries wrap around (banks.c) */
+    return (int)((vectors + map->n_banks - 1) / map->n_banks);
+}
+
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                         const sm_rf_map *map, int sm_index, int n_sms)
 {
@@ -184,6 +204,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     rc = sm__designs_kernel(s, t, w);
     /* issue_warp's one test for the cold work: designs' issue hooks, memory hazards */
     k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
+    sm__streams_select(s);
     return rc;
 }
 
@@ -222,6 +243,8 @@ static void reset_state(sm_sim *s)
         s->n_pipes[u] = pipes[u];
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
+        s->pipe_min[u] = 0;
+        s->n_ord[u] = s->ord_head[u] = 0;
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
@@ -292,14 +315,52 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
                                        : SM__STALL_IDLE;
 }
 
-/* Is the SM quiet: would every cycle from now until the next completion repeat the
- * same stalls and change nothing?  That holds when no write is queued, no block
- * waits to launch, no scheduler has a warp it could try (every ready warp waits for
- * a unit without a free collector), SP and SFU collectors are empty and the LD/ST
- * unit, if it holds collectors, is blocked on MSHRs (sm__mem_blocked, which requires
- * every LD/ST collector's operands to have arrived: no read is outstanding).  *mem_n
- * gets the LD/ST collectors waiting (-1: none). */
-static bool quiet(const sm_sim *s, int *mem_n)
+/* Can unit u (with full collectors) dispatch nothing before a later cycle, short of a
+ * completion or an issue?  Each pipeline frees and each collector's operands arrive at
+ * a fixed cycle, so before the later of the two minima the unit dispatches nothing and
+ * charges nothing (its dispatch stalls are charged as a collector leaves, exec.c).
+ * The LD/ST unit may instead be refused on MSHRs, blocked (sm__mem_blocked) or
+ * holding that outcome (mem_hold_*): one MSHR stall per cycle until a completion or
+ * an arrival (*mshr set).  *until: the first cycle it may dispatch (INT64_MAX: only
+ * a completion ends it). */
+static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
+{
+    if (u == SM__UNIT_MEM) {
+        if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
+            return false;
+        if ((s->now < s->mem_hold_until) & (s->coll_full[u] == s->mem_hold_full) &
+            (s->misses == s->mem_hold_misses)) {
+            *mshr = true;
+            *until = s->mem_hold_until;
+            return true;
+        }
+        if (sm__mem_blocked(s)) {
+            *mshr = true;
+            return true;
+        }
+    }
+    int64_t pipe = INT64_MAX, arrive = INT64_MAX;
+    for (int p = 0; p < s->n_pipes[u]; p++)
+        pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
+    const sm__collector *c = &s->coll[s->coll_base[u]];
+    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
+        int64_t r = c[__builtin_ctzll(m)].ready_at;
+        arrive = r < arrive ? r : arrive;
+    }
+    int64_t t = pipe > arrive ? pipe : arrive;
+    *until = t < *until ? t : *until;
+    return t > s->now;
+}
+
+/* Is the SM quiet: would every cycle from now until some later cycle change nothing but
+ * the stall counts?  That holds when no register awaits release, no block waits to
+ * launch, no scheduler has a warp it could try (every ready warp waits for a unit
+ * without a free collector), the SP and SFU collectors are empty and the LD/ST unit
+ * cannot dispatch before a later cycle (unit_quiet).  *until bounds the stretch;
+ * *mshr: the LD/ST unit charges an MSHR stall per cycle.  (Allowing full SP and SFU
+ * collectors too, exact by the same bound, skipped too little to pay for the longer
+ * test: docs/performance.md.) */
+static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
     if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
@@ -308,28 +369,34 @@ static bool quiet(const sm_sim *s, int *mem_n)
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (sm__sched_cand(s, &s->sched[i]))
             return false;
-    *mem_n = -1;
     if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
         return false;
-    return !s->coll_full[SM__UNIT_MEM] || sm__mem_blocked(s, mem_n);
+    *until = INT64_MAX;
+    *mshr = false;
+    for (int u = 0; u < SM__N_UNITS; u++)
+        if (s->coll_full[u] && !unit_quiet(s, u, until, mshr))
+            return false;
+    return true;
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
- * pipeline: jump there, charging the skipped cycles to the stalls each of them would
- * have recorded.  Memory-bound kernels spend most cycles so (all warps waiting on
- * loads, or the LD/ST unit waiting for an MSHR).  Returns false on a deadlock
- * (nothing in flight at all). */
+ * pipeline or the LD/ST unit may dispatch: jump there, charging the skipped cycles to
+ * the stalls each of them would have recorded.  Memory-bound kernels spend most cycles
+ * so (all warps waiting on loads, or the LD/ST unit waiting for an MSHR or a busy
+ * pipeline).  Returns false on a deadlock (nothing in flight at all). */
 static bool skip_idle(sm_sim *s)
 {
-    int mem_n;
-    if (!quiet(s, &mem_n))
+    int64_t units;
+    bool mshr;
+    if (!quiet(s, &units, &mshr))
         return true;
     int64_t t = sm__next_completion(s);
-    if (t == INT64_MAX && s->design_next == INT64_MAX)
-        return mem_n >= 0; /* waiting LD/ST collectors imply misses in flight */
+    if (t == INT64_MAX && s->design_next == INT64_MAX && units == INT64_MAX)
+        return mshr; /* waiting LD/ST collectors imply misses in flight */
     if (s->exact)
         return true;
     t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
+    t = t < units ? t : units;
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
@@ -337,10 +404,7 @@ static bool skip_idle(sm_sim *s)
         const sm__sched *q = &s->sched[i];
         s->stall_n[quiet_stall(q, sm__sched_cand(s, q))] += n;
     }
-    if (mem_n >= 0) {
-        s->st->mshr_stalls += n;
-        s->st->dispatch_stalls += (uint64_t)mem_n * n;
-    }
+    s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;
     return true;
 }
@@ -391,7 +455,7 @@ static int finish(sm_sim *s, int rc)
 {
     sm_stats *st = s->st;
 #ifndef NDEBUG
-    for (int b = 0; rc == SM_OK && b < SM_MAX_BANKS; b++)
+    for (int b = 0; rc == SM_OK && !s->stop.stopped && b < SM_MAX_BANKS; b++)
         assert(s->live_vec[b] == 0); /* launches and retirements balance (home banks) */
 #endif
     sm__occupancy_flush(s);
@@ -416,6 +480,8 @@ static int finish(sm_sim *s, int rc)
             st->rfc_lanes += acc * (uint64_t)n;
         }
     sm__designs_stats(s, st);
+    if (s->stop.stopped)
+        sm__stop_extrapolate(s, st);
     return rc;
 }
 
@@ -445,8 +511,17 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     /* the kernel's end is tested once per cycle, after it (not again at the top) */
     if (s->blocks_done == n_blocks)
         return finish(s, SM_OK);
+    sm__stop_reset(s);
+    /* one test per cycle for the cycle limit and the stopping rule's batches */
+    int64_t limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
     for (;;) {
-        if (s->now >= max_cycles) {
+        if (s->now >= limit) {
+            if (s->now < max_cycles) { /* a batch of the stopping rule (stop.c) */
+                if (sm__stop_batch(s))
+                    return finish(s, SM_OK);
+                limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
+                continue;
+            }
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
         }

@@ -230,6 +230,22 @@ int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
  * sm_sim_run() would reject these arguments as such. */
 int sm_sim_share(const sm_config *c, const sm_profile *w, int sm_index, int n_sms);
 
+/* The stopping rule (model/stop.c, docs/performance.md): with rel > 0 the simulator's
+ * later runs stop once the 95 % batch-means interval of IPC and of every rate the
+ * aging and energy models read is within rel of its mean, and extrapolate their
+ * statistics to the whole kernel.  0 (the default): every run is exact. */
+void sm_sim_set_stopping(sm_sim *s, double rel);
+
+/* Register vectors (entries) per bank whose map->entry_slow bits a run can read: entries
+ * [0, n) of every bank.  A run reads entry_slow only for the registers of its resident
+ * warp slots (model/banks.c: slot w's registers fill entries contiguously, n_banks per
+ * row), so two maps that differ only in entries from n on give bit-identical runs; the
+ * driver's run cache keys only these (dse/smrun).  A technique with any register-file
+ * design returns map->n_entries (a design may place registers anywhere), as do a
+ * trace workload and invalid arguments. */
+int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_technique *t,
+                        const sm_rf_map *map);
+
 /* Text describing why the last run failed (empty after a successful run). */
 const char *sm_sim_diagnostic(const sm_sim *s);
 

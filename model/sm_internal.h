@@ -10,7 +10,9 @@
 
 #include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sm.h"
 #include "sm_design.h"
@@ -109,6 +111,7 @@ typedef struct sm__collector {
 
 typedef struct sm__warp {
     sm__inst next;       /* the instruction the warp would issue next */
+    const uint64_t *stream; /* its stored stream (streams.c), or NULL: drawn */
     uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs; *
                           * a trace: its warp's index in sm_trace.first (trace.c)       */
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
@@ -212,6 +215,7 @@ typedef struct sm__kernel {
     /* reg_release: a release-flag instruction leads every flag_every + 1 of a warp's
      * stream (0: none; set by the design's kernel hook, gen.c) */
     int flag_every;
+    struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
     bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
@@ -291,6 +295,20 @@ typedef struct sm__hz {
     sm__hz_slot slot[SM__MAX_WARPS * SM__WARP_INFLIGHT];
 } sm__hz;
 
+/* The stopping rule's batch means (stop.c). */
+#define SM__STOP_RATES (2 + 2 * SM_MAX_BANKS)
+typedef struct sm__stop {
+    double rel;          /* relative half-width of the 95 % intervals; 0: exact run */
+    int64_t next;        /* cycle the current batch closes (INT64_MAX: off)          */
+    int64_t last_t;
+    int k;               /* batches closed                                           */
+    bool stopped;
+    double last[SM__STOP_RATES], sum[SM__STOP_RATES], sum2[SM__STOP_RATES];
+} sm__stop;
+void sm__stop_reset(sm_sim *s);
+bool sm__stop_batch(sm_sim *s);
+void sm__stop_extrapolate(const sm_sim *s, sm_stats *st);
+
 struct sm_sim {
     sm_config cap;       /* configuration the pools were sized for */
     const sm_config *c;
@@ -319,6 +337,14 @@ struct sm_sim {
     /* execution */
     int n_pipes[SM__N_UNITS];
     int64_t pipe_free[SM__N_UNITS][SM__MAX_PIPES];
+    /* the earliest pipe_free of each unit (set at its dispatches): before it the unit
+     * cannot dispatch, so sm__dispatch does not run it (exec.c) */
+    int64_t pipe_min[SM__N_UNITS];
+    /* each unit's full collectors in the order they were filled, i.e. oldest first
+     * (seq order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
+     * entries from ord_head[u] (mod 64): the oldest usually leaves first */
+    uint8_t coll_ord[SM__N_UNITS][64];
+    int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
@@ -338,7 +364,7 @@ struct sm_sim {
      * one, the full mask only grows and the misses only fall). */
     int64_t mem_hold_until;
     uint64_t mem_hold_full;
-    int mem_hold_misses, mem_hold_n;
+    int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
     /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
@@ -365,6 +391,8 @@ struct sm_sim {
     uint64_t occ[SM_MAX_BANKS];
     int64_t occ_t;
 
+    struct sm__streams *streams; /* stored instruction streams (streams.c) */
+    sm__stop stop;       /* the stopping rule (stop.c), off by default */
     char diag[512];
     sm__hz hz;           /* memory hazards and replay; cold, so last */
     /* slow_access.c (cold too): the physical banks' ports (bro_ports = physical) and
@@ -401,10 +429,43 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p);
 void sm__gen_mates(sm__kernel *k, const sm_profile *p);
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block);
-void sm__gen_next(const sm__kernel *k, sm__warp *wp);
+void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp);
+/* A stored instruction is two words (gen.c stream_fill): the first holds bytes 0-7 of
+ * the sm__inst as drawn (op to div, unit filled in), the second its miss bit, from bit
+ * 8 the draws it took from the warp's stream (the state after it is the state before
+ * plus that many increments: mem_hazard.c and zero_gating.c read it) and from bit 16
+ * its smem_ways. */
+#define SM__STREAM_WORDS 2
+_Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
+               "stored streams copy bytes 0-7 of an sm__inst");
+/* The warp's next instruction into wp->next (at wp->n_issued).  Inline for the common
+ * case, a stored stream (streams.c): the issue stage calls it once per instruction. */
+static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+{
+    int index = wp->n_issued;
+    const uint64_t *x = wp->stream;
+    if (!x || k->flag_every || index >= k->insts_per_warp ||
+        (uint8_t)(x += SM__STREAM_WORDS * index)[0] == SM__OP_BAR) {
+        sm__gen_next_drawn(k, wp);
+        return;
+    }
+    sm__inst *in = &wp->next;
+    memcpy(in, x, 8);
+    in->miss = (uint8_t)x[1];
+    in->smem_ways = (uint8_t)(x[1] >> 16);
+    wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
+    const uint8_t *slow = wp->slow[in->div];
+    in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+}
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in);
+/* streams.c: instruction streams kept across runs */
+typedef struct sm__stream_set sm__stream_set;
+typedef struct sm__streams sm__streams;
+void sm__streams_select(sm_sim *s);
+uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh);
+void sm__streams_free(sm_sim *s);
 /* trace.c: a trace workload's instruction source.  setup: SM_OK or SM_E_INVALID (the
  * trace does not fit the kernel); warp: its row and instruction count (n_left); inst:
  * its instruction `index` (release flags left out) into *in, and the lanes it counts
@@ -437,7 +498,7 @@ void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
 int64_t sm__next_completion(const sm_sim *s);
-bool sm__mem_blocked(const sm_sim *s, int *n);
+bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
 int sm__mem_lat(sm_sim *s, const sm__slot *sl);
@@ -599,6 +660,7 @@ static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64
     co->slot = slot;
     co->unit = (uint8_t)u;
     co->bit = (uint8_t)bit;
+    s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
 }
 
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
@@ -676,8 +738,9 @@ bool sm__launch_may(sm_sim *s);
 uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
 
-/* With exact, every cycle is simulated: no idle skip (sim.c) and no held MSHR outcome
- * (exec.c).  Tests compare both ways: the fast paths must not change a statistic. */
+/* With exact, every cycle is simulated: no idle skip (sim.c), no held MSHR outcome
+ * and no skipped dispatch (exec.c), and instructions are drawn, not read from stored
+ * streams (streams.c).  Tests compare both ways: the fast paths must not change a statistic. */
 void sm__sim_set_exact(sm_sim *s, bool exact);
 
 /* Runs with a hand-written instruction sequence instead of the synthetic stream: every

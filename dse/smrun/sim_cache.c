@@ -138,6 +138,9 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
 static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
                         const sm_technique *t, const sm_rf_map *m, int share)
 {
+    /* entry_slow bits the run never reads (sm_sim_entries_read) are left out: a map
+     * whose slow register vectors all lie past the warps' registers keys as fast */
+    int read = sm_sim_entries_read(cfg, w, t, m);
     size_t n = dse__sim_inputs_key(cfg, w, t, k);
     int head[] = { share, m->n_banks, m->n_entries, m->subs_per_bank };
     n = put_ints(k, n, head, (int)(sizeof head / sizeof *head));
@@ -160,7 +163,7 @@ static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
     size_t n_bits = (size_t)m->n_banks * (size_t)m->n_entries;
     memset(k + bits, 0, (n_bits + 7) / 8);
     for (int b = 0; b < m->n_banks; b++)
-        for (int e = 0; e < m->n_entries; e++)
+        for (int e = 0; e < read; e++)
             if (m->entry_slow[b][e]) {
                 size_t i = (size_t)b * (size_t)m->n_entries + (size_t)e;
                 k[bits + i / 8] |= (uint8_t)(1u << (i % 8));
