@@ -147,7 +147,9 @@ void sm__issue(sm_sim *s)
     for (int i = 0; i < n_sched; i++) {
         sm__sched *q = &s->sched[i];
         uint64_t cand = sm__sched_cand(s, q);
-        q->why = (uint8_t)((cand != q->ready) << SM__STALL_COLLECTOR);
+        /* a warp at its block's barrier is no candidate, but not for want of a
+         * collector: only the warps a full unit keeps out make this a collector stall */
+        q->why = (uint8_t)((cand != (q->ready & ~q->barrier)) << SM__STALL_COLLECTOR);
         /* the base policy called directly: the common case, inlined (and with no
          * candidate its loop ends at once: no separate test) */
         int w = -1;

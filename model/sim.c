@@ -307,7 +307,7 @@ static void cycle(sm_sim *s)
  * sched.c with nothing tried. */
 static int quiet_stall(const sm__sched *q, uint64_t cand)
 {
-    if (cand != q->ready)
+    if (cand != (q->ready & ~q->barrier)) /* a full unit keeps a ready warp out */
         return SM__STALL_COLLECTOR;
     return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
            : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
