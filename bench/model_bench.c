@@ -516,7 +516,7 @@ static int rr_report(const dse_sweep *s, sm_sim *sim)
  * every profile x the eleven timing presets x slow sets of 0, 15 and 30 % of the
  * sub-banks (stand-in maps), whole chips.  Per case the chip's IPC (mean over its
  * SMs) sampled and exact, and the largest difference of any SM's access and occupancy
- * duties; overall the warp instructions simulated and the CPU time, both ways. */
+ * duties; overall the CPU time, both ways. */
 static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
 {
     static const char *const names[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
@@ -525,7 +525,6 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
     const double slow_sets[] = { 0.0, 0.15, 0.3 };
     int n = s->var.floorplan.n_sms, total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
     double worst = 0, sum_err = 0, worst_duty = 0, t_exact = 0, t_stop = 0;
-    double i_exact = 0, i_stop = 0;
     int cases = 0, over = 0;
     const char *worst_case = "";
     static char where[160];
@@ -552,7 +551,6 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
                         dse_sm_result_of(&st[mode], &m, &r[mode]);
                         ipc[mode] += r[mode].ipc / n;
                     }
-                    i_exact += (double)st[0].warp_insts;
                     for (int b = 0; b < m.n_banks; b++)
                         for (int p = 0; p < m.subs_per_bank; p++) {
                             int id = m.sub_id[b][p];
@@ -577,7 +575,6 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
         }
     }
     sm_sim_set_stopping(sim, 0);
-    (void)i_stop;
     printf("rel %.4g: %d cases, |IPC error| mean %.3f %%, largest %.3f %% (%s), %d at or over "
            "0.2 %%; largest duty difference %.4f; CPU %.2f s exact, %.2f s stopped (%.2fx)\n",
            rel, cases, sum_err / cases, worst, worst_case, over, worst_duty, t_exact, t_stop,

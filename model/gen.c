@@ -236,7 +236,7 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
     if (__builtin_expect(k->smem_on, 0)) /* else it stays 1 (sm__gen_warp) */
-        in->smem_ways = (op == SM__OP_LD_SHARED) | (op == SM__OP_ST_SHARED)
+        in->smem_ways = ((op == SM__OP_LD_SHARED) | (op == SM__OP_ST_SHARED))
                             ? smem_degree(k, a, b) : 1;
     uint8_t dst = rt[(a >> 42) & 1023];
     in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
