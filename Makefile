@@ -26,7 +26,10 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(NPROC) -- --no-print-directory
 
-# In CI the suite runs twice: the release build and an ASan+UBSan build.
+# In CI the suite runs twice: the release build and an ASan+UBSan build.  The ASan run
+# leaves out the tests labelled slow: the longest under ASan, scripts that drive whole
+# rfdse runs (CLI, docs examples, growing sweeps, orphans, output targets), which the
+# release run covers; their C paths are also under the ASan unit and MPI tests.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(NPROC)
 ifeq ($(CI),true)
