@@ -66,7 +66,7 @@ typedef struct co_state {
     uint8_t n_open[SM_MAX_BANKS];
     uint64_t pairs[3];      /* read-read, write-write, read-write */
     uint64_t zero_skips;    /* accesses of zero-width values: no array access */
-    uint64_t rd_bytes, wr_bytes, rd_lanes4, wr_lanes4; /* lanes x bytes; lanes x 4 */
+    uint64_t rd_bytes, wr_bytes, rd_lanes, wr_lanes; /* accesses x lanes x bytes; x lanes */
     uint8_t *slot_w;        /* per in-flight slot: the width of the value it writes */
     uint8_t width[][SM__MAX_REGS]; /* per warp slot and register: its value's width */
 } co_state;
@@ -91,7 +91,7 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
     }
     c->align = ((const co_knobs *)sm_design_knobs(s, SM_DESIGN_coalesce))->coalesce_align;
     memset(c->pairs, 0, sizeof c->pairs);
-    c->zero_skips = c->rd_bytes = c->wr_bytes = c->rd_lanes4 = c->wr_lanes4 = 0;
+    c->zero_skips = c->rd_bytes = c->wr_bytes = c->rd_lanes = c->wr_lanes = 0;
     memset(c->n_open, 0, sizeof c->n_open);
     c->slot_w = (uint8_t *)c + sizeof(co_state) +
                 (size_t)s->cap.max_warps * sizeof(uint8_t[SM__MAX_REGS]);
@@ -100,16 +100,9 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
     return SM_OK;
 }
 
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static uint8_t draw_width(const co_state *c, uint64_t key)
 {
-    uint32_t u = (uint32_t)(mix(key) >> 32);
+    uint32_t u = (uint32_t)(sm__mix64(key) >> 32);
     uint8_t w = 0;
     while (w < 4 && u >= c->thresh[w])
         w++;
@@ -171,7 +164,7 @@ static void count_bytes(co_state *c, uint8_t t, int lanes, bool write)
 {
     uint64_t w = t & TAG_ON ? (uint64_t)(t & TAG_W) : 4;
     *(write ? &c->wr_bytes : &c->rd_bytes) += (uint64_t)lanes * w;
-    *(write ? &c->wr_lanes4 : &c->rd_lanes4) += (uint64_t)lanes * 4;
+    *(write ? &c->wr_lanes : &c->rd_lanes) += (uint64_t)lanes;
 }
 
 /* Drops the bank's open accesses that have started. */
@@ -236,12 +229,12 @@ static void stats(const sm_sim *s, const void *st, sm_stats *out)
     mine[PAIRS_WW] = c->pairs[1];
     mine[PAIRS_RW] = c->pairs[2];
     mine[ZERO_SKIPS] = c->zero_skips;
-    if (c->rd_lanes4)
+    if (c->rd_lanes)
         out->read_lanes = (uint64_t)((double)out->read_lanes * (double)c->rd_bytes /
-                                     (double)c->rd_lanes4 + 0.5);
-    if (c->wr_lanes4)
+                                     (4.0 * (double)c->rd_lanes) + 0.5);
+    if (c->wr_lanes)
         out->write_lanes = (uint64_t)((double)out->write_lanes * (double)c->wr_bytes /
-                                      (double)c->wr_lanes4 + 0.5);
+                                      (4.0 * (double)c->wr_lanes) + 0.5);
 }
 
 const sm__rf_design sm__design_coalesce = {

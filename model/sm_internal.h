@@ -578,6 +578,16 @@ int64_t sm__rfc_fill(sm_sim *s, int w, int reg, int slot,
                      const uint8_t main_slow[2][SM__MAX_REGS]);
 void sm__rfc_writeback(sm_sim *s, int w, int reg, const uint8_t main_slow[2][SM__MAX_REGS]);
 
+/* SplitMix64's finaliser: the per-value draws of designs that leave the instruction
+ * stream untouched (zero_gating's zero lanes, coalesce's widths) hash the warp's
+ * stream state and the instruction's index with it. */
+static inline uint64_t sm__mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 /* For designs that hold a warp back (a prefetch in flight): a parked warp leaves its
  * scheduler's ready mask and is no candidate until unparked.  Only a warp that is not
  * waiting on the scoreboard and has instructions left may be parked. */

@@ -43,13 +43,6 @@ static void warp(sm_sim *s, void *st, int w)
     memset(z->zmask[w], 0, sizeof z->zmask[w]);
 }
 
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static uint32_t active_mask(int lanes) { return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1; }
 
 static uint32_t zero_lanes(const zero_state *z, const sm__warp *wp)
@@ -57,7 +50,7 @@ static uint32_t zero_lanes(const zero_state *z, const sm__warp *wp)
     uint32_t zero = 0;
     uint64_t key = wp->rng ^ ((uint64_t)wp->n_issued * 0x9e3779b97f4a7c15ull);
     for (int q = 0; q < 4; q++) {
-        uint64_t bytes = mix(key + (uint64_t)q);
+        uint64_t bytes = sm__mix64(key + (uint64_t)q);
         for (int i = 0; i < 8; i++)
             zero |= (uint32_t)((bytes >> (8 * i) & 0xff) < z->thresh) << (8 * q + i);
     }
