@@ -175,30 +175,47 @@ int ana_h5_read_names(hid_t file, const char *path, ana_name *names, int n)
     return rc;
 }
 
+/* Opens the one-value attribute `name` of obj_path, its type in *t: ANA_EOK, or
+ * ANA_ENOTRFDSE if it is absent, ANA_ECORRUPT if it cannot be opened or holds more than
+ * one value (then nothing is left open).  Call inside H5E_BEGIN_TRY; close_scalar. */
+static int open_scalar(hid_t file, const char *obj_path, const char *name, hid_t *a, hid_t *t)
+{
+    *a = *t = H5I_INVALID_HID;
+    if (H5Aexists_by_name(file, obj_path, name, H5P_DEFAULT) <= 0)
+        return ANA_ENOTRFDSE;
+    hid_t sp = H5I_INVALID_HID;
+    bool ok = (*a = H5Aopen_by_name(file, obj_path, name, H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
+              (*t = H5Aget_type(*a)) >= 0 && (sp = H5Aget_space(*a)) >= 0 &&
+              H5Sget_simple_extent_npoints(sp) == 1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (!ok) {
+        if (*t >= 0)
+            H5Tclose(*t);
+        if (*a >= 0)
+            H5Aclose(*a);
+        return ANA_ECORRUPT;
+    }
+    return ANA_EOK;
+}
+
+static void close_scalar(hid_t a, hid_t t)
+{
+    H5Tclose(t);
+    H5Aclose(a);
+}
+
 int ana_h5_attr_string(hid_t file, const char *obj_path, const char *name, char *buf,
                         size_t size)
 {
-    int rc = ANA_ENOTRFDSE;
-    hid_t a = H5I_INVALID_HID, t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    int rc;
+    hid_t a, t;
     H5E_BEGIN_TRY
     {
-        if (H5Aexists_by_name(file, obj_path, name, H5P_DEFAULT) <= 0)
-            goto done;
-        rc = ANA_ECORRUPT;
-        if ((a = H5Aopen_by_name(file, obj_path, name, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-            goto done;
-        if ((t = H5Aget_type(a)) < 0 || (sp = H5Aget_space(a)) < 0)
-            goto done;
-        if (H5Sget_simple_extent_npoints(sp) != 1)
-            goto done;
-        rc = read_strings(a, t, 1, buf, size, size, aread);
-    done:
-        if (sp >= 0)
-            H5Sclose(sp);
-        if (t >= 0)
-            H5Tclose(t);
-        if (a >= 0)
-            H5Aclose(a);
+        if ((rc = open_scalar(file, obj_path, name, &a, &t)) == ANA_EOK) {
+            rc = read_strings(a, t, 1, buf, size, size, aread);
+            close_scalar(a, t);
+        }
     }
     H5E_END_TRY;
     return rc;
@@ -206,30 +223,17 @@ int ana_h5_attr_string(hid_t file, const char *obj_path, const char *name, char 
 
 int ana_h5_attr_double(hid_t file, const char *obj_path, const char *name, double *v)
 {
-    int rc = ANA_ENOTRFDSE;
-    hid_t a = H5I_INVALID_HID, t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    int rc;
+    hid_t a, t;
     H5E_BEGIN_TRY
     {
-        if (H5Aexists_by_name(file, obj_path, name, H5P_DEFAULT) <= 0)
-            goto done;
-        rc = ANA_ECORRUPT;
-        if ((a = H5Aopen_by_name(file, obj_path, name, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-            goto done;
-        if ((t = H5Aget_type(a)) < 0 || (sp = H5Aget_space(a)) < 0)
-            goto done;
-        H5T_class_t c = H5Tget_class(t);
-        if ((c != H5T_FLOAT && c != H5T_INTEGER) || H5Sget_simple_extent_npoints(sp) != 1)
-            goto done;
-        if (H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0)
-            goto done;
-        rc = ANA_EOK;
-    done:
-        if (sp >= 0)
-            H5Sclose(sp);
-        if (t >= 0)
-            H5Tclose(t);
-        if (a >= 0)
-            H5Aclose(a);
+        if ((rc = open_scalar(file, obj_path, name, &a, &t)) == ANA_EOK) {
+            H5T_class_t c = H5Tget_class(t);
+            rc = (c == H5T_FLOAT || c == H5T_INTEGER) && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0
+                     ? ANA_EOK
+                     : ANA_ECORRUPT;
+            close_scalar(a, t);
+        }
     }
     H5E_END_TRY;
     return rc;
