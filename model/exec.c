@@ -133,7 +133,7 @@ void sm__coll_free(sm_sim *s, int u, int bit)
     ord_remove(s, u, j);
     s->coll_full[u] &= ~(1ULL << bit);
     s->coll_free[u] |= 1ULL << bit;
-    s->units_full &= s->k.coll_keep[u];
+    s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
     s->coll_busy--;
 }
 

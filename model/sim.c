@@ -204,6 +204,9 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     rc = sm__designs_kernel(s, t, w);
     /* issue_warp's one test for the cold work: designs' issue hooks, memory hazards */
     k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
+    /* designs' hooks and the hazard model change what the issue stage reads without
+     * marking it (sched.c): their schedulers run every cycle */
+    k->sched_always = k->hooks || k->mem_model ? s->sched_all : 0;
     sm__streams_select(s);
     return rc;
 }
@@ -211,6 +214,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
 static void reset_sched(sm_sim *s)
 {
     const sm_config *c = s->c;
+    s->sched_all = (1u << c->n_schedulers) - 1;
+    s->sched_dirty = s->sched_all;
     for (int i = 0; i < c->n_schedulers; i++) {
         sm__sched *q = &s->sched[i];
         memset(q, 0, sizeof *q);

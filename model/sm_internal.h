@@ -157,6 +157,9 @@ typedef struct sm__sched {
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
     uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
+    uint8_t cls;         /* the stall it charged in its last cycle without an issue *
+                          * (sm__stall): repeated while it stays settled (sched.c)  */
+    unsigned full_seen;  /* units_full in that cycle                                 */
     uint8_t n_age;
     uint8_t by_age[SM__MAX_WARPS]; /* resident warps, oldest first */
     int n_groups;        /* two-level scheduling groups */
@@ -226,6 +229,9 @@ typedef struct sm__kernel {
      * paths pay one predictable branch each */
     bool mem_model;
     bool issue_hooks;    /* a design's issue hook or mem_model: issue_warp's one test */
+    /* schedulers that never settle (sched.c): all of them with a design's hooks or the
+     * hazard model, whose state changes the issue stage's outcome unannounced; else 0 */
+    unsigned sched_always;
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -367,6 +373,12 @@ struct sm_sim {
     int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
+    /* Schedulers whose inputs may have changed since their last cycle without an
+     * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
+     * Whatever changes a scheduler's warps sets its bit (units_full is compared
+     * instead: it changes with every full collector pool). */
+    unsigned sched_dirty;
+    unsigned sched_all;  /* bits of every scheduler */
     /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
      * the sm_stats fields mispredicts); added to the statistics at the end */
     uint64_t stall_n[SM__N_STALL];
@@ -594,10 +606,12 @@ static inline uint64_t sm__mix64(uint64_t z)
 static inline void sm__sched_park(sm_sim *s, int w)
 {
     s->sched[s->warps[w].sched].ready &= ~(1ULL << w);
+    s->sched_dirty |= 1u << s->warps[w].sched;
 }
 static inline void sm__sched_unpark(sm_sim *s, int w)
 {
     s->sched[s->warps[w].sched].ready |= 1ULL << w;
+    s->sched_dirty |= 1u << s->warps[w].sched;
 }
 
 /* Recomputes whether the warp's next instruction is all fast (FWAS), after a design
