@@ -281,8 +281,10 @@ static void reset_state(sm_sim *s)
     memset(s->rd_lanes, 0, sizeof s->rd_lanes);
     memset(s->wr_lanes, 0, sizeof s->wr_lanes);
     s->port_clock = 0;
-    for (int w = 0; w < c->max_warps; w++)
+    for (int w = 0; w < c->max_warps; w++) {
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
+        s->warps[w].tables_lanes = 0;
+    }
     memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);

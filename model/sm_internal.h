@@ -125,6 +125,8 @@ typedef struct sm__warp {
     uint8_t tlanes[2];   /* lanes an instruction counts, by lane mode (0 warp, 1 div) */
     uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
     uint8_t n_inflight;
+    uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
+                           * 0: none this run                                           */
     uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
     uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
