@@ -18,7 +18,7 @@
 #include "sm_internal.h"
 
 /* `rules` is a constant in each of sm__collect's two calls, so each is specialised. */
-static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules)
+static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules)
 {
     int u = in->unit, n_src = in->n_src;
     int bit = sm__coll_take(s, u);
@@ -41,12 +41,12 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
     sm__coll_fill(s, u, bit, slot, ready_at);
+    return slow_reads;
 }
 
-void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
     if (__builtin_expect(s->k.port_rules, 0)) /* sm.slow_access, sm.bro_ports: slow_access.c */
-        collect(s, w, slot, in, true);
-    else
-        collect(s, w, slot, in, false);
+        return collect(s, w, slot, in, true);
+    return collect(s, w, slot, in, false);
 }

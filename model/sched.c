@@ -89,17 +89,19 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
+    uint8_t wslow = wp->slow[in->div][in->dst]; /* 0 for SM__NO_REG */
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
         sl->wbank = wp->bank[in->dst];
-        sl->wslow = wp->slow[in->div][in->dst];
+        sl->wslow = wslow;
         sl->wlanes = wp->tlanes[in->div];
     }
-    sm__collect(s, w, slot, in);
+    uint64_t slow_reads = sm__collect(s, w, slot, in);
     sm_stats *st = s->st;
     st->warp_insts++;
     st->thread_insts += wp->tlanes[in->div];
-    st->fast_insts += in->fast;
+    /* every operand fast: from the latencies just read, unless kept as drawn */
+    st->fast_insts += s->k.fast_at_next ? in->fast : !(slow_reads | wslow);
     wp->n_inflight++;
     wp->n_issued++;
     wp->passed = 0;

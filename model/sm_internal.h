@@ -234,6 +234,10 @@ typedef struct sm__kernel {
     /* schedulers that never settle (sched.c): all of them with a design's hooks or the
      * hazard model, whose state changes the issue stage's outcome unannounced; else 0 */
     unsigned sched_always;
+    /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
+     * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
+     * the issue stage derives it from the latencies the collector reads (sched.c) */
+    bool fast_at_next;
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -453,23 +457,28 @@ void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp);
 _Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
                "stored streams copy bytes 0-7 of an sm__inst");
 /* The warp's next instruction into wp->next (at wp->n_issued).  Inline for the common
- * case, a stored stream (streams.c): the issue stage calls it once per instruction. */
+ * case, a stored stream (streams.c): the issue stage calls it once per instruction.
+ * Without release flags the index is below insts_per_warp (n_left + n_issued is that
+ * count), and a stored barrier reads back as bar_inst() draws it (gen.c) but for the
+ * hazard model's site and reqs, which only global loads read. */
 static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
-    int index = wp->n_issued;
     const uint64_t *x = wp->stream;
-    if (!x || k->flag_every || index >= k->insts_per_warp ||
-        (uint8_t)(x += SM__STREAM_WORDS * index)[0] == SM__OP_BAR) {
+    if (!x | (k->flag_every != 0)) {
         sm__gen_next_drawn(k, wp);
         return;
     }
+    assert(wp->n_issued < k->insts_per_warp);
+    x += SM__STREAM_WORDS * wp->n_issued;
     sm__inst *in = &wp->next;
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
     in->smem_ways = (uint8_t)(x[1] >> 16);
     wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
-    const uint8_t *slow = wp->slow[in->div];
-    in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+    if (k->fast_at_next) {
+        const uint8_t *slow = wp->slow[in->div];
+        in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+    }
 }
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
@@ -507,7 +516,8 @@ SM_SCHEDULERS(SM__SCHED_DECL)
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
 /* collector.c: operand collectors and the bank read arbiter */
-void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
+/* returns the slow cycles (latency - 1) of its reads, summed */
+uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
