@@ -47,18 +47,15 @@ static uint64_t arrived(const sm_sim *s, int u, int *n)
     return ready;
 }
 
-/* The oldest (first allocated) collector of a non-empty mask of unit u's collectors.
- * A scan instead of a sort: a unit has at most a few free pipelines per cycle. */
+/* The oldest (first filled) collector of a non-empty mask of unit u's full collectors:
+ * the first of them in the unit's fill order. */
 static int oldest(const sm_sim *s, int u, uint64_t mask)
 {
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    int best = __builtin_ctzll(mask);
-    for (uint64_t m = mask & (mask - 1); m; m &= m - 1) {
-        int bit = __builtin_ctzll(m);
-        if (c[bit].seq < c[best].seq)
-            best = bit;
-    }
-    return best;
+    const uint8_t *o = s->coll_ord[u];
+    int j = s->ord_head[u];
+    while (!(mask >> o[j & 63] & 1))
+        j++;
+    return o[j & 63];
 }
 
 static void wheel_push(sm_sim *s, uint16_t slot, int list)

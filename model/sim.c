@@ -233,7 +233,7 @@ static void reset_state(sm_sim *s)
 {
     const sm_config *c = s->c;
     s->now = s->last_progress = s->occ_t = 0;
-    s->seq = s->age = 0;
+    s->age = 0;
     int n_slots = c->max_warps * SM__WARP_INFLIGHT;
     for (int i = 0; i < n_slots; i++)
         s->slots[i].next = (uint16_t)(i + 1 < n_slots ? i + 1 : SM__NIL);

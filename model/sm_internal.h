@@ -100,13 +100,11 @@ typedef struct sm__slot {
                         * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
 
-/* An operand collector unit. */
+/* An operand collector unit (its unit and index are its place in s->coll; its age,
+ * its place in the unit's fill order, coll_ord). */
 typedef struct sm__collector {
     int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
-    uint64_t seq;      /* allocation order: dispatch prefers the oldest */
     uint16_t slot;
-    uint8_t unit;
-    uint8_t bit;       /* index within its unit's collectors */
 } sm__collector;
 
 typedef struct sm__warp {
@@ -328,7 +326,6 @@ struct sm_sim {
     sm_stats *st;
     int64_t now;
     int64_t last_progress;
-    uint64_t seq;
     uint64_t age;
 
     sm__warp *warps;
@@ -353,7 +350,7 @@ struct sm_sim {
      * cannot dispatch, so sm__dispatch does not run it (exec.c) */
     int64_t pipe_min[SM__N_UNITS];
     /* each unit's full collectors in the order they were filled, i.e. oldest first
-     * (seq order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
+     * (fill order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
      * entries from ord_head[u] (mod 64): the oldest usually leaves first */
     uint8_t coll_ord[SM__N_UNITS][64];
     int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
@@ -692,10 +689,7 @@ static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64
 {
     sm__collector *co = &s->coll[s->coll_base[u] + bit];
     co->ready_at = ready_at;
-    co->seq = s->seq++;
     co->slot = slot;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
     s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
 }
 
