@@ -208,6 +208,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model ? s->sched_all : 0;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas;
+    k->result_slots = c->result_slots;
     sm__streams_select(s);
     return rc;
 }
@@ -254,7 +255,6 @@ static void reset_state(sm_sim *s)
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
-    s->coll_busy = 0;
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);
@@ -269,7 +269,6 @@ static void reset_state(sm_sim *s)
             s->wheel_link[l][i] = &s->wheel_head[l][i];
         }
     memset(s->wheel_busy, 0, sizeof s->wheel_busy);
-    s->n_wheel = 0;
     s->misses = 0;
     s->launch = 0;
     s->mem_hold_until = 0;

@@ -236,6 +236,7 @@ typedef struct sm__kernel {
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
     bool fast_at_next;
+    bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -336,7 +337,6 @@ struct sm_sim {
     int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
     uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
-    int coll_busy;
 
     /* bank ports: the cycle each read and write port can next grant (collector.c,
      * writeback.c) */
@@ -365,7 +365,6 @@ struct sm_sim {
     uint16_t *wheel_link[2][SM__WHEEL]; /* where a push links: the head, or the last slot's next */
     uint64_t wheel_busy[SM__WHEEL / 64]; /* buckets with results leaving their pipeline,
                                           * for the idle skip's search (exec.c) */
-    int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
@@ -679,7 +678,6 @@ static inline int sm__coll_take(sm_sim *s, int u)
     s->coll_free[u] = free;
     s->units_full |= (unsigned)(free == 0) << u;
     s->coll_full[u] |= 1ULL << bit;
-    s->coll_busy++;
     return bit;
 }
 
