@@ -194,7 +194,7 @@ void sm__issue(sm_sim *s)
     const int n_sched = s->c->n_schedulers;
     for (int i = 0; i < n_sched; i++) {
         const sm__sched *q = &s->sched[i];
-        if ((s->sched_dirty >> i & 1) | (q->full_seen != s->units_full))
+        if (!sm__sched_settled(s, i))
             issue_sched(s, i);
         else {
             assert(settled_exact(s, q));

@@ -374,8 +374,8 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
         s->coll_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
-        if (sm__sched_cand(s, &s->sched[i]))
-            return false;
+        if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
+            return false; /* (a settled scheduler has no candidate: sched.c) */
     if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
         return false;
     *until = INT64_MAX;

@@ -789,6 +789,12 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     q->ready &= ~(1ULL << w);
 }
 
+/* Has scheduler i settled (sched.c): no candidate, and its last outcome repeats? */
+static inline bool sm__sched_settled(const sm_sim *s, int i)
+{
+    return !(s->sched_dirty >> i & 1) & (s->sched[i].full_seen == s->units_full);
+}
+
 /* Ready warps of scheduler q whose unit has a free operand collector: the others
  * cannot issue (the common structural stall), so they are filtered by mask instead
  * of being tried.  Branch-free over the three units. */
