@@ -239,7 +239,7 @@ void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
             s->live_vec[wp->home[r]]++;
         return;
     }
-    wp->tables_lanes = k->n_designs ? 0 : wp->lanes;
+    wp->tables_lanes = k->n_designs || s->exact ? 0 : wp->lanes;
     int div_lanes = wp->lanes < SM__DIV_LANES ? wp->lanes : SM__DIV_LANES;
     wp->parts[0] = (uint8_t)sm__parts_for(wp->lanes, k->subs);
     wp->parts[1] = (uint8_t)sm__parts_for(div_lanes, k->subs);

@@ -206,8 +206,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
     /* designs' hooks and the hazard model change what the issue stage reads without
      * marking it (sched.c): their schedulers run every cycle */
-    k->sched_always = k->hooks || k->mem_model ? s->sched_all : 0;
-    k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas;
+    k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
+    k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->result_slots = c->result_slots;
     sm__streams_select(s);
     return rc;

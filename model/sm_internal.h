@@ -767,8 +767,10 @@ uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
 
 /* With exact, every cycle is simulated: no idle skip (sim.c), no held MSHR outcome
- * and no skipped dispatch (exec.c), and instructions are drawn, not read from stored
- * streams (streams.c).  Tests compare both ways: the fast paths must not change a statistic. */
+ * and no skipped dispatch (exec.c), every scheduler runs every cycle (no settled
+ * ones, sched.c), instructions are drawn, not read from stored streams (streams.c),
+ * their fast bit computed as drawn, and every warp's tables are filled at its launch
+ * (banks.c).  Tests compare both ways: the fast paths must not change a statistic. */
 void sm__sim_set_exact(sm_sim *s, bool exact);
 
 /* Runs with a hand-written instruction sequence instead of the synthetic stream: every
