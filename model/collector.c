@@ -28,6 +28,7 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
     const int64_t first = s->now + 1; /* reads start next cycle */
     int64_t ready_at = first;
     uint64_t waited = 0, slow_reads = 0;
+    sm__co_operand op[SM__MAX_SRC];
     for (int i = 0; i < n_src; i++) {
         int reg = in->src[i], sl = slow[reg];
         if (rules && s->k.coalesce)
@@ -37,7 +38,15 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
         ready_at = at > ready_at ? at : ready_at;
         waited += (uint64_t)(grant - first);
         slow_reads += (uint64_t)sl;
+        if (rules && s->k.coalesce) {
+            int how = sm__coalesce_last(s);
+            op[i] = (sm__co_operand){ .at = at, .shared = how == SM__CO_SHARED,
+                                      .access = how == SM__CO_NONE ? -1
+                                                : grant * SM_MAX_BANKS + wp->bank[reg] };
+        }
     }
+    if (rules && s->k.coalesce) /* the collector's write port (coalesce.c) */
+        ready_at = sm__coalesce_collect(s, op, n_src, ready_at);
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
     sm__coll_fill(s, u, bit, slot, ready_at);
