@@ -121,6 +121,9 @@ typedef struct co_state {
     uint64_t p_rd_lb[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK], p_wr_lb[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
     uint64_t p_pad[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK], n_vals[SM_MAX_BANKS];
     uint64_t coll_writes, coll_waits;
+    /* the placement's workspace (place) */
+    double dp[2 * (SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + 1)];
+    uint8_t dp_k[SM_MAX_BANKS][SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + 1];
     co_open open[SM_MAX_BANKS][CO_OPEN]; /* per bank, oldest first */
     uint8_t n_open[SM_MAX_BANKS];
     uint64_t pairs[3];      /* read-read, write-write, read-write */
@@ -184,32 +187,124 @@ static void reg_latency(sm_sim *s, const co_state *c, int w, int r)
         slice_slow(s, c, wp->bank[r], entry, slices(tag(c->width[w][r], r)));
 }
 
-/* Preference of a bank's part positions for fast storage: from both ends inwards (0, S-1,
- * 1, S-2, ...), where narrow values of both parities live. */
-static int pref_pos(int i, int S) { return i & 1 ? S - 1 - i / 2 : i / 2; }
-
-/* Re-deals parts of banks [b0, b1) so that fast parts take the preferred positions of
- * every bank in turn (within one bank when b1 = b0 + 1); stable, so a map's
- * placement depends on its pattern of slow parts only (the run cache keys on it). */
-static void place(sm__kernel *k, int b0, int b1)
+/* The width-aware placement.  The share of a bank's accesses that are fast when its
+ * fast parts are the set P (bit p), with the kernel's width shares q[0..4] and as many
+ * even as odd registers: a zero-width value is always fast, another one iff every part
+ * holding one of its bytes is fast. */
+static double fast_share(const co_state *c, int S, const double *q, unsigned P)
 {
-    int S = k->subs, n = 0;
+    double f = q[0];
+    for (int w = 1; w <= 4; w++)
+        for (int odd = 0; odd < 2; odd++) {
+            unsigned bytes = slices(tag((uint8_t)w, odd)), need = 0;
+            for (int p = 0; p < S; p++)
+                need |= (c->part_bytes[p] & bytes) ? 1u << p : 0;
+            f += (need & ~P) ? 0 : 0.5 * q[w];
+        }
+    return f;
+}
+
+/* Per count k of fast parts, the best set of positions for them (the first in subset
+ * order among equals) and its fast share. */
+static void best_sets(const co_state *c, int S, const double *q, unsigned *set, double *share)
+{
+    for (int k = 0; k <= S; k++)
+        share[k] = -1;
+    for (unsigned P = 0; P < 1u << S; P++) {
+        int k = __builtin_popcount(P);
+        double f = fast_share(c, S, q, P);
+        if (f > share[k] + 1e-12) {
+            share[k] = f;
+            set[k] = P;
+        }
+    }
+}
+
+/* How many fast parts each of n banks gets, F in all, for the most fast accesses (banks
+ * equally used): a knapsack over banks; among equals the fuller banks first, so with no
+ * gain from spreading the fast parts stay in whole banks as rf_bro built them. */
+static void split_fast(co_state *c, int n, int S, int F, const double *share, int *k_of)
+{
+    double *best = c->dp, *next = c->dp + SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK + 1;
+    for (int f = 0; f <= F; f++)
+        best[f] = f == 0 ? 0 : -1e300;
+    for (int b = 0; b < n; b++) {
+        for (int f = 0; f <= F; f++) {
+            next[f] = -1e300;
+            for (int k = S; k >= 0; k--)
+                if (k <= f && best[f - k] > -1e299 && best[f - k] + share[k] > next[f] + 1e-12) {
+                    next[f] = best[f - k] + share[k];
+                    c->dp_k[b][f] = (uint8_t)k;
+                }
+        }
+        memcpy(best, next, sizeof(double) * (size_t)(F + 1));
+    }
+    for (int b = n - 1, f = F; b >= 0; b--) {
+        k_of[b] = c->dp_k[b][f];
+        f -= k_of[b];
+    }
+    for (int i = 1; i < n; i++) /* fuller banks first, as rf_bro orders them */
+        for (int j = i; j > 0 && k_of[j] > k_of[j - 1]; j--) {
+            int t = k_of[j];
+            k_of[j] = k_of[j - 1];
+            k_of[j - 1] = t;
+        }
+}
+
+/* coalesce_placement over banks [0, n): "bank" keeps each bank's fast parts and puts
+ * them where the widths want them; "bro" also re-deals them among the banks (rf_bro's
+ * crossbar composes a virtual bank of any sub-banks).  Stable (fast parts, then slow
+ * ones, in map order), so a map's placement depends on its pattern of slow parts only,
+ * as the run cache assumes. */
+static void place(co_state *c, sm__kernel *k, const sm_profile *pr, bool across)
+{
+    int S = k->subs, n = k->n_banks, m = 0, F = 0, k_of[SM_MAX_BANKS];
+    double q[5] = { pr->width_0, pr->width_1, pr->width_2, pr->width_3, 0 }, share[9];
+    unsigned set[9];
+    q[4] = 1 - q[0] - q[1] - q[2] - q[3];
+    q[4] = q[4] > 0 ? q[4] : 0;
+    best_sets(c, S, q, set, share);
     int16_t id[SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK];
     uint8_t sl[SM_MAX_BANKS * SM_MAX_SUBS_PER_BANK];
-    for (int pass = 0; pass < 2; pass++) /* fast ones first, then slow, each in order */
-        for (int b = b0; b < b1; b++)
+    for (int b = 0; b < n; b++) {
+        k_of[b] = 0;
+        for (int p = 0; p < S; p++)
+            k_of[b] += !k->sub_slow[b][p];
+        F += k_of[b];
+    }
+    if (across)
+        split_fast(c, n, S, F, share, k_of);
+    for (int pass = 0; across && pass < 2; pass++) /* the pool: fast, then slow, in order */
+        for (int b = 0; b < n; b++)
             for (int p = 0; p < S; p++)
                 if ((k->sub_slow[b][p] != 0) == pass) {
-                    id[n] = k->sub_id[b][p];
-                    sl[n++] = k->sub_slow[b][p];
+                    id[m] = k->sub_id[b][p];
+                    sl[m++] = k->sub_slow[b][p];
                 }
-    int i = 0;
-    for (int r = 0; r < S; r++)
-        for (int b = b0; b < b1; b++, i++) {
-            int pos = pref_pos(r, S);
-            k->sub_id[b][pos] = id[i];
-            k->sub_slow[b][pos] = sl[i];
+    int fi = 0, si = F; /* across: the next fast and the next slow part of the pool */
+    for (int b = 0; b < n; b++) {
+        int16_t own_id[SM_MAX_SUBS_PER_BANK];
+        uint8_t own_sl[SM_MAX_SUBS_PER_BANK];
+        int nf = 0, ns = k_of[b]; /* within: the bank's own, fast ones first */
+        for (int p = 0; !across && p < S; p++) {
+            int i = k->sub_slow[b][p] ? ns++ : nf++;
+            own_id[i] = k->sub_id[b][p];
+            own_sl[i] = k->sub_slow[b][p];
         }
+        nf = 0, ns = k_of[b];
+        for (int p = 0; p < S; p++) {
+            bool fast = set[k_of[b]] >> p & 1;
+            if (across) {
+                int i = fast ? fi++ : si++;
+                k->sub_id[b][p] = id[i];
+                k->sub_slow[b][p] = sl[i];
+            } else {
+                int i = fast ? nf++ : ns++;
+                k->sub_id[b][p] = own_id[i];
+                k->sub_slow[b][p] = own_sl[i];
+            }
+        }
+    }
 }
 
 static int kernel(sm_sim *s, void *st, const sm_profile *p)
@@ -239,11 +334,8 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
     sm__kernel *k = &s->k;
     for (int q = 0; q < k->subs; q++)
         c->part_bytes[q] = bytes_of_part(q, k->subs);
-    if (kn->coalesce_placement == PLACE_BRO)
-        place(k, 0, k->n_banks);
-    else if (kn->coalesce_placement == PLACE_BANK)
-        for (int b = 0; b < k->n_banks; b++)
-            place(k, b, b + 1);
+    if (kn->coalesce_placement != PLACE_PLAIN)
+        place(c, k, p, kn->coalesce_placement == PLACE_BRO);
     k->coalesce = true;
     k->port_rules = true; /* the joins are made in the port rules (slow_access.c) */
     return SM_OK;

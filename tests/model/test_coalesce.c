@@ -204,6 +204,33 @@ static void test_width_aware_placement(void **state)
     assert_int_equal(bank.sub_reads[1 * 4 + 0], 0);
 }
 
+/* coalesce_placement = "bro" on an rf_bro-like map, 4 banks of 4 slices, banks 2 and 3
+ * all slow: with one-byte values it spreads the 8 fast slices to bytes 0 and 3 of every
+ * bank, and no read is slow; with the default widths (29 % full) two whole fast banks
+ * make more accesses fast than fast ends everywhere, so it keeps rf_bro's banks: the
+ * same run as "plain". */
+static void test_placement_over_virtual_banks(void **state)
+{
+    fixture *f = *state;
+    sm_rf_map_all_fast(&f->map, 4, 256, 4);
+    for (int p = 0; p < 4; p++)
+        f->map.sub_slow[2][p] = f->map.sub_slow[3][p] = 1;
+    sm__inst in = alu(2, 0, 1);
+    f->t.design[SM_DESIGN_coalesce] = true;
+    sm_stats plain = run(f, &in, 1, 4, 128);
+    assert_int_equal(sm_technique_knob_set(&f->t, "coalesce_placement", BRO), 0);
+    sm_stats bro = run(f, &in, 1, 4, 128);
+    assert_true(plain.slow_reads > 0);
+    assert_int_equal(bro.slow_reads, 0);
+    sm_profile_default(&f->p); /* the default widths */
+    sm_stats bro_def = run(f, &in, 1, 4, 128);
+    assert_int_equal(sm_technique_knob_set(&f->t, "coalesce_placement", PLAIN), 0);
+    sm_stats plain_def = run(f, &in, 1, 4, 128);
+    assert_true(plain_def.slow_reads > 0);
+    assert_int_equal(bro_def.slow_reads, plain_def.slow_reads);
+    assert_int_equal(bro_def.cycles, plain_def.cycles);
+}
+
 /* NBTI duty by bytes: warp 0 writes one-byte values to r2 (bank 2, even: slice 0) and
  * reads r0 (bank 0, slice 0) and r1 (bank 1, odd: slice 3).  Only those slices count
  * the accesses; bank 2's slices 1-3 hold the bytes the values leave unwritten
@@ -238,6 +265,7 @@ int main(void)
         cmocka_unit_test_setup(test_split_crossbar_shares_the_write, reset),
         cmocka_unit_test_setup(test_narrow_access_misses_a_slow_slice, reset),
         cmocka_unit_test_setup(test_width_aware_placement, reset),
+        cmocka_unit_test_setup(test_placement_over_virtual_banks, reset),
         cmocka_unit_test_setup(test_duty_follows_the_bytes, reset),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
