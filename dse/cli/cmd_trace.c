@@ -75,8 +75,8 @@ static dse_trace *read_allocated(const char *path, int sm, int n_sms, int nregs)
     dse_trace *t = NULL;
     if (!dse_trace_alloc_text(f, path, tmp, nregs, &rep, stderr)) {
         printf("%s: kernel %s: %d virtual registers (%d 32-bit words) in %zu warp "
-               "instructions -> %d physical registers; ptxas: %d%s\n", path, rep.kernel,
-               rep.vregs, rep.words, rep.insts, rep.used, rep.ptxas,
+               "instructions -> %d physical registers (live-range lower bound %d); ptxas: %d%s\n",
+               path, rep.kernel, rep.vregs, rep.words, rep.insts, rep.used, rep.lower, rep.ptxas,
                rep.bound != rep.ptxas ? " (bound raised by --nregs)" : "");
         rewind(tmp);
         t = dse_trace_read_stream(tmp, path, sm, n_sms, stderr);

@@ -141,8 +141,10 @@ typedef struct dse_trace_alloc_in {
 
 /* Maps every virtual register to a physical one (phys[n_vregs]: its first 32-bit
  * register; a pair starts even) so that no two registers live at once in a warp share a
- * word; *used: the registers needed (highest + 1).  0, or -1 out of memory. */
-int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used);
+ * word; *used: the registers needed (highest + 1); *lower: the most 32-bit words live
+ * before one instruction of a warp, a bound no allocation goes below.  0, or -1 out of
+ * memory. */
+int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used, int *lower);
 /* Replays the warps on the physical registers: how many reads find their register
  * overwritten by another value, or outside [0, n_phys) (0: the allocation is sound). */
 long dse_trace_alloc_check(const dse_trace_alloc_in *in, const int *phys, int n_phys);
@@ -152,6 +154,7 @@ typedef struct dse_trace_alloc_report {
     int vregs, words;   /* virtual registers named by the trace, their 32-bit words */
     int ptxas;          /* the header's -nregs: ptxas's count for the kernel */
     int bound, used;    /* the bound applied (ptxas's unless raised), registers used */
+    int lower;          /* the live-range lower bound (dse_trace_alloc)           */
     long violations;    /* dse_trace_alloc_check's count (0) */
     size_t insts;
 } dse_trace_alloc_report;

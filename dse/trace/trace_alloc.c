@@ -10,7 +10,8 @@
  * next write; values read before any write are live together at the warp's start).
  * The interference graph is coloured greedily twice, in smallest-last order (Matula
  * and Beck's degeneracy order, exact on the chordal graphs straight-line SSA code
- * gives) and in order of first write, and the colouring with fewer registers is kept.
+ * gives) and in order of first write; the one with fewer registers is improved by a few
+ * rounds of iterated greedy (recolouring by colour class, which never adds one).
  * No spilling: a kernel that needs more than `bound` is refused. */
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,22 @@ static void def_edges(graph *g, const uint64_t *live, uint32_t d)
         }
 }
 
-static void warp_edges(graph *g, const dse_trace_alloc_inst *in, size_t n, uint64_t *live)
+/* 32-bit words of the registers in the live set. */
+static int live_words(const graph *g, const uint64_t *live, const uint8_t *width)
 {
+    int words = 0;
+    for (size_t w = 0; w < g->words; w++)
+        for (uint64_t bits = live[w]; bits; bits &= bits - 1)
+            words += width[w * 64 + (size_t)__builtin_ctzll(bits)];
+    return words;
+}
+
+/* Adds warp's interference edges; returns the most words live before one of its
+ * instructions (a lower bound on any allocation). */
+static int warp_edges(graph *g, const dse_trace_alloc_inst *in, size_t n, uint64_t *live,
+                      const uint8_t *width)
+{
+    int most = 0;
     memset(live, 0, g->words * sizeof *live);
     for (size_t i = n; i-- > 0;) {
         const dse_trace_alloc_inst *x = &in[i];
@@ -59,11 +74,15 @@ static void warp_edges(graph *g, const dse_trace_alloc_inst *in, size_t n, uint6
             live[x->dst[k] / 64] &= ~(1ull << (x->dst[k] % 64));
         for (int k = 0; k < x->n_src; k++)
             live[x->src[k] / 64] |= 1ull << (x->src[k] % 64);
+        int words = live_words(g, live, width);
+        if (words > most)
+            most = words;
     }
     /* read before written: live together from the warp's start */
     for (size_t w = 0; w < g->words; w++)
         for (uint64_t bits = live[w]; bits; bits &= bits - 1)
             def_edges(g, live, (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits)));
+    return most;
 }
 
 /* First fit: the lowest register (pair: even) no coloured neighbour occupies. */
@@ -142,11 +161,32 @@ static void first_write_order(const dse_trace_alloc_in *in, size_t *order)
     free(seen);
 }
 
-int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used)
+/* Iterated greedy (Culberson): recolouring the vertices grouped by register, highest
+ * first, never needs more registers than the colouring it starts from and often fewer;
+ * a few rounds, kept while they do not get worse. */
+static int iterate(const graph *g, const uint8_t *width, int *phys, int *alt, size_t *order,
+                   unsigned char *busy, int limit, int used)
+{
+    for (int round = 0; round < 8; round++) {
+        size_t k = 0;
+        for (int p = used - 1; p >= 0; p--)
+            for (size_t v = 0; v < g->n; v++)
+                if (phys[v] == p)
+                    order[k++] = v;
+        int b = colour(g, width, order, alt, busy, limit);
+        if (b > used)
+            break;
+        memcpy(phys, alt, g->n * sizeof *phys);
+        used = b;
+    }
+    return used;
+}
+
+int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used, int *lower)
 {
     graph g = { in->n_vregs, (in->n_vregs + 63) / 64, NULL };
     size_t n = g.n ? g.n : 1, words = g.words ? g.words : 1;
-    *used = 0;
+    *used = *lower = 0;
     g.adj = calloc(n * words, sizeof *g.adj);
     uint64_t *live = calloc(words, sizeof *live);
     size_t *order = malloc(n * sizeof *order);
@@ -155,15 +195,19 @@ int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used)
     unsigned char *busy = malloc((size_t)limit + 2);
     int rc = -1;
     if (g.adj && live && order && alt && busy) {
-        for (size_t w = 0; w < in->n_warps; w++)
-            warp_edges(&g, in->insts + in->warp_first[w], in->warp_first[w + 1] - in->warp_first[w],
-                       live);
+        for (size_t w = 0; w < in->n_warps; w++) {
+            int most = warp_edges(&g, in->insts + in->warp_first[w],
+                                  in->warp_first[w + 1] - in->warp_first[w], live, in->width);
+            if (most > *lower)
+                *lower = most;
+        }
         smallest_last(&g, in->width, order);
         int a = colour(&g, in->width, order, phys, busy, limit);
         first_write_order(in, order);
         int b = colour(&g, in->width, order, alt, busy, limit);
         if (b < a)
             memcpy(phys, alt, g.n * sizeof *phys), a = b;
+        a = iterate(&g, in->width, phys, alt, order, busy, limit, a);
         *used = a;
         rc = 0;
     }

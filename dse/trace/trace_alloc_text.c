@@ -266,7 +266,7 @@ int dse_trace_alloc_text(FILE *in, const char *name, FILE *out, int bound,
     size_t zero = 0;
     if (!p.warp_first)
         ain.warp_first = &zero;
-    if (!phys || dse_trace_alloc(&ain, phys, &rep->used)) {
+    if (!phys || dse_trace_alloc(&ain, phys, &rep->used, &rep->lower)) {
         if (err)
             fprintf(err, "%s:0: out of memory allocating registers\n", name);
         rc = -1;

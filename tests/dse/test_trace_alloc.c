@@ -79,9 +79,10 @@ static void test_clique_needs_k(void **state)
     }
     size_t first[2] = { 0, n };
     dse_trace_alloc_in in = { K + 1, width, 1, first, insts };
-    int phys[K + 1], used = 0;
-    assert_int_equal(dse_trace_alloc(&in, phys, &used), 0);
+    int phys[K + 1], used = 0, lower = 0;
+    assert_int_equal(dse_trace_alloc(&in, phys, &used, &lower), 0);
     assert_int_equal(used, max_live_words(&in));
+    assert_int_equal(lower, max_live_words(&in));
     assert_true(used >= K);
     for (int a = 0; a < K; a++)
         for (int b = 0; b < a; b++)
@@ -103,8 +104,8 @@ static void test_chain_reuses(void **state)
     }
     size_t first[2] = { 0, N };
     dse_trace_alloc_in in = { N, width, 1, first, insts };
-    int phys[N], used = 0;
-    assert_int_equal(dse_trace_alloc(&in, phys, &used), 0);
+    int phys[N], used = 0, lower = 0;
+    assert_int_equal(dse_trace_alloc(&in, phys, &used, &lower), 0);
     assert_int_equal(used, 1);
     assert_int_equal(dse_trace_alloc_check(&in, phys, used), 0);
 }
@@ -135,8 +136,8 @@ static void test_pairs_aligned(void **state)
     uint8_t width[3] = { 1, 2, 1 };
     size_t first[2] = { 0, 4 };
     dse_trace_alloc_in in = { 3, width, 1, first, insts };
-    int phys[3], used = 0;
-    assert_int_equal(dse_trace_alloc(&in, phys, &used), 0);
+    int phys[3], used = 0, lower = 0;
+    assert_int_equal(dse_trace_alloc(&in, phys, &used, &lower), 0);
     assert_int_equal(phys[1] % 2, 0);
     assert_int_equal(used, 4);
     assert_int_equal(dse_trace_alloc_check(&in, phys, used), 0);
@@ -173,10 +174,12 @@ static void test_random_warps(void **state)
     }
     first[WARPS] = WARPS * PER;
     dse_trace_alloc_in in = { V, width, WARPS, first, insts };
-    int phys[V], used = 0;
-    assert_int_equal(dse_trace_alloc(&in, phys, &used), 0);
+    int phys[V], used = 0, lower = 0;
+    assert_int_equal(dse_trace_alloc(&in, phys, &used, &lower), 0);
     assert_int_equal(dse_trace_alloc_check(&in, phys, used), 0);
     assert_true(used >= max_live_words(&in));
+    assert_true(lower >= max_live_words(&in)); /* also counts live-ins, which it omits */
+    assert_true(used >= lower);
     for (int v = 0; v < V; v++)
         if (width[v] == 2)
             assert_int_equal(phys[v] % 2, 0);
