@@ -365,6 +365,8 @@ static bool added_later(const char *name)
         /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
         "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
         "smem_conflict_cycles",
+        /* coalesce's byte slices (issue 31): zero without the design */
+        "sub_const",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))
@@ -401,10 +403,14 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
 #undef HASH_SCALAR
 #undef HASH_ARRAY
     /* the designs' own statistics (sm_design.h), as the added-later ones: only when
-     * not all zero, so runs without those designs hash as before them */
+     * not all zero, so runs without those designs hash as before them; the first four
+     * as when a design had at most four, the rest only when not all zero */
     for (int d = 0; full && d < SM_N_DESIGNS; d++)
-        if (!all_zero(st->design[d], SM_DESIGN_MAX_STATS))
-            h = fnv(h, st->design[d], sizeof st->design[d]);
+        if (!all_zero(st->design[d], SM_DESIGN_MAX_STATS)) {
+            h = fnv(h, st->design[d], 4 * sizeof(uint64_t));
+            if (!all_zero(st->design[d] + 4, SM_DESIGN_MAX_STATS - 4))
+                h = fnv(h, st->design[d] + 4, (SM_DESIGN_MAX_STATS - 4) * sizeof(uint64_t));
+        }
     return h;
 }
 
@@ -419,7 +425,7 @@ static uint64_t hash_stats(uint64_t h, const sm_stats *st, bool full)
 /* ... and a line over the 24 presets before operand_reuse (issue 29), so the every-
  * preset digest recorded then stays checkable as presets are added. */
 #define ALL_RECORDED 24
-static int digest(const dse_sweep *s, sm_sim *sim, bool full)
+static int digest(const dse_sweep *s, sm_sim *sim, bool full, bool each)
 {
     static const char *const timing[] = { "ideal", "vl_rf", "vl_rv", "vl_sb", "rf_bro",
                                           "fba_rm", "two_level", "fwas", "hybrid", "pv_opt",
@@ -438,14 +444,18 @@ static int digest(const dse_sweep *s, sm_sim *sim, bool full)
         dse_technique_preset(names[t], &tech);
         static sm_rf_map m;
         standin_map(s, &tech, (int)(total * 0.3 + 0.5), &m);
+        uint64_t own = 14695981039346656037ull;
         for (int wi = 0; wi < s->n_workloads; wi++)
             for (int i = 0; i < n; i++) {
                 static sm_stats st;
                 if (sm_sim_run(sim, &s->sm, &s->workloads[wi], &tech.ipc, &m, i, n, &st))
                     return 1;
                 h = hash_stats(h, &st, full);
+                own = hash_stats(own, &st, full);
                 insts += st.warp_insts;
             }
+        if (each)
+            printf("%-16s %016llx\n", names[t], (unsigned long long)own);
     }
     printf("%s %016llx over %llu warp instructions\n", full ? "digest (every preset)" : "digest",
            (unsigned long long)h, (unsigned long long)insts);
@@ -584,12 +594,14 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
 
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
-    "                    | --replay-table [OPT...] | --digest | --digest-full | --once [PROFILE]]\n"
+    "                    | --replay-table [OPT...] | --digest | --digest-full | --digest-each\n"
+    "                    | --once [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
     "  --digest       hash of the timing statistics of eleven presets (bit-identity check)\n"
     "  --digest-full  hash of every statistic of every preset\n"
+    "  --digest-each  --digest-full's hash of each preset alone, one line each, then it\n"
     "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
     "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N\n"
     "                  memory=partitions]\n"
@@ -626,9 +638,11 @@ int main(int argc, char **argv)
         } else if (argc > 1 && !strcmp(argv[1], "--replay-table")) {
             rc = replay_table(s, argc - 2, argv + 2);
         } else if (argc > 1 && !strcmp(argv[1], "--digest")) {
-            rc = digest(s, sim, false);
+            rc = digest(s, sim, false, false);
         } else if (argc > 1 && !strcmp(argv[1], "--digest-full")) {
-            rc = digest(s, sim, true);
+            rc = digest(s, sim, true, false);
+        } else if (argc > 1 && !strcmp(argv[1], "--digest-each")) {
+            rc = digest(s, sim, true, true);
         } else if (argc > 1 && !strcmp(argv[1], "--reg-release")) {
             rc = rr_report(s, sim);
         } else if (argc > 1 && !strcmp(argv[1], "--stop-table")) {

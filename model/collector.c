@@ -17,8 +17,11 @@
  * dispatch waits for ready_at, which is at least one cycle after the last grant. */
 #include "sm_internal.h"
 
-/* `rules` is a constant in each of sm__collect's two calls, so each is specialised. */
-static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules)
+/* `rules` and `co` are constants in each of sm__collect's calls, so each is
+ * specialised; `co` (the coalesce design: tags and the collector's write port) implies
+ * `rules`. */
+static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules,
+                           bool co)
 {
     int u = in->unit, n_src = in->n_src;
     int bit = sm__coll_take(s, u);
@@ -28,25 +31,45 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
     const int64_t first = s->now + 1; /* reads start next cycle */
     int64_t ready_at = first;
     uint64_t waited = 0, slow_reads = 0;
+    sm__co_operand op[SM__MAX_SRC];
     for (int i = 0; i < n_src; i++) {
         int reg = in->src[i], sl = slow[reg];
-        if (rules && s->k.coalesce)
+        if (co)
             s->port_tag = sm__coalesce_read_tag(s, w, reg);
         int64_t grant = sm__port_read_as(s, wp->bank[reg], sl, lanes, rules);
         int64_t at = grant + 1 + sl; /* operand arrives */
         ready_at = at > ready_at ? at : ready_at;
         waited += (uint64_t)(grant - first);
         slow_reads += (uint64_t)sl;
+        if (co) {
+            int how = sm__coalesce_last(s);
+            op[i] = (sm__co_operand){ .at = at, .shared = how == SM__CO_SHARED,
+                                      .access = how == SM__CO_NONE ? -1
+                                                : grant * SM_MAX_BANKS + wp->bank[reg] };
+        }
     }
+    if (co) /* the collector's write port (coalesce.c) */
+        ready_at = sm__coalesce_collect(s, op, n_src, ready_at);
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
     sm__coll_fill(s, u, bit, slot, ready_at);
 }
 
+/* The coalesce design's collection, out of line: its operand records inside the hot
+ * loop cost the default path 1.6 % host instructions per warp instruction. */
+static void __attribute__((cold, noinline)) collect_coalesce(sm_sim *s, int w, uint16_t slot,
+                                                             const sm__inst *in)
+{
+    collect(s, w, slot, in, true, true);
+}
+
 void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
-    if (__builtin_expect(s->k.port_rules, 0)) /* sm.slow_access, sm.bro_ports: slow_access.c */
-        collect(s, w, slot, in, true);
-    else
-        collect(s, w, slot, in, false);
+    if (__builtin_expect(s->k.port_rules, 0)) { /* sm.slow_access, sm.bro_ports: slow_access.c */
+        if (s->k.coalesce)
+            collect_coalesce(s, w, slot, in);
+        else
+            collect(s, w, slot, in, true, false);
+    } else
+        collect(s, w, slot, in, false, false);
 }

@@ -105,6 +105,9 @@
       "writes touching each physical sub-bank")                                            \
     X(sub_occupancy, SM_STATS_MAX_SUBS, "n_sub_banks", "register vectors x cycles",        \
       "live register vectors held in each physical sub-bank, summed over cycles")         \
+    X(sub_const, SM_STATS_MAX_SUBS, "n_sub_banks", "register vectors x cycles",            \
+      "coalesce: live register vectors x cycles whose bytes in each physical sub-bank "   \
+      "hold constant bits (the bytes narrow values leave unwritten; NBTI duty)")          \
     X(sub_read_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                   \
       "reads x the active lanes they touch in each physical sub-bank (energy)")           \
     X(sub_write_lanes, SM_STATS_MAX_SUBS, "n_sub_banks", "lane accesses",                  \
@@ -126,7 +129,7 @@
 
 /* Counters a register-file design declares in its own file (sm_design.h): at most this
  * many per design, all zero when it is off. */
-#define SM_DESIGN_MAX_STATS 4
+#define SM_DESIGN_MAX_STATS 8
 
 typedef struct sm_stats {
 #define SM__STAT_SCALAR_FIELD(name, unit, desc) uint64_t name;

@@ -643,6 +643,17 @@ bool sm__coalesce_join(sm_sim *s, int b, uint8_t tag, int slow, int lanes, bool 
 void sm__coalesce_booked(sm_sim *s, int b, uint8_t tag, int slow, bool write, int64_t grant);
 uint8_t sm__coalesce_read_tag(const sm_sim *s, int w, int reg);
 uint8_t sm__coalesce_write_tag(const sm_sim *s, uint16_t slot);
+/* What the last port request of the coalesce design was: an access of its own, one
+ * joined to another read's access (one transfer carries both), or none (zero width). */
+enum { SM__CO_OWN, SM__CO_SHARED, SM__CO_NONE };
+int sm__coalesce_last(const sm_sim *s);
+/* The collector write port (coalesce_collector): an instruction's operands, their
+ * arrival and physical access; returns the cycle the last is in the collector. */
+typedef struct sm__co_operand {
+    int64_t at, written, access; /* access: grant x SM_MAX_BANKS + bank; -1 none */
+    bool shared;
+} sm__co_operand;
+int64_t sm__coalesce_collect(sm_sim *s, sm__co_operand *op, int n, int64_t ready_at);
 /* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
 void sm__port_rules_setup(sm_sim *s);
 

@@ -23,7 +23,8 @@ premises=(premises-hold_port premises-pipelined premises-replay premises-stall_c
           premises-shared_ports premises-physical_ports premises-chip_1to4
           premises-chip_1to4_replay)
 sweeps=(frequency ipc performance guardband guardband-pv ltrf sensitivity-1to4 sensitivity-1to1
-        sensitivity-4to1 vth_sigma pareto "${premises[@]}")
+        sensitivity-4to1 vth_sigma pareto coalesce coalesce-slices coalesce-slices-narrow
+        "${premises[@]}")
 if [ "${SKIP_RUN:-0}" != 1 ]; then
   for s in "${sweeps[@]}"; do
     echo "== sweep $s ($np processes)"
@@ -35,7 +36,8 @@ fi
 
 # One analyze per figure group: each file's own figures, then the three sensitivity files
 # together for the sensitivity figure.
-for s in frequency ipc performance guardband guardband-pv ltrf vth_sigma pareto; do
+for s in frequency ipc performance guardband guardband-pv ltrf vth_sigma pareto coalesce \
+    coalesce-slices coalesce-slices-narrow; do
   "$rfdse" analyze "results/$s.h5" --figures "$figures" --csv results/csv
 done
 "$rfdse" analyze results/sensitivity-1to4.h5 results/sensitivity-1to1.h5 \

@@ -203,6 +203,11 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
             int id = m->sub_id[b][p];
             double acc = (double)(st->sub_reads[id] + st->sub_writes[id]) / cycles;
             double occ = (double)st->sub_occupancy[id] / (cycles * m->n_entries);
+            /* coalesce: bits no write refreshes stress one device of their cells without
+             * recovery, the share of the time they are held (0 without the design) */
+            double cst = (double)st->sub_const[id] / (cycles * m->n_entries);
+            if (cst > 0)
+                acc = (acc < 1.0 ? acc : 1.0) + (1.0 - (acc < 1.0 ? acc : 1.0)) * (cst < 1.0 ? cst : 1.0);
             r->access_duty[id] = acc < 1.0 ? acc : 1.0;
             r->occupancy_duty[id] = occ < 1.0 ? occ : 1.0;
         }

@@ -216,6 +216,37 @@ static void test_cells_consistent(void **state)
     }
 }
 
+/* Byte slices (the coalesce design; docs/variation.md section 1): with 32 lanes and four
+ * sub-banks, sub-bank s of a bank is the bank's column quarter s, the cells that hold
+ * byte s of every lane in the byte-sliced layout, so its delay is the slowest of those
+ * cells: checked cell by cell on SM 1 of a small chip. */
+static void test_sub_banks_are_byte_slices(void **state)
+{
+    (void)state;
+    var_params p = small_params(1.0);
+    p.floorplan.bits_per_entry = 1024, p.floorplan.sub_banks = 4;
+    var_chip *c = var_chip_alloc(&p);
+    assert_non_null(c);
+    assert_int_equal(var_chip_generate(c, &p, 7, 2), 0);
+    int rows = 4 * 16, cols = 1024;
+    double *vth = malloc(sizeof(double) * (size_t)rows * cols * 2), *leff = vth + rows * cols;
+    assert_non_null(vth);
+    assert_int_equal(var_chip_cells(c, &p, 1, vth, leff), 0);
+    const double *sub = var_chip_sub_bank_delays(c, 1);
+    for (int b = 0; b < 4; b++)
+        for (int sl = 0; sl < 4; sl++) {
+            double m = 0;
+            for (int e = 0; e < 16; e++)
+                for (int col = 256 * sl; col < 256 * (sl + 1); col++) {
+                    int i = (b * 16 + e) * cols + col;
+                    m = fmax(m, var_cell_delay(&p.timing, vth[i], leff[i]));
+                }
+            assert_close(m, sub[b * 4 + sl], 1e-9 * m);
+        }
+    free(vth);
+    var_chip_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_shortcut_equals_brute_force),
         cmocka_unit_test(test_ks_detects_difference),
         cmocka_unit_test(test_cells_consistent),
+        cmocka_unit_test(test_sub_banks_are_byte_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
