@@ -42,6 +42,8 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     sm__gen_next(k, wp);
     q->unit_mask[wp->next.unit] |= 1ULL << w;
     s->sched_dirty |= 1u << wp->sched;
+    if (k->frontend)
+        sm__fe_warp(s, w);
 }
 
 static void launch_block(sm_sim *s, int slot)

@@ -76,6 +76,8 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
+    if (__builtin_expect(s->k.frontend, 0)) /* a profile's stream has no branches */
+        sm__fe_issued(s, q, w, s->k.trace && in->redirect);
     if (__builtin_expect(in->op == SM__OP_BAR, 0)) {
         issue_barrier(s, q, w);
         return;
@@ -153,7 +155,7 @@ static void issue_sched(sm_sim *s, int i)
     uint64_t cand = sm__sched_cand(s, q);
     /* a warp at its block's barrier is no candidate, but not for want of a
      * collector: only the warps a full unit keeps out make this a collector stall */
-    q->why = (uint8_t)((cand != (q->ready & ~q->barrier)) << SM__STALL_COLLECTOR);
+    q->why = (uint8_t)((cand != (q->ready & ~q->barrier & ~q->ib_empty)) << SM__STALL_COLLECTOR);
     /* the base policy called directly: the common case, inlined (and with no
      * candidate its loop ends at once: no separate test) */
     int w = -1;
@@ -178,7 +180,7 @@ static void issue_sched(sm_sim *s, int i)
 static bool settled_exact(const sm_sim *s, const sm__sched *q)
 {
     sm__sched copy = *q;
-    copy.why = (uint8_t)((q->ready & ~q->barrier) != sm__sched_cand(s, q)) << SM__STALL_COLLECTOR;
+    copy.why = (uint8_t)((q->ready & ~q->barrier & ~q->ib_empty) != sm__sched_cand(s, q)) << SM__STALL_COLLECTOR;
     return !sm__sched_cand(s, q) && classify(&copy) == q->cls;
 }
 #endif

@@ -184,6 +184,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
+    k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM;
     sm_profile traced;
     if (w->trace_stream) {
         /* a trace's lanes and registers are its own: the drawn stream's shape knobs
@@ -288,6 +289,9 @@ static void reset_state(sm_sim *s)
     memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);
+    s->fe_buf = -1;
+    s->fe_last = 0; /* shader.cc: m_last_warp_fetched = 0 */
+    s->fe_stale = 0;
 }
 
 /* ---- the cycle --------------------------------------------------------------------- */
@@ -304,6 +308,8 @@ static void cycle(sm_sim *s)
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
     sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
                            /* are arbitrated at once (collector.c)                        */
+    if (__builtin_expect(s->k.frontend, 0))
+        sm__fe_cycle(s);   /* GPGPU-Sim's decode and fetch (frontend.c)                   */
     sm__launch(s);         /* freed block slots take the next blocks                      */
     if (s->k.hooks & SM__HOOK_CYCLE)
         sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
@@ -314,7 +320,7 @@ static void cycle(sm_sim *s)
  * sched.c with nothing tried. */
 static int quiet_stall(const sm__sched *q, uint64_t cand)
 {
-    if (cand != (q->ready & ~q->barrier)) /* a full unit keeps a ready warp out */
+    if (cand != (q->ready & ~q->barrier & ~q->ib_empty)) /* a full unit keeps a ready warp out */
         return SM__STALL_COLLECTOR;
     return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
            : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
@@ -377,6 +383,8 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
         if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
             return false; /* (a settled scheduler has no candidate: sched.c) */
     if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
+        return false;
+    if (s->k.frontend && sm__fe_busy(s)) /* a fetch to decode or a buffer to flush */
         return false;
     *until = INT64_MAX;
     *mshr = false;

@@ -127,6 +127,7 @@ typedef struct sm__inst {
     uint8_t reqs;              /* global load: memory requests (0 or 1: coalesced)  */
     /* set only from a trace (trace.c) */
     uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
+    uint8_t redirect;          /* control hazard after it (sm_trace_inst.redirect)  */
 } sm__inst;
 
 struct sm__block;

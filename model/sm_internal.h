@@ -137,6 +137,11 @@ typedef struct sm__warp {
                                     * (a register-file cache's banks follow the main RF's) */
     uint8_t home[SM__MAX_REGS];    /* virtual bank holding the register vector (occupancy) */
     uint8_t slow[2][SM__MAX_REGS]; /* access latency - 1, by lane mode */
+    /* sm.frontend = "gpgpusim" (frontend.c): decoded entries of its instruction
+     * buffer; whether they are stale (a control hazard: flushed after ib_at); whether
+     * its next fetch is from the wrong path (the hazard was the buffer's last entry) */
+    uint8_t ib_n, ib_stale, ib_wrong;
+    int64_t ib_at;
 } sm__warp;
 
 typedef struct sm__block {
@@ -151,6 +156,8 @@ typedef struct sm__sched {
     uint64_t warps;      /* resident warps of this scheduler */
     uint64_t ready;      /* warps worth trying: not scoreboard-blocked, instructions left */
     uint64_t barrier;    /* warps waiting at their block's barrier: no candidates */
+    uint64_t ib_empty;   /* sm.frontend: warps with no decoded instruction: no       *
+                          * candidates (frontend.c); always 0 without a front end    */
     uint64_t unit_mask[SM__N_UNITS]; /* warps whose next instruction needs that unit */
     int last;            /* last warp issued (LRR, GTO) or -1 */
     int resume;          /* FWAS: >= 0 to make the base order resume at this warp */
@@ -221,6 +228,7 @@ typedef struct sm__kernel {
     struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
+    bool frontend;       /* sm.frontend = "gpgpusim" (frontend.c) */
     bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
@@ -375,6 +383,10 @@ struct sm_sim {
     int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
+    /* sm.frontend = "gpgpusim" (frontend.c): the warp in the fetch buffer (-1: none),
+     * the last warp fetched (round robin), warps whose buffer is stale */
+    int fe_buf, fe_last;
+    uint64_t fe_stale;
     /* Schedulers whose inputs may have changed since their last cycle without an
      * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
      * Whatever changes a scheduler's warps sets its bit (units_full is compared
@@ -498,6 +510,16 @@ void sm__retire_warp(sm_sim *s, int w);
 void sm__occupancy_flush(sm_sim *s);
 /* sched.c: issue stage */
 void sm__issue(sm_sim *s);
+/* sm.frontend = "gpgpusim" (frontend.c): a warp placed, an instruction issued (its
+ * buffer entry used; redirect: a control hazard follows), the fetch and decode stage
+ * after the issue stage, and whether that stage has work pending (no idle skip). */
+void sm__fe_warp(sm_sim *s, int w);
+void sm__fe_issued(sm_sim *s, sm__sched *q, int w, bool redirect);
+void sm__fe_cycle(sm_sim *s);
+static inline bool sm__fe_busy(const sm_sim *s)
+{
+    return s->fe_buf >= 0 || s->fe_stale;
+}
 void sm__sched_wake(sm_sim *s, int w, int reg);
 typedef struct sm__sched_policy {
     const char *name;
@@ -813,7 +835,7 @@ static inline bool sm__sched_settled(const sm_sim *s, int i)
  * of being tried.  Branch-free over the three units. */
 static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
 {
-    uint64_t cand = q->ready & ~q->barrier;
+    uint64_t cand = q->ready & ~q->barrier & ~q->ib_empty;
     for (unsigned f = s->units_full; f; f &= f - 1)
         cand &= ~q->unit_mask[__builtin_ctz(f)];
     return cand;

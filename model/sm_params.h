@@ -139,6 +139,14 @@ typedef enum { SM_HIT_PREDICTORS(SM__ENUM_VALUE) } sm_hit_predictor;
     X(SM_LATENCY_GPGPUSIM, gpgpusim, "GPGPU-Sim 4.0's table")
 typedef enum { SM_LATENCY_TABLES(SM__ENUM_VALUE) } sm_latency_table;
 
+/* The instruction front end (frontend.c; docs/model.md, "GPGPU-Sim's front end"): none
+ * (every warp's next instruction is always decoded), or GPGPU-Sim's fetch, decode and
+ * two-entry instruction buffer per warp, flushed on a control hazard. */
+#define SM_FRONTENDS(X)                                                                     \
+    X(SM_FRONTEND_NONE, none, "no front end: the next instruction is always there")         \
+    X(SM_FRONTEND_GPGPUSIM, gpgpusim, "GPGPU-Sim's fetch, decode and 2-entry buffer")
+typedef enum { SM_FRONTENDS(SM__ENUM_VALUE) } sm_frontend;
+
 /* What an L1 miss costs (docs/model.md, "A memory system with bandwidth"). */
 #define SM_MEMORIES(X)                                                                      \
     X(SM_MEMORY_FIXED, fixed, "one latency (the profile's measured mean), no bandwidth")    \
@@ -187,6 +195,7 @@ typedef struct sm_config {
     sm_latency_table latency_table; /* rfdse, or gpgpusim: the       rfdse *
                              * profile's latency1_share of ALU instructions  *
                              * at latency 1, as GPGPU-Sim 4.0 (comparison)   */
+    sm_frontend frontend;   /* instruction fetch and buffer          none  */
     int max_misses;         /* outstanding misses per SM (MSHRs)     32    */
     /* the memory system behind L1 (memsys.c; GPGPU-Sim SM2_GTX480 gpgpusim.config,
      * line numbers in docs/model.md, "A memory system with bandwidth") */

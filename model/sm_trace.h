@@ -48,7 +48,10 @@ typedef struct sm_trace_inst {
     uint8_t miss;       /* global load: missed the L1 model                        */
     uint8_t reqs;       /* global access: 128-byte lines touched (requests), >= 1  */
     uint8_t site;       /* global load: load site (a hash of its PC), for predictors */
-    uint8_t pad[2];
+    uint8_t redirect;   /* the warp's next instruction is not at PC + size (taken  *
+                         * branch, divergence, reconvergence): GPGPU-Sim's control *
+                         * hazard, which flushes the instruction buffer            */
+    uint8_t pad;
 } sm_trace_inst;
 
 typedef struct sm_trace {

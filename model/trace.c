@@ -64,6 +64,7 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
     in->site = t->site;
     in->reqs = t->reqs;
     in->smem_ways = t->smem_ways;
+    in->redirect = t->redirect;
     /* Lanes: an instruction whose active lanes all lie in [0, SM__DIV_LANES) takes the
      * half-warp lane mode (its accesses touch the sub-bank parts of those lanes, as a
      * thread-ID branch's), any other the warp's.  The mode sets timing and the parts

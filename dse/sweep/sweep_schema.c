@@ -35,6 +35,7 @@ static const char *const coll_names[] = SM_ENUM_NAMES(SM_COLLECTOR_KINDS);
 static const char *const hazard_names[] = SM_ENUM_NAMES(SM_MEM_HAZARDS);
 static const char *const tracker_names[] = SM_ENUM_NAMES(SM_MSHR_TRACKERS);
 static const char *const latency_table_names[] = SM_ENUM_NAMES(SM_LATENCY_TABLES);
+static const char *const frontend_names[] = SM_ENUM_NAMES(SM_FRONTENDS);
 static const char *const memory_names[] = SM_ENUM_NAMES(SM_MEMORIES);
 static const char *const predictor_names[] = SM_ENUM_NAMES(SM_HIT_PREDICTORS);
 
@@ -136,6 +137,8 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, lat_dp, 1, 10000, "double-precision add/mul/mad latency, cycles"),
     K_ENUM(sm_config, latency_table, latency_table_names,
            "ALU latencies: rfdse's, or GPGPU-Sim 4.0's (latency1_share at latency 1)"),
+    K_ENUM(sm_config, frontend, frontend_names,
+           "instruction front end: none, or GPGPU-Sim's fetch, decode and 2-entry buffer"),
     K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
     K_ENUM(sm_config, memory, memory_names,
            "L1 misses: one fixed latency, or L2 and DRAM partitions with bandwidth"),

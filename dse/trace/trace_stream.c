@@ -252,9 +252,13 @@ static uint64_t stream_hash(const stream *st, size_t n_rows)
         h = mix(h, st->first[r]);
     for (uint64_t i = 0; i < st->first[n_rows]; i++) {
         const sm_trace_inst *o = &st->insts[i];
+        /* redirect left out: it changes nothing unless sm.frontend is on, which is
+         * part of the run-cache key itself, so the traces' hashes stay as they were */
+        sm_trace_inst c = *o;
+        c.redirect = 0;
         uint64_t a, b;
-        memcpy(&a, o, 8);
-        memcpy(&b, (const char *)o + 8, 8);
+        memcpy(&a, &c, 8);
+        memcpy(&b, (const char *)&c + 8, 8);
         h = mix(mix(h, a), b);
     }
     h >>= 2;
@@ -299,10 +303,26 @@ static int index_rows(const dse_trace *t, int wpb, size_t *rows, int *n_blocks, 
     return 0;
 }
 
+/* The instruction size: the smallest step from one of a warp's instructions to its
+ * next one in the trace (8 bytes for PTX as GPGPU-Sim runs it and SASS before Volta,
+ * 16 after).  A step of any other size is a control hazard (redirect). */
+static uint32_t inst_size(const dse_trace *t)
+{
+    uint32_t best = UINT32_MAX;
+    for (size_t i = 0; i < t->n_warps; i++) {
+        const dse_trace_warp *w = &t->warps[i];
+        for (uint32_t k = 1; k < w->n; k++) {
+            uint32_t a = t->insts[w->first + k - 1].pc, b = t->insts[w->first + k].pc;
+            best = b > a && b - a < best ? b - a : best;
+        }
+    }
+    return best;
+}
+
 /* The L1 sees the kept blocks one after another, each block's warps interleaved one
  * instruction at a time (warp 0's first, warp 1's first, ...). */
 static void decode_block(const dse_trace *t, const size_t *rows, int wpb, stream *st, size_t b,
-                         l1 *c, dse_trace_stream_info *info)
+                         l1 *c, uint32_t isize, dse_trace_stream_info *info)
 {
     uint32_t longest = 0;
     for (int j = 0; j < wpb; j++) {
@@ -313,8 +333,12 @@ static void decode_block(const dse_trace *t, const size_t *rows, int wpb, stream
         for (int j = 0; j < wpb; j++) {
             size_t r = b * (size_t)wpb + (size_t)j;
             const dse_trace_warp *w = &t->warps[rows[r]];
-            if (k < w->n)
-                decode(t, w->first + k, k + 1 == w->n, c, &st->insts[st->first[r] + k], info);
+            if (k < w->n) {
+                sm_trace_inst *o = &st->insts[st->first[r] + k];
+                decode(t, w->first + k, k + 1 == w->n, c, o, info);
+                o->redirect = (uint8_t)(k + 1 < w->n && t->insts[w->first + k + 1].pc !=
+                                                            t->insts[w->first + k].pc + isize);
+            }
         }
     for (int j = 0; j < wpb; j++) { /* an empty warp runs one no-op: the model needs one */
         size_t r = b * (size_t)wpb + (size_t)j;
@@ -368,8 +392,9 @@ sm_trace *dse_trace_stream_of(const dse_trace *t, const char *name, FILE *err,
         return NULL;
     }
     st->first[n_rows] = total;
+    uint32_t isize = inst_size(t);
     for (size_t b = 0; b < (size_t)n_blocks; b++)
-        decode_block(t, rows, wpb, st, b, c, info);
+        decode_block(t, rows, wpb, st, b, c, isize, info);
     free(c);
     free(rows);
     st->s = (sm_trace){ .n_blocks = n_blocks, .warps_per_block = wpb,
