@@ -39,6 +39,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     /* designs see the warp placed and scheduled (they may park it) but its stream not
      * yet started: copies of the warp draw the same instructions the warp will */
     sm__designs_warp(s, w);
+    wp->next.redirect = 0; /* only a trace or micro-kernel sets it: none from a prior run */
     sm__gen_next(k, wp);
     q->unit_mask[wp->next.unit] |= 1ULL << w;
     s->sched_dirty |= 1u << wp->sched;

@@ -77,7 +77,7 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
     if (__builtin_expect(s->k.frontend, 0)) /* a profile's stream has no branches */
-        sm__fe_issued(s, q, w, s->k.trace && in->redirect);
+        sm__fe_issued(s, q, w, in->redirect);
     if (__builtin_expect(in->op == SM__OP_BAR, 0)) {
         issue_barrier(s, q, w);
         return;
