@@ -31,6 +31,7 @@ void sm__fe_warp(sm_sim *s, int w)
     wp->ib_n = wp->ib_stale = wp->ib_wrong = 0;
     wp->ib_at = 0;
     s->fe_stale &= ~(1ULL << w);
+    s->fe_want |= 1ULL << w;
     set_empty(s, w, true);
 }
 
@@ -48,20 +49,19 @@ void sm__fe_issued(sm_sim *s, sm__sched *q, int w, bool redirect)
     }
     if (!wp->ib_n || wp->ib_stale)
         q->ib_empty |= 1ULL << w;
+    /* n_left still counts this instruction (issue_warp decrements it after) */
+    if (!wp->ib_n && wp->n_left > 1)
+        s->fe_want |= 1ULL << w;
 }
 
-/* The first warp slot after the last one fetched whose buffer is empty (and that has
- * instructions left), or -1. */
+/* The first warp slot after the last one fetched whose buffer is empty and that has
+ * instructions left (fe_want), or -1. */
 static int next_fetch(const sm_sim *s)
 {
-    int n = s->c->max_warps;
-    for (int i = 1; i <= n; i++) {
-        int w = (s->fe_last + i) % n;
-        const sm__warp *wp = &s->warps[w];
-        if ((s->sched[wp->sched].warps >> w & 1) && wp->n_left > 0 && !wp->ib_n)
-            return w;
-    }
-    return -1;
+    if (!s->fe_want)
+        return -1;
+    uint64_t after = s->fe_last >= 63 ? 0 : s->fe_want & ~((2ULL << s->fe_last) - 1);
+    return __builtin_ctzll(after ? after : s->fe_want);
 }
 
 void sm__fe_cycle(sm_sim *s)
@@ -72,6 +72,7 @@ void sm__fe_cycle(sm_sim *s)
         if (wp->ib_at < s->now) {
             wp->ib_n = wp->ib_stale = 0;
             s->fe_stale &= ~(1ULL << w);
+            s->fe_want |= (uint64_t)(wp->n_left > 0) << w;
         }
     }
     if (s->fe_buf >= 0) { /* decode */
@@ -94,5 +95,6 @@ void sm__fe_cycle(sm_sim *s)
     if (w >= 0) {
         s->fe_buf = w;
         s->fe_last = w;
+        s->fe_want &= ~(1ULL << w);
     }
 }

@@ -291,7 +291,7 @@ static void reset_state(sm_sim *s)
     reset_sched(s);
     s->fe_buf = -1;
     s->fe_last = 0; /* shader.cc: m_last_warp_fetched = 0 */
-    s->fe_stale = 0;
+    s->fe_stale = s->fe_want = 0;
 }
 
 /* ---- the cycle --------------------------------------------------------------------- */

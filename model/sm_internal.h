@@ -384,9 +384,10 @@ struct sm_sim {
 
     sm__sched sched[SM__MAX_SCHED];
     /* sm.frontend = "gpgpusim" (frontend.c): the warp in the fetch buffer (-1: none),
-     * the last warp fetched (round robin), warps whose buffer is stale */
+     * the last warp fetched (round robin), warps whose buffer is stale, warps whose
+     * buffer is empty with instructions left (to fetch) */
     int fe_buf, fe_last;
-    uint64_t fe_stale;
+    uint64_t fe_stale, fe_want;
     /* Schedulers whose inputs may have changed since their last cycle without an
      * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
      * Whatever changes a scheduler's warps sets its bit (units_full is compared
@@ -518,7 +519,7 @@ void sm__fe_issued(sm_sim *s, sm__sched *q, int w, bool redirect);
 void sm__fe_cycle(sm_sim *s);
 static inline bool sm__fe_busy(const sm_sim *s)
 {
-    return s->fe_buf >= 0 || s->fe_stale;
+    return s->fe_buf >= 0 || s->fe_stale || s->fe_want;
 }
 void sm__sched_wake(sm_sim *s, int w, int reg);
 typedef struct sm__sched_policy {

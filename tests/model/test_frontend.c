@@ -76,6 +76,21 @@ static void test_flush_wrong_fetch(void **state)
     assert_int_equal(fe.cycles - none.cycles, 3 * N / 2 - 1);
 }
 
+/* A block launched when the last one retires, nothing else in flight: the idle skip
+ * must not take the new warp's pending fetch for a deadlock (it did: nw's profile). */
+static void test_next_block_fetched(void **state)
+{
+    fixture *f = *state;
+    sm_profile_default(&f->p);
+    sm_config_default(&f->c);
+    f->c.max_blocks = 1;
+    f->c.frontend = SM_FRONTEND_GPGPUSIM;
+    f->p.grid_blocks = 3 * 15;
+    f->p.block_threads = 16;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.warp_insts, 3 * (uint64_t)f->p.insts_per_warp);
+}
+
 /* A compute-bound synthetic kernel with many warps: one fetch of two instructions per
  * cycle feeds two schedulers at most, so the front end costs little there but never
  * speeds a kernel up, and the instruction count is unchanged. */
@@ -101,6 +116,7 @@ int main(void)
         cmocka_unit_test(test_fetch_bound),
         cmocka_unit_test(test_flush_first_entry),
         cmocka_unit_test(test_flush_wrong_fetch),
+        cmocka_unit_test(test_next_block_fetched),
         cmocka_unit_test(test_profile_many_warps),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
