@@ -1,6 +1,7 @@
 /* rfdse trace: Accel-Sim traces as data.  `import` turns a text trace into its compact
  * HDF5 form (optionally only the blocks one SM runs); `info` prints a trace's shape and
  * instruction mix, from either form (docs/traces.md). */
+#include <errno.h>
 #include <hdf5.h>
 #include <stdbool.h>
 #include <string.h>
@@ -10,7 +11,8 @@
 #include "out.h"
 
 static const char help[] =
-    "Usage: rfdse trace import TRACE.traceg -o OUT.h5 [--sm I --n-sms N]\n"
+    "Usage: rfdse trace import TRACE.traceg -o OUT.h5 [--sm I --n-sms N] [--allocate\n"
+    "                          [--nregs R]]\n"
     "       rfdse trace info TRACE.traceg|TRACE.h5\n"
     "\n"
     "Reads a kernel trace in Accel-Sim's text format (kernel-N.traceg: trace versions 3 and\n"
@@ -28,6 +30,11 @@ static const char help[] =
     "  -o OUT.h5     the HDF5 form to write (import)\n"
     "  --sm I        keep only the blocks SM I of N runs: linear block index b with\n"
     "  --n-sms N     b mod N = I, as rfdse's SM model shares a grid (default: all blocks)\n"
+    "  --allocate    the trace is PTX with virtual registers (GPGPU-Sim's writer,\n"
+    "                bench/gpgpusim/trace-writer.patch): map them to at most -nregs\n"
+    "                physical registers first (docs/model.md, \"Traces of the 14\n"
+    "                kernels\") and print the count beside ptxas's; more needed is exit 2\n"
+    "  --nregs R     with --allocate: the bound instead of the header's -nregs\n"
     "  -h, --help    show this help\n";
 
 static int is_h5(const char *path)
@@ -54,12 +61,38 @@ static int info(const char *path)
     return DSE_EXIT_OK;
 }
 
-static int import(const char *in, const char *out, int sm, int n_sms)
+/* The PTX trace at path with allocated registers, read (docs/model.md). */
+static dse_trace *read_allocated(const char *path, int sm, int n_sms, int nregs)
+{
+    FILE *f = fopen(path, "r"), *tmp = f ? tmpfile() : NULL;
+    if (!f || !tmp) {
+        fprintf(stderr, "%s:0: cannot read the trace: %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    dse_trace_alloc_report rep;
+    dse_trace *t = NULL;
+    if (!dse_trace_alloc_text(f, path, tmp, nregs, &rep, stderr)) {
+        printf("%s: kernel %s: %d virtual registers (%d 32-bit words) in %zu warp "
+               "instructions -> %d physical registers (live-range lower bound %d); ptxas: %d%s\n",
+               path, rep.kernel, rep.vregs, rep.words, rep.insts, rep.used, rep.lower, rep.ptxas,
+               rep.bound != rep.ptxas ? " (bound raised by --nregs)" : "");
+        rewind(tmp);
+        t = dse_trace_read_stream(tmp, path, sm, n_sms, stderr);
+    }
+    fclose(f);
+    fclose(tmp);
+    return t;
+}
+
+static int import(const char *in, const char *out, int sm, int n_sms, int allocate, int nregs)
 {
     char why[512];
     if (out_target_check(out, why, sizeof why))
         return dse_cli_usage_error("trace", "%s", why);
-    dse_trace *t = dse_trace_read_text(in, sm, n_sms, stderr);
+    dse_trace *t = allocate ? read_allocated(in, sm, n_sms, nregs)
+                            : dse_trace_read_text(in, sm, n_sms, stderr);
     if (!t)
         return DSE_EXIT_USAGE;
     int rc = dse_trace_write_h5(t, out, stderr);
@@ -77,8 +110,8 @@ int dse_cmd_trace(int argc, char **argv)
         return DSE_EXIT_OK;
     }
     const char *verb = argc > 1 ? argv[1] : "", *in = NULL, *out = NULL;
-    long long sm = 0, n_sms = 1;
-    bool has_sm = false, has_n = false;
+    long long sm = 0, n_sms = 1, nregs = 0;
+    bool has_sm = false, has_n = false, allocate = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-o") && v)
@@ -87,6 +120,10 @@ int dse_cmd_trace(int argc, char **argv)
             has_sm = true, i++;
         else if (!strcmp(a, "--n-sms") && v && !dse_cli_parse_ll(v, 1, 1 << 20, &n_sms))
             has_n = true, i++;
+        else if (!strcmp(a, "--allocate"))
+            allocate = true;
+        else if (!strcmp(a, "--nregs") && v && !dse_cli_parse_ll(v, 1, 255, &nregs))
+            i++;
         else if (a[0] != '-' && !in)
             in = a;
         else
@@ -97,10 +134,12 @@ int dse_cmd_trace(int argc, char **argv)
                                    "(rfdse trace --help)");
     if (has_sm != has_n || sm >= n_sms)
         return dse_cli_usage_error("trace", "--sm I and --n-sms N go together, with I < N");
-    if (!strcmp(verb, "info") && !out && !has_sm)
+    if (nregs && !allocate)
+        return dse_cli_usage_error("trace", "--nregs goes with --allocate");
+    if (!strcmp(verb, "info") && !out && !has_sm && !allocate)
         return info(in);
     if (!strcmp(verb, "import") && out)
-        return import(in, out, (int)sm, (int)n_sms);
+        return import(in, out, (int)sm, (int)n_sms, allocate, (int)nregs);
     return dse_cli_usage_error("trace", "expected 'import TRACE -o OUT.h5' or 'info TRACE' "
                                "(rfdse trace --help)");
 }

@@ -19,6 +19,7 @@
 
 #define DSE_TRACE_MAX_REGS 4      /* destination or source registers of one instruction */
 #define DSE_TRACE_RZ 255          /* R255: SASS's zero register, no register-file access */
+#define DSE_TRACE_PTX_VERSION 1000 /* "-binary version" of a PTX trace (GPGPU-Sim's writer) */
 
 /* The kernel's header lines ("-grid dim = (1,1,1)", ...). */
 typedef struct dse_trace_header {
@@ -87,9 +88,14 @@ typedef enum {
 } dse_trace_class;
 
 /* The class of a SASS opcode (with or without modifiers: "LDG.E.CG"), or -1 if the
- * table does not know it for this binary version. */
+ * table does not know it for this binary version; for DSE_TRACE_PTX_VERSION, of a PTX
+ * opcode with its modifiers ("ld.global.f32": trace_opcodes_ptx.c). */
 int dse_trace_class_of(const char *opcode, int binary_version);
 const char *dse_trace_class_name(dse_trace_class c);
+/* Is the opcode a multiply-add (IMAD, FFMA, ...; PTX mad, fma), timed at the mad
+ * latencies?  Is it an atomic on shared memory (ATOMS; PTX atom.shared, red.shared)? */
+int dse_trace_opcode_is_mad(const char *opcode, int binary_version);
+int dse_trace_opcode_is_shared_atomic(const char *opcode, int binary_version);
 
 /* Prints shape, header and instruction mix (by class and by opcode). */
 void dse_trace_info(const dse_trace *t, FILE *out);
@@ -115,5 +121,49 @@ sm_trace *dse_trace_stream_of(const dse_trace *t, const char *name, FILE *err,
                               dse_trace_stream_info *info);
 void dse_trace_stream_free(sm_trace *s);
 void dse_trace_stream_print(const dse_trace_stream_info *info, FILE *out);
+
+/* ---- register allocation for PTX traces (trace_alloc.c; docs/model.md) ----------- */
+
+/* One dynamic instruction's registers as dense virtual-register ids. */
+typedef struct dse_trace_alloc_inst {
+    uint8_t n_dst, n_src;
+    uint32_t dst[DSE_TRACE_MAX_REGS], src[DSE_TRACE_MAX_REGS];
+} dse_trace_alloc_inst;
+
+typedef struct dse_trace_alloc_in {
+    size_t n_vregs;                     /* virtual registers 0 .. n_vregs - 1         */
+    const uint8_t *width;               /* per register: 32-bit words, 1 or 2 (pair)  */
+    size_t n_warps;
+    const size_t *warp_first;           /* [n_warps + 1]: warp w is insts[first[w] ..
+                                         * first[w + 1]), in execution order          */
+    const dse_trace_alloc_inst *insts;
+} dse_trace_alloc_in;
+
+/* Maps every virtual register to a physical one (phys[n_vregs]: its first 32-bit
+ * register; a pair starts even) so that no two registers live at once in a warp share a
+ * word; *used: the registers needed (highest + 1); *lower: the most 32-bit words live
+ * before one instruction of a warp, a bound no allocation goes below.  0, or -1 out of
+ * memory. */
+int dse_trace_alloc(const dse_trace_alloc_in *in, int *phys, int *used, int *lower);
+/* Replays the warps on the physical registers: how many reads find their register
+ * overwritten by another value, or outside [0, n_phys) (0: the allocation is sound). */
+long dse_trace_alloc_check(const dse_trace_alloc_in *in, const int *phys, int n_phys);
+
+typedef struct dse_trace_alloc_report {
+    char kernel[256];
+    int vregs, words;   /* virtual registers named by the trace, their 32-bit words */
+    int ptxas;          /* the header's -nregs: ptxas's count for the kernel */
+    int bound, used;    /* the bound applied (ptxas's unless raised), registers used */
+    int lower;          /* the live-range lower bound (dse_trace_alloc)           */
+    long violations;    /* dse_trace_alloc_check's count (0) */
+    size_t insts;
+} dse_trace_alloc_report;
+
+/* Copies a PTX trace (GPGPU-Sim's writer: virtual registers, "#vreg" lines) from in to
+ * out with allocated registers and "-nregs = bound" (bound <= 0: the header's -nregs).
+ * in must be seekable (read twice).  0, or -1 with one line "NAME:0: what" on err
+ * (more registers needed than the bound, out of memory); rep says what it found. */
+int dse_trace_alloc_text(FILE *in, const char *name, FILE *out, int bound,
+                         dse_trace_alloc_report *rep, FILE *err);
 
 #endif

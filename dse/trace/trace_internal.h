@@ -23,4 +23,7 @@ int dse__trace_reserve(void **arr, size_t *cap, size_t n, size_t sz);
 /* The id of opcode name in t's table, added if new; -1 out of memory. */
 int dse__trace_opcode_id(dse_trace *t, const char *name);
 
+/* The class of a PTX opcode with its modifiers, or -1 (trace_opcodes_ptx.c). */
+int dse__trace_ptx_class_of(const char *opcode);
+
 #endif

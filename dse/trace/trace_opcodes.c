@@ -7,7 +7,7 @@
  * rather than guessed (docs/traces.md). */
 #include <string.h>
 
-#include "dse_trace.h"
+#include "trace_internal.h"
 
 typedef struct op_row {
     const char *name;
@@ -108,6 +108,8 @@ const char *dse_trace_class_name(dse_trace_class c)
 
 int dse_trace_class_of(const char *opcode, int binary_version)
 {
+    if (binary_version == DSE_TRACE_PTX_VERSION)
+        return dse__trace_ptx_class_of(opcode);
     size_t base = strcspn(opcode, ".");
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (strlen(ops[i].name) == base && !strncmp(ops[i].name, opcode, base) &&

@@ -112,27 +112,18 @@ static int smem_ways(const uint64_t *addr, int n, int width)
     return worst > 32 ? 32 : worst;
 }
 
-static int base_is(const char *opcode, const char *base)
-{
-    size_t n = strcspn(opcode, ".");
-    return strlen(base) == n && !strncmp(opcode, base, n);
-}
-
 /* The model's class of an instruction: the opcode table's class, refined by the
  * opcode where the class spans two latencies (mads) or two units (atomics, local
  * memory).  *how: 0 plain, 1 a load through the L1, 2 a store through it, 3 an atomic
  * (always misses), 4 a constant load (always hits), 5 a shared-memory access. */
-static sm_trace_op class_of(const char *op, int cls, int has_dst, int *how)
+static sm_trace_op class_of(const char *op, int version, int cls, int has_dst, int *how)
 {
     *how = 0;
     switch ((dse_trace_class)cls) {
     case DSE_TRACE_INT:
-        return base_is(op, "IMAD") || base_is(op, "IMADSP") || base_is(op, "XMAD")
-                   ? SM_TRACE_INT_MAD : SM_TRACE_INT;
+        return dse_trace_opcode_is_mad(op, version) ? SM_TRACE_INT_MAD : SM_TRACE_INT;
     case DSE_TRACE_FP32:
-        return base_is(op, "FFMA") || base_is(op, "FFMA32I") || base_is(op, "HFMA2") ||
-                       base_is(op, "HMMA")
-                   ? SM_TRACE_FP_MAD : SM_TRACE_FP;
+        return dse_trace_opcode_is_mad(op, version) ? SM_TRACE_FP_MAD : SM_TRACE_FP;
     case DSE_TRACE_FP64: return SM_TRACE_DP;
     case DSE_TRACE_SFU: return SM_TRACE_SFU;
     case DSE_TRACE_LD_GLOBAL: *how = 1; return SM_TRACE_LD_GLOBAL;
@@ -143,7 +134,7 @@ static sm_trace_op class_of(const char *op, int cls, int has_dst, int *how)
     case DSE_TRACE_LD_SHARED: *how = 5; return SM_TRACE_LD_SHARED;
     case DSE_TRACE_ST_SHARED: *how = 5; return SM_TRACE_ST_SHARED;
     case DSE_TRACE_ATOMIC:
-        if (base_is(op, "ATOMS")) {
+        if (dse_trace_opcode_is_shared_atomic(op, version)) {
             *how = 5;
             return has_dst ? SM_TRACE_LD_SHARED : SM_TRACE_ST_SHARED;
         }
@@ -225,7 +216,7 @@ static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst 
     memset(o, 0, sizeof *o);
     o->mask = in->mask;
     registers(in, o, info);
-    o->op = (uint8_t)class_of(name, cls, o->dst != SM_TRACE_NO_REG, &how);
+    o->op = (uint8_t)class_of(name, t->h.binary_version, cls, o->dst != SM_TRACE_NO_REG, &how);
     o->smem_ways = o->reqs = 1;
     /* a load that writes no register (RZ) is timed as a store: nothing to write back */
     if (o->dst == SM_TRACE_NO_REG && (o->op == SM_TRACE_LD_GLOBAL || o->op == SM_TRACE_LD_SHARED))

@@ -104,8 +104,14 @@ static int header_line(reader *r, char *s)
         return parse_int(r, v, 0, 1 << 30, &h->shmem, key);
     else if (!strcmp(key, "nregs"))
         return parse_int(r, v, 1, 255, &h->nregs, key);
-    else if (!strcmp(key, "binary version"))
-        return parse_int(r, v, 10, 99, &h->binary_version, key);
+    else if (!strcmp(key, "binary version")) {
+        if (parse_int(r, v, 10, DSE_TRACE_PTX_VERSION, &h->binary_version, key))
+            return -1;
+        if (h->binary_version > 99 && h->binary_version != DSE_TRACE_PTX_VERSION)
+            return fail(r, "header 'binary version': expected an SM version in [10, 99] or "
+                           "%d (PTX), got '%s'", DSE_TRACE_PTX_VERSION, v);
+        return 0;
+    }
     else if (!strcmp(key, "accelsim tracer version"))
         return parse_int(r, v, 1, 99, &h->trace_version, key);
     else if (!strcmp(key, "enable lineinfo"))
