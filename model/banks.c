@@ -226,11 +226,20 @@ uint8_t sm__banks_slow(const sm__kernel *k, int bank, int entry, int lanes)
 
 /* Fills warp w's register-to-bank and latency tables at launch.  Entry (row) of a
  * register: the warp slot's registers are laid out contiguously, n_banks per row; it
- * only selects which entry_slow bit (vl_rf, vl_rv) applies. */
+ * only selects which entry_slow bit (vl_rf, vl_rv) applies.  The tables are a function
+ * of the slot, its lanes and the block's renaming, which is the identity without
+ * designs (they may also rewrite the tables): then a slot's next warp with the same
+ * lanes keeps the tables of the one before. */
 void sm__banks_warp(sm_sim *s, int w, const sm__block *blk)
 {
     const sm__kernel *k = &s->k;
     sm__warp *wp = &s->warps[w];
+    if (wp->tables_lanes == wp->lanes) {
+        for (int r = 0; r < k->regs; r++)
+            s->live_vec[wp->home[r]]++;
+        return;
+    }
+    wp->tables_lanes = k->n_designs || s->exact ? 0 : wp->lanes;
     int div_lanes = wp->lanes < SM__DIV_LANES ? wp->lanes : SM__DIV_LANES;
     wp->parts[0] = (uint8_t)sm__parts_for(wp->lanes, k->subs);
     wp->parts[1] = (uint8_t)sm__parts_for(div_lanes, k->subs);

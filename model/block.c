@@ -41,6 +41,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     sm__designs_warp(s, w);
     sm__gen_next(k, wp);
     q->unit_mask[wp->next.unit] |= 1ULL << w;
+    s->sched_dirty |= 1u << wp->sched;
 }
 
 static void launch_block(sm_sim *s, int slot)
@@ -80,6 +81,7 @@ void sm__retire_warp(sm_sim *s, int w)
     sm__sched *q = &s->sched[wp->sched];
     q->warps &= ~(1ULL << w);
     q->ready &= ~(1ULL << w);
+    s->sched_dirty = s->sched_all; /* and a barrier may be released below */
     for (int u = 0; u < SM__N_UNITS; u++)
         q->unit_mask[u] &= ~(1ULL << w);
     int j = 0;

@@ -19,9 +19,9 @@
 
 /* `rules` and `co` are constants in each of sm__collect's calls, so each is
  * specialised; `co` (the coalesce design: tags and the collector's write port) implies
- * `rules`. */
-static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules,
-                           bool co)
+ * `rules`.  Returns the slow cycles (latency - 1) its reads took, summed. */
+static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules,
+                               bool co)
 {
     int u = in->unit, n_src = in->n_src;
     int bit = sm__coll_take(s, u);
@@ -53,23 +53,23 @@ static inline void collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, 
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
     sm__coll_fill(s, u, bit, slot, ready_at);
+    return slow_reads;
 }
 
 /* The coalesce design's collection, out of line: its operand records inside the hot
  * loop cost the default path 1.6 % host instructions per warp instruction. */
-static void __attribute__((cold, noinline)) collect_coalesce(sm_sim *s, int w, uint16_t slot,
-                                                             const sm__inst *in)
+static uint64_t __attribute__((cold, noinline))
+collect_coalesce(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
-    collect(s, w, slot, in, true, true);
+    return collect(s, w, slot, in, true, true);
 }
 
-void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
     if (__builtin_expect(s->k.port_rules, 0)) { /* sm.slow_access, sm.bro_ports: slow_access.c */
         if (s->k.coalesce)
-            collect_coalesce(s, w, slot, in);
-        else
-            collect(s, w, slot, in, true, false);
-    } else
-        collect(s, w, slot, in, false, false);
+            return collect_coalesce(s, w, slot, in);
+        return collect(s, w, slot, in, true, false);
+    }
+    return collect(s, w, slot, in, false, false);
 }

@@ -47,18 +47,15 @@ static uint64_t arrived(const sm_sim *s, int u, int *n)
     return ready;
 }
 
-/* The oldest (first allocated) collector of a non-empty mask of unit u's collectors.
- * A scan instead of a sort: a unit has at most a few free pipelines per cycle. */
+/* The oldest (first filled) collector of a non-empty mask of unit u's full collectors:
+ * the first of them in the unit's fill order. */
 static int oldest(const sm_sim *s, int u, uint64_t mask)
 {
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    int best = __builtin_ctzll(mask);
-    for (uint64_t m = mask & (mask - 1); m; m &= m - 1) {
-        int bit = __builtin_ctzll(m);
-        if (c[bit].seq < c[best].seq)
-            best = bit;
-    }
-    return best;
+    const uint8_t *o = s->coll_ord[u];
+    int j = s->ord_head[u];
+    while (!(mask >> o[j & 63] & 1))
+        j++;
+    return o[j & 63];
 }
 
 static void wheel_push(sm_sim *s, uint16_t slot, int list)
@@ -88,24 +85,24 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     wheel_push(s, slot, SM__WHEEL_DONE);
-    s->n_wheel++;
 }
 
 /* With sm_config.result_slots: would the instruction in `sl` leave SP/SFU pipeline p
  * in a cycle another result already leaves it?  GPGPU-Sim's units keep one `occupied`
  * bit per future cycle and refuse such an instruction, so a shorter-latency one right
- * after a longer-latency one on the same pipeline waits (mul 4 after fma 5).  *at gets
- * the result cycle (0: not tracked). */
-static bool result_taken(const sm_sim *s, int u, int p, const sm__slot *sl, int64_t *at)
+ * after a longer-latency one on the same pipeline waits (mul 4 after fma 5).  If not,
+ * the pipeline books that cycle.  Out of line: off by default. */
+static bool __attribute__((cold, noinline))
+result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 {
-    *at = 0;
-    if (!s->c->result_slots || u == SM__UNIT_MEM)
-        return false;
     int lat = s->k.lat[sm__ops[sl->op].lat];
-    if (lat >= SM__RESULT_RING)
-        return false;
-    *at = s->now + lat;
-    return s->result_at[u][p][*at % SM__RESULT_RING] == *at;
+    if (u == SM__UNIT_MEM || lat >= SM__RESULT_RING)
+        return false; /* not tracked */
+    int64_t at = s->now + lat, *booked = &s->result_at[u][p][at % SM__RESULT_RING];
+    if (*booked == at)
+        return true;
+    *booked = at;
+    return false;
 }
 
 /* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
@@ -133,8 +130,7 @@ void sm__coll_free(sm_sim *s, int u, int bit)
     ord_remove(s, u, j);
     s->coll_full[u] &= ~(1ULL << bit);
     s->coll_free[u] |= 1ULL << bit;
-    s->units_full &= s->k.coll_keep[u];
-    s->coll_busy--;
+    s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
 }
 
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
@@ -218,11 +214,8 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             s->mem_hold_until = 0;
             s->st->smem_conflict_cycles += sl->xbusy;
         }
-        int64_t at;
-        if (result_taken(s, u, p, sl, &at))
+        if (__builtin_expect(s->k.result_slots, 0) && result_taken(s, u, p, sl))
             continue; /* this pipeline refuses it; the next may take it */
-        if (at)
-            s->result_at[u][p][at % SM__RESULT_RING] = at;
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
         s->pipe_free[u][p] =
             s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
@@ -231,7 +224,6 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         s->coll_full[u] &= ~(1ULL << bit);
         s->coll_free[u] |= 1ULL << bit;
         s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
-        s->coll_busy--;
         sent = true;
         start(s, co->slot);
     }
@@ -301,7 +293,6 @@ void sm__complete(sm_sim *s)
         if (s->slots[h].done_at != s->now) {
             wheel_push(s, h, SM__WHEEL_RELEASE); /* due a later round of the wheel */
         } else {
-            s->n_wheel--;
             sm__release(s, h);
         }
     }
@@ -327,8 +318,6 @@ void sm__complete(sm_sim *s)
 int64_t sm__next_completion(const sm_sim *s)
 {
     int64_t best = INT64_MAX;
-    if (!s->n_wheel)
-        return best;
     const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
     for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
         int wi = (start / 64 + i) % words;

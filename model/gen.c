@@ -48,20 +48,34 @@ static uint32_t prob32(double p)
     return (uint32_t)(p * 4294967296.0);
 }
 
-/* Fills tab[n] so that a uniform index picks value v with probability w[v] / sum(w). */
+/* The point entry i of an n-entry table stands for, of a total weight `total`. */
+static double entry_at(int i, int n, double total) { return (i + 0.5) / n * total; }
+
+/* Fills tab[n] so that a uniform index picks value v with probability w[v] / sum(w):
+ * entry i takes the first v whose cumulative weight reaches entry_at(i).  Each value's
+ * run of entries is found from an estimate of its end, corrected with the same
+ * comparisons (so the table is the entry-by-entry one), and filled at once: the
+ * entry-by-entry walk was most of a kernel launch's cost on short kernels. */
 static void fill_table(uint8_t *tab, int n, const double *w, int n_values, int offset)
 {
     double total = 0;
     for (int v = 0; v < n_values; v++)
         total += w[v];
     double cum = 0;
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        double u = (i + 0.5) / n * total;
-        while (v < n_values - 1 && cum + w[v] < u)
-            cum += w[v++];
-        tab[i] = (uint8_t)(v + offset);
+    int i = 0;
+    for (int v = 0; v < n_values - 1 && i < n; v++) {
+        double hi = cum + w[v]; /* entries at or below it take v */
+        double guess = total > 0 ? hi / total * n + 0.5 : n;
+        int j = guess < i ? i : guess > n ? n : (int)guess;
+        while (j > i && hi < entry_at(j - 1, n, total))
+            j--;
+        while (j < n && !(hi < entry_at(j, n, total)))
+            j++;
+        memset(tab + i, v + offset, (size_t)(j - i));
+        i = j;
+        cum += w[v];
     }
+    memset(tab + i, n_values - 1 + offset, (size_t)(n - i));
 }
 
 static void op_table(sm__kernel *k, const sm_profile *p)

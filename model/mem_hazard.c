@@ -43,7 +43,10 @@ void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS])
 
 void sm__pool_take(sm_sim *s)
 {
-    if (s->coll_busy >= s->c->oc_unified)
+    int busy = 0; /* counted here: the hot paths keep only the masks */
+    for (int u = 0; u < SM__N_UNITS; u++)
+        busy += __builtin_popcountll(s->coll_full[u]);
+    if (busy >= s->c->oc_unified)
         s->units_full = (1u << SM__N_UNITS) - 1;
 }
 

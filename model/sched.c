@@ -30,6 +30,7 @@ void sm__sched_wake(sm_sim *s, int w, int reg)
     q->n_wait[kind] -= hit;
     wp->wait_kind = (uint8_t)(hit ? 0 : kind);
     q->ready |= (uint64_t)hit << w;
+    s->sched_dirty |= (unsigned)hit << wp->sched;
 }
 
 /* Every warp of the block that waited at its barrier becomes a candidate again. */
@@ -39,6 +40,7 @@ static void release_barrier(sm_sim *s, sm__block *blk)
     for (int w = first; w < first + wpb; w++)
         s->sched[s->warps[w].sched].barrier &= ~(1ULL << w);
     blk->at_barrier = 0;
+    s->sched_dirty = s->sched_all;
 }
 
 /* A barrier takes the issue slot and no collector, pipeline or register: the warp
@@ -87,17 +89,19 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
+    uint8_t wslow = wp->slow[in->div][in->dst]; /* 0 for SM__NO_REG */
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
         sl->wbank = wp->bank[in->dst];
-        sl->wslow = wp->slow[in->div][in->dst];
+        sl->wslow = wslow;
         sl->wlanes = wp->tlanes[in->div];
     }
-    sm__collect(s, w, slot, in);
+    uint64_t slow_reads = sm__collect(s, w, slot, in);
     sm_stats *st = s->st;
     st->warp_insts++;
     st->thread_insts += wp->tlanes[in->div];
-    st->fast_insts += in->fast;
+    /* every operand fast: from the latencies just read, unless kept as drawn */
+    st->fast_insts += s->k.fast_at_next ? in->fast : !(slow_reads | wslow);
     wp->n_inflight++;
     wp->n_issued++;
     wp->passed = 0;
@@ -136,6 +140,49 @@ static sm__stall classify(const sm__sched *q)
     return (sm__stall)k;
 }
 
+/* A scheduler that issued nothing leaves its state at a fixed point: the warps it tried
+ * are now blocked on the scoreboard (out of `ready`), and every policy changes its own
+ * state only when it issues.  Until something it reads changes (a register written
+ * that a warp waits for, a launch, retirement, barrier release or park: each sets its
+ * bit in sched_dirty; or units_full), each cycle would repeat that outcome, so it
+ * charges the same stall without running the policy.  A warp refused for the
+ * in-flight limit may go on at any completion: that scheduler does not settle. */
+static void issue_sched(sm_sim *s, int i)
+{
+    sm__sched *q = &s->sched[i];
+    uint64_t cand = sm__sched_cand(s, q);
+    /* a warp at its block's barrier is no candidate, but not for want of a
+     * collector: only the warps a full unit keeps out make this a collector stall */
+    q->why = (uint8_t)((cand != (q->ready & ~q->barrier)) << SM__STALL_COLLECTOR);
+    /* the base policy called directly: the common case, inlined (and with no
+     * candidate its loop ends at once: no separate test) */
+    int w = -1;
+    if (cand)
+        w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+                                          : s->k.policy->pick(s, q, cand, false);
+    if (w >= 0) {
+        issue_warp(s, q, w);
+        s->sched_dirty |= 1u << i; /* its warp's next instruction is untried */
+        return;
+    }
+    q->cls = (uint8_t)classify(q);
+    s->stall_n[q->cls]++;
+    q->full_seen = s->units_full;
+    s->sched_dirty &= ~((unsigned)!(q->why & 1u << SM__STALL_INFLIGHT) << i);
+}
+
+#ifndef NDEBUG
+/* Debug builds check a settled scheduler against the run it skips: it has no candidate
+ * left (the ones it tried are blocked, none was refused for the in-flight limit), and
+ * the stall is the one charged. */
+static bool settled_exact(const sm_sim *s, const sm__sched *q)
+{
+    sm__sched copy = *q;
+    copy.why = (uint8_t)((q->ready & ~q->barrier) != sm__sched_cand(s, q)) << SM__STALL_COLLECTOR;
+    return !sm__sched_cand(s, q) && classify(&copy) == q->cls;
+}
+#endif
+
 void sm__issue(sm_sim *s)
 {
     /* Replays first, and the MSHR tracker holds loads predicted to miss (replay.c):
@@ -143,22 +190,15 @@ void sm__issue(sm_sim *s)
      * cost 0.7-1.2 % host instructions on pns, callgrind) */
     if (__builtin_expect(s->k.replay, 0))
         sm__hz_pre_issue(s);
+    s->sched_dirty |= s->k.sched_always;
     const int n_sched = s->c->n_schedulers;
     for (int i = 0; i < n_sched; i++) {
-        sm__sched *q = &s->sched[i];
-        uint64_t cand = sm__sched_cand(s, q);
-        /* a warp at its block's barrier is no candidate, but not for want of a
-         * collector: only the warps a full unit keeps out make this a collector stall */
-        q->why = (uint8_t)((cand != (q->ready & ~q->barrier)) << SM__STALL_COLLECTOR);
-        /* the base policy called directly: the common case, inlined (and with no
-         * candidate its loop ends at once: no separate test) */
-        int w = -1;
-        if (cand)
-            w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
-                                              : s->k.policy->pick(s, q, cand, false);
-        if (w >= 0)
-            issue_warp(s, q, w);
-        else
-            s->stall_n[classify(q)]++;
+        const sm__sched *q = &s->sched[i];
+        if (!sm__sched_settled(s, i))
+            issue_sched(s, i);
+        else {
+            assert(settled_exact(s, q));
+            s->stall_n[q->cls]++;
+        }
     }
 }

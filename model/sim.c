@@ -204,6 +204,11 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     rc = sm__designs_kernel(s, t, w);
     /* issue_warp's one test for the cold work: designs' issue hooks, memory hazards */
     k->issue_hooks = (k->hooks & SM__HOOK_ISSUE) || k->mem_model;
+    /* designs' hooks and the hazard model change what the issue stage reads without
+     * marking it (sched.c): their schedulers run every cycle */
+    k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
+    k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
+    k->result_slots = c->result_slots;
     sm__streams_select(s);
     return rc;
 }
@@ -211,6 +216,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
 static void reset_sched(sm_sim *s)
 {
     const sm_config *c = s->c;
+    s->sched_all = (1u << c->n_schedulers) - 1;
+    s->sched_dirty = s->sched_all;
     for (int i = 0; i < c->n_schedulers; i++) {
         sm__sched *q = &s->sched[i];
         memset(q, 0, sizeof *q);
@@ -227,7 +234,7 @@ static void reset_state(sm_sim *s)
 {
     const sm_config *c = s->c;
     s->now = s->last_progress = s->occ_t = 0;
-    s->seq = s->age = 0;
+    s->age = 0;
     int n_slots = c->max_warps * SM__WARP_INFLIGHT;
     for (int i = 0; i < n_slots; i++)
         s->slots[i].next = (uint16_t)(i + 1 < n_slots ? i + 1 : SM__NIL);
@@ -248,7 +255,6 @@ static void reset_state(sm_sim *s)
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
-    s->coll_busy = 0;
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);
@@ -263,7 +269,6 @@ static void reset_state(sm_sim *s)
             s->wheel_link[l][i] = &s->wheel_head[l][i];
         }
     memset(s->wheel_busy, 0, sizeof s->wheel_busy);
-    s->n_wheel = 0;
     s->misses = 0;
     s->launch = 0;
     s->mem_hold_until = 0;
@@ -276,8 +281,10 @@ static void reset_state(sm_sim *s)
     memset(s->rd_lanes, 0, sizeof s->rd_lanes);
     memset(s->wr_lanes, 0, sizeof s->wr_lanes);
     s->port_clock = 0;
-    for (int w = 0; w < c->max_warps; w++)
+    for (int w = 0; w < c->max_warps; w++) {
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
+        s->warps[w].tables_lanes = 0;
+    }
     memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);
@@ -367,8 +374,8 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
         s->coll_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
-        if (sm__sched_cand(s, &s->sched[i]))
-            return false;
+        if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
+            return false; /* (a settled scheduler has no candidate: sched.c) */
     if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
         return false;
     *until = INT64_MAX;

@@ -100,13 +100,11 @@ typedef struct sm__slot {
                         * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
 
-/* An operand collector unit. */
+/* An operand collector unit (its unit and index are its place in s->coll; its age,
+ * its place in the unit's fill order, coll_ord). */
 typedef struct sm__collector {
     int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
-    uint64_t seq;      /* allocation order: dispatch prefers the oldest */
     uint16_t slot;
-    uint8_t unit;
-    uint8_t bit;       /* index within its unit's collectors */
 } sm__collector;
 
 typedef struct sm__warp {
@@ -125,6 +123,8 @@ typedef struct sm__warp {
     uint8_t tlanes[2];   /* lanes an instruction counts, by lane mode (0 warp, 1 div) */
     uint8_t parts[2];    /* sub-bank parts an access touches, by lane mode (0 warp, 1 div) */
     uint8_t n_inflight;
+    uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
+                           * 0: none this run                                           */
     uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
     uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
@@ -157,6 +157,9 @@ typedef struct sm__sched {
     int group;           /* two-level: active group */
     int n_wait[SM__N_STALL]; /* blocked warps by kind (memory, dependency) */
     uint8_t why;         /* structural reasons seen this cycle, bit per sm__stall */
+    uint8_t cls;         /* the stall it charged in its last cycle without an issue *
+                          * (sm__stall): repeated while it stays settled (sched.c)  */
+    unsigned full_seen;  /* units_full in that cycle                                 */
     uint8_t n_age;
     uint8_t by_age[SM__MAX_WARPS]; /* resident warps, oldest first */
     int n_groups;        /* two-level scheduling groups */
@@ -226,6 +229,14 @@ typedef struct sm__kernel {
      * paths pay one predictable branch each */
     bool mem_model;
     bool issue_hooks;    /* a design's issue hook or mem_model: issue_warp's one test */
+    /* schedulers that never settle (sched.c): all of them with a design's hooks or the
+     * hazard model, whose state changes the issue stage's outcome unannounced; else 0 */
+    unsigned sched_always;
+    /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
+     * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
+     * the issue stage derives it from the latencies the collector reads (sched.c) */
+    bool fast_at_next;
+    bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -316,7 +327,6 @@ struct sm_sim {
     sm_stats *st;
     int64_t now;
     int64_t last_progress;
-    uint64_t seq;
     uint64_t age;
 
     sm__warp *warps;
@@ -327,7 +337,6 @@ struct sm_sim {
     int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
     uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
-    int coll_busy;
 
     /* bank ports: the cycle each read and write port can next grant (collector.c,
      * writeback.c) */
@@ -341,7 +350,7 @@ struct sm_sim {
      * cannot dispatch, so sm__dispatch does not run it (exec.c) */
     int64_t pipe_min[SM__N_UNITS];
     /* each unit's full collectors in the order they were filled, i.e. oldest first
-     * (seq order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
+     * (fill order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
      * entries from ord_head[u] (mod 64): the oldest usually leaves first */
     uint8_t coll_ord[SM__N_UNITS][64];
     int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
@@ -356,7 +365,6 @@ struct sm_sim {
     uint16_t *wheel_link[2][SM__WHEEL]; /* where a push links: the head, or the last slot's next */
     uint64_t wheel_busy[SM__WHEEL / 64]; /* buckets with results leaving their pipeline,
                                           * for the idle skip's search (exec.c) */
-    int n_wheel;         /* instructions in the wheel */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
@@ -367,6 +375,12 @@ struct sm_sim {
     int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
+    /* Schedulers whose inputs may have changed since their last cycle without an
+     * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
+     * Whatever changes a scheduler's warps sets its bit (units_full is compared
+     * instead: it changes with every full collector pool). */
+    unsigned sched_dirty;
+    unsigned sched_all;  /* bits of every scheduler */
     /* scheduler-cycles without issue by cause, indexed by sm__stall (a switch over
      * the sm_stats fields mispredicts); added to the statistics at the end */
     uint64_t stall_n[SM__N_STALL];
@@ -439,23 +453,28 @@ void sm__gen_next_drawn(const sm__kernel *k, sm__warp *wp);
 _Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
                "stored streams copy bytes 0-7 of an sm__inst");
 /* The warp's next instruction into wp->next (at wp->n_issued).  Inline for the common
- * case, a stored stream (streams.c): the issue stage calls it once per instruction. */
+ * case, a stored stream (streams.c): the issue stage calls it once per instruction.
+ * Without release flags the index is below insts_per_warp (n_left + n_issued is that
+ * count), and a stored barrier reads back as bar_inst() draws it (gen.c) but for the
+ * hazard model's site and reqs, which only global loads read. */
 static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
 {
-    int index = wp->n_issued;
     const uint64_t *x = wp->stream;
-    if (!x || k->flag_every || index >= k->insts_per_warp ||
-        (uint8_t)(x += SM__STREAM_WORDS * index)[0] == SM__OP_BAR) {
+    if (!x | (k->flag_every != 0)) {
         sm__gen_next_drawn(k, wp);
         return;
     }
+    assert(wp->n_issued < k->insts_per_warp);
+    x += SM__STREAM_WORDS * wp->n_issued;
     sm__inst *in = &wp->next;
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
     in->smem_ways = (uint8_t)(x[1] >> 16);
     wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
-    const uint8_t *slow = wp->slow[in->div];
-    in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+    if (k->fast_at_next) {
+        const uint8_t *slow = wp->slow[in->div];
+        in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
+    }
 }
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
@@ -493,7 +512,8 @@ SM_SCHEDULERS(SM__SCHED_DECL)
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
 /* collector.c: operand collectors and the bank read arbiter */
-void sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
+/* returns the slow cycles (latency - 1) of its reads, summed */
+uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
@@ -594,10 +614,12 @@ static inline uint64_t sm__mix64(uint64_t z)
 static inline void sm__sched_park(sm_sim *s, int w)
 {
     s->sched[s->warps[w].sched].ready &= ~(1ULL << w);
+    s->sched_dirty |= 1u << s->warps[w].sched;
 }
 static inline void sm__sched_unpark(sm_sim *s, int w)
 {
     s->sched[s->warps[w].sched].ready |= 1ULL << w;
+    s->sched_dirty |= 1u << s->warps[w].sched;
 }
 
 /* Recomputes whether the warp's next instruction is all fast (FWAS), after a design
@@ -667,7 +689,6 @@ static inline int sm__coll_take(sm_sim *s, int u)
     s->coll_free[u] = free;
     s->units_full |= (unsigned)(free == 0) << u;
     s->coll_full[u] |= 1ULL << bit;
-    s->coll_busy++;
     return bit;
 }
 
@@ -677,10 +698,7 @@ static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64
 {
     sm__collector *co = &s->coll[s->coll_base[u] + bit];
     co->ready_at = ready_at;
-    co->seq = s->seq++;
     co->slot = slot;
-    co->unit = (uint8_t)u;
-    co->bit = (uint8_t)bit;
     s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
 }
 
@@ -760,8 +778,10 @@ uint16_t sm__slot_alloc(sm_sim *s);
 void sm__slot_free(sm_sim *s, uint16_t slot);
 
 /* With exact, every cycle is simulated: no idle skip (sim.c), no held MSHR outcome
- * and no skipped dispatch (exec.c), and instructions are drawn, not read from stored
- * streams (streams.c).  Tests compare both ways: the fast paths must not change a statistic. */
+ * and no skipped dispatch (exec.c), every scheduler runs every cycle (no settled
+ * ones, sched.c), instructions are drawn, not read from stored streams (streams.c),
+ * their fast bit computed as drawn, and every warp's tables are filled at its launch
+ * (banks.c).  Tests compare both ways: the fast paths must not change a statistic. */
 void sm__sim_set_exact(sm_sim *s, bool exact);
 
 /* Runs with a hand-written instruction sequence instead of the synthetic stream: every
@@ -780,6 +800,12 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
+}
+
+/* Has scheduler i settled (sched.c): no candidate, and its last outcome repeats? */
+static inline bool sm__sched_settled(const sm_sim *s, int i)
+{
+    return !(s->sched_dirty >> i & 1) & (s->sched[i].full_seen == s->units_full);
 }
 
 /* Ready warps of scheduler q whose unit has a free operand collector: the others

@@ -117,7 +117,13 @@ void sm__streams_select(sm_sim *s)
     k->streams = NULL;
     if (k->own_stream || s->exact) /* micro, trace; exact (tests): drawn, to compare */
         return;
-    int n_streams = SM_SIM_WAVES * k->resident * k->warps_per_block;
+    /* one stream per warp of the share (g = ordinal x warps_per_block + warp, kept in
+     * the warps' 16-bit micro_row): a kernel of many launches runs more blocks than
+     * three waves of one */
+    int blocks = k->n_blocks > SM_SIM_WAVES * k->resident ? k->n_blocks : SM_SIM_WAVES * k->resident;
+    if ((long)blocks * k->warps_per_block > UINT16_MAX)
+        blocks = SM_SIM_WAVES * k->resident;
+    int n_streams = blocks * k->warps_per_block;
     size_t words = (size_t)n_streams * (size_t)k->insts_per_warp * SM__STREAM_WORDS;
     if (words > STREAM_BUDGET / 8)
         return;

@@ -1,5 +1,6 @@
-/* The SM model's fast paths against simulating every cycle: the idle skip (sim.c) and
- * the held MSHR outcome (exec.c) rest on invariants (docs/model.md, "Invariants of the
+/* The SM model's fast paths against simulating every cycle: the idle skip (sim.c),
+ * the held MSHR outcome (exec.c), settled schedulers (sched.c), the all-fast count
+ * from the collector's reads and a warp slot's kept tables rest on invariants (docs/model.md, "Invariants of the
  * fast paths") that a new unit or register-file design could break without any other
  * test noticing.  Every preset on every shipped profile, on a 70 % stand-in map as
  * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
@@ -70,6 +71,14 @@ static void test_every_preset_and_profile(void **state)
     assert_true(dse_technique_preset("rf_bro", &bro));
     for (int w = 0; w < s->n_workloads; w++, runs++)
         cycles += both_ways(sim, s, &gpgpusim, &bro, &s->workloads[w], "rf_bro, shared ports");
+    dse_technique sb; /* half the warps partial: a slot's next warp may have other lanes */
+    assert_true(dse_technique_preset("vl_sb", &sb));
+    for (int w = 0; w < s->n_workloads; w++, runs++) {
+        sm_profile partial = s->workloads[w];
+        partial.partial_warps = 0.5;
+        partial.partial_lanes = 8;
+        cycles += both_ways(sim, s, &s->sm, &sb, &partial, "vl_sb, partial warps");
+    }
     sm_config replay = s->sm; /* Turner's replay with a unified collector pool */
     replay.collectors = SM_COLLECTORS_UNIFIED;
     replay.mem_hazard = SM_HAZARD_REPLAY;
