@@ -61,8 +61,10 @@ for i in "${!names[@]}"; do
   echo "$il | |"
   n=$((n + 1))
 done
-chips=$(awk -F, 'NR == 2 { print $3 }' "$csv/premises-${names[0]}_chip_performance.csv" 2>/dev/null || echo "?")
-[ "$n" -gt 0 ] || { echo "premises-figure: no premises-*_chip_performance.csv in $csv" >&2; exit 2; }
+# the chip count: column n (5) of a chip_performance row of the first statistics table
+chips=$(awk -F, '$1 == "chip_performance" { print $5; exit }' "$csv/premises-${names[0]}_stats.csv" 2>/dev/null)
+chips=${chips:-?}
+[ "$n" -gt 0 ] || { echo "premises-figure: no premises-*_stats.csv in $csv" >&2; exit 2; }
 mkdir -p "$(dirname "$out")"
 
 plot() { # column offset (0: performance, 3: IPC)
