@@ -70,5 +70,7 @@ reg_beyond|s/1 R3 FFMA 3 R2 R2 R255/1 R30 FFMA 3 R2 R2 R255/|register R30: beyon
 mask_not_hex|s/2 0008 0000000f/2 0008 0000000g/|active mask '0000000g'
 unknown_opcode|s/ FFMA / FROB /|unknown opcode 'FROB' for binary version 61
 address_short|s/0x1000 4 4 8/0x1000 4 4/|the line ends before its 4 addresses
+block_overflow|s/^-block dim = .*/-block dim = (65536,65536,1)/|header 'block dim': dimension x must be in [1, 1024]
+grid_too_big|s/^-grid dim = .*/-grid dim = (1,65536,1)/|header 'grid dim': dimension y must be in [1, 65535]
 CASES
 exit $fail

@@ -12,6 +12,18 @@ dse_trace *dse_trace_read(const char *path, FILE *err)
     return h5 > 0 ? dse_trace_read_h5(path, err) : dse_trace_read_text(path, 0, 1, err);
 }
 
+const int dse__trace_grid_max[3] = { 2147483647, 65535, 65535 };
+const int dse__trace_block_max[3] = { 1024, 1024, 64 };
+
+int dse__trace_dims_valid(const dse_trace_header *h)
+{
+    for (int i = 0; i < 3; i++)
+        if (h->grid[i] < 1 || h->grid[i] > dse__trace_grid_max[i] || h->block[i] < 1 ||
+            h->block[i] > dse__trace_block_max[i])
+            return 0;
+    return h->block[0] * h->block[1] * h->block[2] <= 2048;
+}
+
 void dse_trace_free(dse_trace *t)
 {
     if (!t)

@@ -218,12 +218,16 @@ static int read_header(hid_t f, dse_trace_header *h)
     h->kernel_name[sizeof h->kernel_name - 1] = '\0';
     if (rc < 0 || strcmp(fmt, format_name))
         return -1;
-    return get_attr_ints(f, "grid", h->grid, 3) || get_attr_ints(f, "block", h->block, 3) ||
-           get_attr_ints(f, "kernel_id", &h->kernel_id, 1) ||
-           get_attr_ints(f, "shmem", &h->shmem, 1) || get_attr_ints(f, "nregs", &h->nregs, 1) ||
-           get_attr_ints(f, "binary_version", &h->binary_version, 1) ||
-           get_attr_ints(f, "trace_version", &h->trace_version, 1) ||
-           get_attr_ints(f, "lineinfo", &h->lineinfo, 1);
+    if (get_attr_ints(f, "grid", h->grid, 3) || get_attr_ints(f, "block", h->block, 3) ||
+        get_attr_ints(f, "kernel_id", &h->kernel_id, 1) ||
+        get_attr_ints(f, "shmem", &h->shmem, 1) || get_attr_ints(f, "nregs", &h->nregs, 1) ||
+        get_attr_ints(f, "binary_version", &h->binary_version, 1) ||
+        get_attr_ints(f, "trace_version", &h->trace_version, 1) ||
+        get_attr_ints(f, "lineinfo", &h->lineinfo, 1))
+        return -1;
+    /* The same bounds the text reader enforces, so a damaged file cannot overflow the
+     * thread and block counts taken from it. */
+    return dse__trace_dims_valid(h) && h->nregs >= 1 && h->nregs <= 255 && h->shmem >= 0 ? 0 : -1;
 }
 
 /* Fills the instructions from the columns; every index is checked against the tables it

@@ -23,6 +23,14 @@ int dse__trace_reserve(void **arr, size_t *cap, size_t n, size_t sz);
 /* The id of opcode name in t's table, added if new; -1 out of memory. */
 int dse__trace_opcode_id(dse_trace *t, const char *name);
 
+/* CUDA's limits on a launch (Programming Guide, "Technical Specifications per Compute
+ * Capability"): they keep a block's thread count and a grid's block count far from
+ * overflow in every product the readers and the stream take. */
+extern const int dse__trace_grid_max[3], dse__trace_block_max[3];
+/* 1 iff every dimension of grid and block is in [1, its limit] and a block holds at most
+ * 2048 threads. */
+int dse__trace_dims_valid(const dse_trace_header *h);
+
 /* The class of a PTX opcode with its modifiers, or -1 (trace_opcodes_ptx.c). */
 int dse__trace_ptx_class_of(const char *opcode);
 

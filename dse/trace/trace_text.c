@@ -65,10 +65,18 @@ int dse__trace_opcode_id(dse_trace *t, const char *name)
 
 /* ---- header ---------------------------------------------------------------------- */
 
-static int parse_dim(const reader *r, const char *v, int d[3], const char *key)
+static int parse_dim(const reader *r, const char *v, int d[3], const int max[3],
+                     const char *key)
 {
-    if (sscanf(v, " (%d,%d,%d)", &d[0], &d[1], &d[2]) != 3 || d[0] < 1 || d[1] < 1 || d[2] < 1)
+    long x[3];
+    if (sscanf(v, " (%ld,%ld,%ld)", &x[0], &x[1], &x[2]) != 3)
         return fail(r, "header '%s': expected (x,y,z) of positive integers, got '%s'", key, v);
+    for (int i = 0; i < 3; i++) {
+        if (x[i] < 1 || x[i] > max[i])
+            return fail(r, "header '%s': dimension %c must be in [1, %d] (CUDA's limit), got '%s'",
+                        key, "xyz"[i], max[i], v);
+        d[i] = (int)x[i];
+    }
     return 0;
 }
 
@@ -97,9 +105,9 @@ static int header_line(reader *r, char *s)
     else if (!strcmp(key, "kernel id"))
         return parse_int(r, v, 0, 1 << 30, &h->kernel_id, key);
     else if (!strcmp(key, "grid dim"))
-        return parse_dim(r, v, h->grid, key);
+        return parse_dim(r, v, h->grid, dse__trace_grid_max, key);
     else if (!strcmp(key, "block dim"))
-        return parse_dim(r, v, h->block, key);
+        return parse_dim(r, v, h->block, dse__trace_block_max, key);
     else if (!strcmp(key, "shmem"))
         return parse_int(r, v, 0, 1 << 30, &h->shmem, key);
     else if (!strcmp(key, "nregs"))
