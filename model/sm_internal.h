@@ -20,6 +20,9 @@
 
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
+#define SM__PRED_BASE SM__MAX_REGS /* a trace's predicate p (1..255) is scoreboard entry *
+                                    * SM__PRED_BASE + p; entry SM__PRED_BASE stays 0     */
+#define SM__MAX_PREDS 256
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
@@ -98,6 +101,7 @@ typedef struct sm__slot {
     uint8_t wbank, wslow, wlanes;
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
+    uint8_t pdst;      /* predicate written (sm__inst.pdst), released with the slot */
 } sm__slot;
 
 /* An operand collector unit (its unit and index are its place in s->coll; its age,
@@ -125,14 +129,16 @@ typedef struct sm__warp {
     uint8_t n_inflight;
     uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
                            * 0: none this run                                           */
-    uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
+    uint16_t wait_reg;   /* scoreboard entry a blocked warp waits for: a register, *
+                          * or SM__PRED_BASE + a predicate                         */
     uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
     /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
      * unused operand slots can be looked up without a test. */
-    uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
+    uint8_t pend[SM__MAX_REGS + SM__MAX_PREDS]; /* scoreboard: 0, SM__STALL_DEP or      *
+                                    * SM__STALL_MEMORY; registers, then a trace's predicates */
     uint8_t bank[SM__MAX_REGS];    /* bank an access goes to: the home bank, or a design's *
                                     * (a register-file cache's banks follow the main RF's) */
     uint8_t home[SM__MAX_REGS];    /* virtual bank holding the register vector (occupancy) */
@@ -819,7 +825,7 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    wp->wait_reg = (uint8_t)reg;
+    wp->wait_reg = (uint16_t)reg;
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
@@ -842,6 +848,23 @@ static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
     return cand;
 }
 
+/* Is a predicate warp w's next instruction writes or reads still to be written?  Then
+ * the warp waits for it (RAW on a read, WAW on the write), as for a register. */
+static inline bool sm__pred_pending(sm_sim *s, int w)
+{
+    const sm__warp *wp = &s->warps[w];
+    const sm__inst *in = &wp->next;
+    const uint8_t *pp = wp->pend + SM__PRED_BASE;
+    int p = pp[in->pdst]      ? in->pdst
+            : pp[in->psrc[0]] ? in->psrc[0]
+            : pp[in->psrc[1]] ? in->psrc[1]
+            : pp[in->psrc[2]] ? in->psrc[2]
+                              : 0;
+    if (p)
+        sm__sched_block(s, w, SM__PRED_BASE + p);
+    return p != 0;
+}
+
 /* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
  * on the destination) parks the warp until that register is written; structural
  * hazards are noted in q->why for the stall statistics.  Inline: every policy calls it
@@ -862,6 +885,9 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
         sm__sched_block(s, w, r);
         return false;
     }
+    /* a trace's predicates (none in a drawn stream: one predictable branch) */
+    if (__builtin_expect(in->pdst | in->psrc[0], 0) && sm__pred_pending(s, w))
+        return false;
     if (fast_only && !in->fast)
         return false;
     if (wp->n_inflight >= SM__WARP_INFLIGHT) {

@@ -17,6 +17,7 @@
 
 #define SM_TRACE_NO_REG 0xFF /* an unused register slot (no register-file access) */
 #define SM_TRACE_MAX_SRC 3   /* distinct source registers the model reads */
+#define SM_TRACE_MAX_PSRC 3  /* distinct predicates an instruction reads (scoreboard) */
 
 /* Operation classes of a decoded instruction: each is one of the model's units with
  * one latency (docs/traces.md has the opcode -> class table). */
@@ -36,7 +37,10 @@ typedef enum {
     SM_TRACE_N_OPS
 } sm_trace_op;
 
-/* One warp instruction, 16 bytes. */
+/* One warp instruction, 20 bytes.  Predicates (pdst, psrc) are numbered from 1, 0 being
+ * "none": they take part in the scoreboard only (a read waits for the instruction that
+ * writes the predicate, a write for the one before it), never in a register-file
+ * access; an instruction without a result (a store, a barrier) writes none. */
 typedef struct sm_trace_inst {
     uint32_t mask;      /* active lanes                                            */
     uint8_t op;         /* sm_trace_op                                             */
@@ -51,7 +55,9 @@ typedef struct sm_trace_inst {
     uint8_t redirect;   /* the warp's next instruction is not at PC + size (taken  *
                          * branch, divergence, reconvergence): GPGPU-Sim's control *
                          * hazard, which flushes the instruction buffer            */
-    uint8_t pad;
+    uint8_t pdst;       /* predicate written + 1, or 0                             */
+    uint8_t psrc[SM_TRACE_MAX_PSRC]; /* predicates read + 1, distinct, first      *
+                         * the used ones, then 0                                   */
 } sm_trace_inst;
 
 typedef struct sm_trace {

@@ -9,9 +9,12 @@
  * stream is the same for every technique and schedule. */
 #include "sm_internal.h"
 
-/* sm_trace_op -> sm__op, by whether the instruction writes a register: one without a
- * register result (a branch, an exit, a compare that sets only a predicate) takes an SP
- * slot and writes nothing back (the decoder makes a load without one a store). */
+_Static_assert(SM__MAX_PSRC == SM_TRACE_MAX_PSRC, "a trace's predicate reads fit sm__inst");
+
+/* sm_trace_op -> sm__op, by whether the instruction has a result, a register or a
+ * predicate: one without (a branch, an exit) takes an SP slot and writes nothing back
+ * (the decoder makes a load without one a store); a compare that sets only a predicate
+ * runs at its class's latency and writes no register (writeback.c). */
 static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
     [SM_TRACE_INT] = { SM__OP_NORES, SM__OP_INT },
     [SM_TRACE_INT_MAD] = { SM__OP_NORES, SM__OP_INT_MAD },
@@ -54,8 +57,14 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
     const sm_trace *tr = k->trace;
     const sm_trace_inst *t = &tr->insts[tr->first[wp->micro_row] + (uint64_t)index];
-    in->op = op_of[t->op][t->dst != SM_TRACE_NO_REG];
+    in->op = op_of[t->op][(t->dst != SM_TRACE_NO_REG) | (t->pdst != 0)];
     in->dst = t->dst;
+    /* predicates: a result only where the operation has one (never on a store or a
+     * barrier, whose slot is not released: the decoder promises it, this keeps it) */
+    in->pdst = sm__ops[in->op].is_store ? 0 : t->pdst;
+    in->psrc[0] = t->psrc[0];
+    in->psrc[1] = t->psrc[1];
+    in->psrc[2] = t->psrc[2];
     in->n_src = t->n_src;
     in->src[0] = t->src[0];
     in->src[1] = t->src[1];

@@ -78,6 +78,9 @@ static dse_trace *read_allocated(const char *path, int sm, int n_sms, int nregs)
                "instructions -> %d physical registers (live-range lower bound %d); ptxas: %d%s\n",
                path, rep.kernel, rep.vregs, rep.words, rep.insts, rep.used, rep.lower, rep.ptxas,
                rep.bound != rep.ptxas ? " (bound raised by --nregs)" : "");
+        if (rep.preds)
+            printf("%s: %d predicates, renumbered P0 to P%d (no registers: the scoreboard "
+                   "only)\n", path, rep.preds, rep.preds - 1);
         rewind(tmp);
         t = dse_trace_read_stream(tmp, path, sm, n_sms, stderr);
     }

@@ -19,6 +19,8 @@
 
 #define DSE_TRACE_MAX_REGS 4      /* destination or source registers of one instruction */
 #define DSE_TRACE_RZ 255          /* R255: SASS's zero register, no register-file access */
+#define DSE_TRACE_MAX_PREDS 4     /* destination or source predicates of one instruction */
+#define DSE_TRACE_MAX_PRED 254    /* predicates P0 .. P254 (a "P<n>" token; docs/traces.md) */
 #define DSE_TRACE_PTX_VERSION 1000 /* "-binary version" of a PTX trace (GPGPU-Sim's writer) */
 
 /* The kernel's header lines ("-grid dim = (1,1,1)", ...). */
@@ -41,6 +43,11 @@ typedef struct dse_trace_inst {
     uint16_t opcode;   /* index into the trace's opcode names (dse_trace_opcode) */
     uint8_t n_dst, n_src;
     uint8_t dst[DSE_TRACE_MAX_REGS], src[DSE_TRACE_MAX_REGS];
+    /* predicate registers ("P<n>" tokens of the register lists): written (a compare's
+     * result), read (a guard, a select's or a predicate operation's operand); no
+     * register-file access, only the scoreboard's (docs/traces.md) */
+    uint8_t n_pdst, n_psrc;
+    uint8_t pdst[DSE_TRACE_MAX_PREDS], psrc[DSE_TRACE_MAX_PREDS];
     uint8_t width;     /* bytes per thread of a memory access; 0: not memory     */
     uint8_t addr_mode; /* DSE_TRACE_ADDR_*                                        */
     uint32_t n_addr;   /* values at addr_first in dse_trace_addrs: per active lane
@@ -111,6 +118,9 @@ typedef struct dse_trace_stream_info {
     uint64_t global_loads, l1_misses;   /* through the decoder's L1 */
     uint64_t shared, shared_ways;       /* shared accesses, sum of their conflict degrees */
     uint64_t extra_dsts, extra_srcs;    /* registers the model does not read or write */
+    uint64_t pred_writes, pred_reads;   /* predicates through the scoreboard */
+    uint64_t extra_pdsts, extra_psrcs;  /* predicates it does not track (past the first
+                                         * written, the third read; a store's) */
     uint64_t last_barriers;             /* barriers ending a warp, run as no-ops */
 } dse_trace_stream_info;
 
@@ -152,6 +162,7 @@ long dse_trace_alloc_check(const dse_trace_alloc_in *in, const int *phys, int n_
 typedef struct dse_trace_alloc_report {
     char kernel[256];
     int vregs, words;   /* virtual registers named by the trace, their 32-bit words */
+    int preds;          /* distinct predicates, renumbered P0 .. (not allocated) */
     int ptxas;          /* the header's -nregs: ptxas's count for the kernel */
     int bound, used;    /* the bound applied (ptxas's unless raised), registers used */
     int lower;          /* the live-range lower bound (dse_trace_alloc)           */
@@ -161,8 +172,11 @@ typedef struct dse_trace_alloc_report {
 
 /* Copies a PTX trace (GPGPU-Sim's writer: virtual registers, "#vreg" lines) from in to
  * out with allocated registers and "-nregs = bound" (bound <= 0: the header's -nregs).
+ * Predicates ("P<n>") are no registers: they are only renumbered P0, P1, ... in order of
+ * first appearance (distinct stay distinct), so that they fit the reader's P0..P254.
  * in must be seekable (read twice).  0, or -1 with one line "NAME:0: what" on err
- * (more registers needed than the bound, out of memory); rep says what it found. */
+ * (more registers needed than the bound, more than 255 predicates, out of memory); rep
+ * says what it found. */
 int dse_trace_alloc_text(FILE *in, const char *name, FILE *out, int bound,
                          dse_trace_alloc_report *rep, FILE *err);
 

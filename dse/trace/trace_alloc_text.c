@@ -7,7 +7,9 @@
  * the registers renamed ("-nregs" becomes the bound; every line stays where it was, so
  * the reader's line numbers are the raw trace's).  Only the register fields are
  * touched; a line this pass cannot parse is copied as it is and left to the reader
- * (trace_text.c), which then names it. */
+ * (trace_text.c), which then names it.  Predicates ("P<n>", GPGPU-Sim's register numbers
+ * of .pred registers) are no register-file registers: they take no part in the
+ * allocation and are only renumbered densely, in order of first appearance. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -61,6 +63,7 @@ static long dense(vmap *m, unsigned long r)
 
 typedef struct pass1 {
     vmap m;
+    vmap preds;  /* predicates: raw number -> dense number (their widths unused) */
     dse_trace_alloc_inst *insts;
     size_t n_insts, cap_insts;
     size_t *warp_first;
@@ -70,9 +73,11 @@ typedef struct pass1 {
 } pass1;
 
 /* The register fields of an instruction line: "[line] PC mask n R.. op n R.. ...".
- * Calls fn on each register token (its position in s and value); false if the line
- * does not have that shape. */
-typedef bool (*reg_fn)(void *ctx, int is_dst, int k, unsigned long r, const char *at, size_t len);
+ * Calls fn on each register token (its kind 'R' or 'P', its index among the list's
+ * tokens of that kind, its position in s and value); false if the line does not have
+ * that shape. */
+typedef bool (*reg_fn)(void *ctx, int is_dst, char kind, int k, unsigned long r, const char *at,
+                       size_t len);
 
 static const char *skip_tok(const char *s)
 {
@@ -89,18 +94,20 @@ static const char *regs_of(const char *s, int is_dst, reg_fn fn, void *ctx, bool
     while (*s == ' ' || *s == '\t')
         s++;
     long n = strtol(s, &end, 10);
-    if (end == s || n < 0 || n > DSE_TRACE_MAX_REGS)
+    if (end == s || n < 0 || n > DSE_TRACE_MAX_REGS + DSE_TRACE_MAX_PREDS)
         return *ok = false, s;
     s = end;
+    int seen[2] = { 0, 0 }; /* registers, predicates */
     for (long k = 0; k < n && *ok; k++) {
         while (*s == ' ' || *s == '\t')
             s++;
-        if (*s != 'R')
+        if (*s != 'R' && *s != 'P')
             return *ok = false, s;
+        int is_pred = *s == 'P';
         unsigned long r = strtoul(s + 1, &end, 10);
-        if (end == s + 1)
+        if (end == s + 1 || seen[is_pred] == (is_pred ? DSE_TRACE_MAX_PREDS : DSE_TRACE_MAX_REGS))
             return *ok = false, s;
-        *ok = fn(ctx, is_dst, (int)k, r, s, (size_t)(end - s));
+        *ok = fn(ctx, is_dst, *s, seen[is_pred]++, r, s, (size_t)(end - s));
         s = end;
     }
     return s;
@@ -121,10 +128,13 @@ static bool walk(const char *line, int lineinfo, reg_fn fn, void *ctx)
     return ok;
 }
 
-static bool collect(void *ctx, int is_dst, int k, unsigned long r, const char *at, size_t len)
+static bool collect(void *ctx, int is_dst, char kind, int k, unsigned long r, const char *at,
+                    size_t len)
 {
     (void)at, (void)len;
     pass1 *p = ctx;
+    if (kind == 'P') /* a predicate: named, never allocated */
+        return dense(&p->preds, r) >= 0;
     long id = dense(&p->m, r);
     if (id < 0)
         return false;
@@ -181,18 +191,22 @@ static int read_pass(FILE *in, pass1 *p)
 }
 
 typedef struct pass2 {
-    const vmap *m;
+    const vmap *m, *preds;
     const int *phys;
     FILE *out;
     const char *from; /* copied up to here */
 } pass2;
 
-static bool rename_reg(void *ctx, int is_dst, int k, unsigned long r, const char *at, size_t len)
+static bool rename_reg(void *ctx, int is_dst, char kind, int k, unsigned long r, const char *at,
+                       size_t len)
 {
     (void)is_dst, (void)k;
     pass2 *p = ctx;
     fwrite(p->from, 1, (size_t)(at - p->from), p->out);
-    fprintf(p->out, "R%d", r < p->m->cap && p->m->id[r] ? p->phys[p->m->id[r] - 1] : 0);
+    if (kind == 'P')
+        fprintf(p->out, "P%d", r < p->preds->cap && p->preds->id[r] ? (int)p->preds->id[r] - 1 : 0);
+    else
+        fprintf(p->out, "R%d", r < p->m->cap && p->m->id[r] ? p->phys[p->m->id[r] - 1] : 0);
     p->from = at + len;
     return true;
 }
@@ -212,7 +226,7 @@ static void write_pass(FILE *in, FILE *out, const pass1 *p, const int *phys, int
         else if (!strncmp(buf, "#END_TB", 7))
             in_warp = false;
         else if (in_warp && strncmp(buf, "insts = ", 8) && buf[0] != '\n' && buf[0] != '#') {
-            pass2 q = { &p->m, phys, out, buf };
+            pass2 q = { &p->m, &p->preds, phys, out, buf };
             char *tmp = NULL;
             FILE *mem = NULL;
             size_t tlen = 0;
@@ -238,6 +252,9 @@ static void free_pass1(pass1 *p)
     free(p->m.id);
     free(p->m.raw);
     free(p->m.width);
+    free(p->preds.id);
+    free(p->preds.raw);
+    free(p->preds.width);
     free(p->insts);
     free(p->warp_first);
 }
@@ -257,6 +274,7 @@ int dse_trace_alloc_text(FILE *in, const char *name, FILE *out, int bound,
     rep->ptxas = p.nregs;
     rep->bound = bound > 0 ? bound : p.nregs;
     rep->vregs = (int)p.m.n;
+    rep->preds = (int)p.preds.n;
     rep->insts = p.n_insts;
     snprintf(rep->kernel, sizeof rep->kernel, "%s", p.kernel);
     for (size_t i = 0; i < p.m.n; i++)
@@ -269,6 +287,11 @@ int dse_trace_alloc_text(FILE *in, const char *name, FILE *out, int bound,
     if (!phys || dse_trace_alloc(&ain, phys, &rep->used, &rep->lower)) {
         if (err)
             fprintf(err, "%s:0: out of memory allocating registers\n", name);
+        rc = -1;
+    } else if (rep->preds > DSE_TRACE_MAX_PRED + 1) {
+        if (err)
+            fprintf(err, "%s:0: %d predicates, more than the %d (P0 to P%d) a trace holds\n",
+                    name, rep->preds, DSE_TRACE_MAX_PRED + 1, DSE_TRACE_MAX_PRED);
         rc = -1;
     } else if (rep->used > rep->bound || rep->used > DSE_TRACE_RZ) {
         if (err)

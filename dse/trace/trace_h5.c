@@ -76,6 +76,34 @@ static int write_header(hid_t f, const dse_trace_header *h)
             c_[i_] = (t)->insts[i_].field;                                                 \
     } while (0)
 
+static bool has_preds(const dse_trace *t)
+{
+    for (size_t i = 0; i < t->n_insts; i++)
+        if (t->insts[i].n_pdst | t->insts[i].n_psrc)
+            return true;
+    return false;
+}
+
+/* The predicates, as the registers (count, then 4), only when the trace has any: a
+ * trace without them is written as before they existed, and a reader that predates
+ * them reads a trace with them (ignoring them). */
+static int write_preds(hid_t f, const dse_trace *t, uint8_t *p)
+{
+    if (!has_preds(t))
+        return 0;
+    size_t n = t->n_insts;
+    for (size_t i = 0; i < n; i++) {
+        p[5 * i] = t->insts[i].n_pdst;
+        memcpy(p + 5 * i + 1, t->insts[i].pdst, DSE_TRACE_MAX_PREDS);
+    }
+    int rc = put(f, "insts/pdst", H5T_NATIVE_UINT8, n, 5, p);
+    for (size_t i = 0; i < n; i++) {
+        p[5 * i] = t->insts[i].n_psrc;
+        memcpy(p + 5 * i + 1, t->insts[i].psrc, DSE_TRACE_MAX_PREDS);
+    }
+    return rc || put(f, "insts/psrc", H5T_NATIVE_UINT8, n, 5, p) ? -1 : 0;
+}
+
 static int write_insts(hid_t f, const dse_trace *t, void *buf)
 {
     size_t n = t->n_insts;
@@ -103,7 +131,7 @@ static int write_insts(hid_t f, const dse_trace *t, void *buf)
         memcpy(regs + 5 * i + 1, t->insts[i].src, DSE_TRACE_MAX_REGS);
     }
     rc |= put(f, "insts/src", H5T_NATIVE_UINT8, n, 5, buf);
-    return rc ? -1 : 0;
+    return rc || write_preds(f, t, buf) ? -1 : 0;
 }
 
 static int write_warps(hid_t f, const dse_trace *t, void *buf)
@@ -230,6 +258,36 @@ static int read_header(hid_t f, dse_trace_header *h)
     return dse__trace_dims_valid(h) && h->nregs >= 1 && h->nregs <= 255 && h->shmem >= 0 ? 0 : -1;
 }
 
+/* One predicate column (count, then 4 numbers) into the instructions, if the file has
+ * it (files written before predicates existed have neither); -1 if damaged. */
+static int fill_pred_column(dse_trace *t, hid_t f, const char *name, bool dst)
+{
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+        return 0;
+    size_t m = 0;
+    uint8_t *p = get(f, name, H5T_NATIVE_UINT8, 5, &m);
+    int rc = p && m == t->n_insts ? 0 : -1;
+    for (size_t i = 0; !rc && i < m; i++) {
+        dse_trace_inst *in = &t->insts[i];
+        uint8_t *n = dst ? &in->n_pdst : &in->n_psrc, *v = dst ? in->pdst : in->psrc;
+        *n = p[5 * i];
+        memcpy(v, p + 5 * i + 1, DSE_TRACE_MAX_PREDS);
+        rc = *n > DSE_TRACE_MAX_PREDS ? -1 : 0;
+        for (int k = 0; k < *n && !rc; k++)
+            rc = v[k] > DSE_TRACE_MAX_PRED ? -1 : 0;
+    }
+    free(p);
+    return rc;
+}
+
+static int fill_preds(dse_trace *t, hid_t f)
+{
+    return H5Lexists(f, "insts", H5P_DEFAULT) <= 0 || fill_pred_column(t, f, "insts/pdst", true) ||
+                   fill_pred_column(t, f, "insts/psrc", false)
+               ? -1
+               : 0;
+}
+
 /* Fills the instructions from the columns; every index is checked against the tables it
  * points into, so a damaged file is refused rather than read out of bounds. */
 static int fill_insts(dse_trace *t, hid_t f)
@@ -263,7 +321,7 @@ static int fill_insts(dse_trace *t, hid_t f)
             goto done;
     }
     t->n_insts = t->cap_insts = n;
-    rc = 0;
+    rc = fill_preds(t, f);
 done:
     free(pc), free(mask), free(op), free(width), free(mode), free(n_addr), free(dst), free(src);
     return rc;

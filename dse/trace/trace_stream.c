@@ -4,6 +4,7 @@
  * decide: a shared-memory access's bank-conflict degree, a global access's 128-byte
  * lines and whether it hits a small L1.  Deciding them here, once, keeps the stream the
  * same for every technique and schedule, as the drawn streams are. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,34 @@ static void registers(const dse_trace_inst *in, sm_trace_inst *o, dse_trace_stre
     }
 }
 
+/* Predicates (scoreboard only, numbered from 1 in the stream): the first written, the
+ * first SM_TRACE_MAX_PSRC distinct read. */
+static void predicates(const dse_trace_inst *in, sm_trace_inst *o, dse_trace_stream_info *info)
+{
+    o->pdst = 0;
+    if (in->n_pdst) {
+        o->pdst = (uint8_t)(in->pdst[0] + 1);
+        info->pred_writes++;
+        info->extra_pdsts += in->n_pdst - 1u;
+    }
+    memset(o->psrc, 0, sizeof o->psrc);
+    int n = 0;
+    for (int i = 0; i < in->n_psrc; i++) {
+        uint8_t p = (uint8_t)(in->psrc[i] + 1);
+        int dup = 0;
+        for (int j = 0; j < n && !dup; j++)
+            dup = o->psrc[j] == p;
+        if (dup)
+            continue;
+        if (n == SM_TRACE_MAX_PSRC)
+            info->extra_psrcs++;
+        else {
+            o->psrc[n++] = p;
+            info->pred_reads++;
+        }
+    }
+}
+
 /* What the addresses decide, in the L1's order. */
 static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
                    sm_trace_inst *o, dse_trace_stream_info *info)
@@ -225,6 +254,15 @@ static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst 
         o->op = SM_TRACE_CONTROL; /* the model's barriers hold warps that run on */
         info->last_barriers++;
     }
+    predicates(in, o, info);
+    /* an operation without a result (a store, a barrier) writes no predicate: the
+     * model would never release it (sm_trace.h) */
+    if (o->pdst && (o->op == SM_TRACE_ST_GLOBAL || o->op == SM_TRACE_ST_SHARED ||
+                    o->op == SM_TRACE_BARRIER)) {
+        o->pdst = 0;
+        info->pred_writes--;
+        info->extra_pdsts++;
+    }
     if (how)
         memory(t, in, how, c, o, info);
 }
@@ -242,6 +280,9 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h ^ (h >> 29);
 }
 
+_Static_assert(offsetof(sm_trace_inst, pdst) == 15 && offsetof(sm_trace_inst, psrc) == 16,
+               "the hash's second word ends with pdst, in what was padding");
+
 /* A hash of what the model runs: shape, offsets and every decoded instruction.  62
  * bits and never 0 (the sweep key trace_hash: 0 means "no trace"). */
 static uint64_t stream_hash(const stream *st, size_t n_rows)
@@ -258,8 +299,13 @@ static uint64_t stream_hash(const stream *st, size_t n_rows)
         c.redirect = 0;
         uint64_t a, b;
         memcpy(&a, &c, 8);
-        memcpy(&b, (const char *)&c + 8, 8);
+        memcpy(&b, (const char *)&c + 8, 8); /* to pdst: 0 without predicates */
         h = mix(mix(h, a), b);
+        /* predicates read: only when there are some, so that a trace without
+         * predicates keeps the hash it had before they existed */
+        uint64_t p = c.psrc[0] | (uint64_t)c.psrc[1] << 8 | (uint64_t)c.psrc[2] << 16;
+        if (p)
+            h = mix(h, p);
     }
     h >>= 2;
     return h ? h : 1;
@@ -429,6 +475,13 @@ void dse_trace_stream_print(const dse_trace_stream_info *i, FILE *out)
     fprintf(out, "  shared-memory accesses %llu, mean bank-conflict degree %.3f\n",
             (unsigned long long)i->shared,
             i->shared ? (double)i->shared_ways / (double)i->shared : 0.0);
+    if (i->pred_writes || i->pred_reads)
+        fprintf(out, "  predicates (scoreboard only): %llu writes, %llu reads\n",
+                (unsigned long long)i->pred_writes, (unsigned long long)i->pred_reads);
+    if (i->extra_pdsts || i->extra_psrcs)
+        fprintf(out, "  predicates not tracked: %llu further or a store's written, %llu read "
+                     "past the third\n", (unsigned long long)i->extra_pdsts,
+                (unsigned long long)i->extra_psrcs);
     if (i->extra_dsts || i->extra_srcs || i->last_barriers)
         fprintf(out, "  not modelled: %llu further destinations, %llu sources past the third, "
                      "%llu barriers ending a warp (run as no-ops)\n",

@@ -2,6 +2,7 @@
  * per thread block "#BEGIN_TB", "thread block = x,y,z", and per warp "warp = W",
  * "insts = N" and N instruction lines, then "#END_TB".  An instruction line is
  *   [line] PC mask n_dst R.. opcode n_src R.. width [mode addresses..]
+ * (register lists may hold predicates "P<n>" too: rfdse's superset, docs/traces.md)
  * (the line number only with "-enable lineinfo = 1"; the address mode from trace
  * version 3 on, before it a plain list).  Every malformed line is one "FILE:LINE:" error. */
 #include <errno.h>
@@ -154,26 +155,43 @@ static int next_u64(const reader *r, char **save, int base, uint64_t *v, const c
     return 0;
 }
 
-static int regs(const reader *r, char **save, uint8_t *n_out, uint8_t *out, const char *what)
+/* A register list: its count, then that many tokens, "R<n>" registers and "P<n>"
+ * predicates in any order (Accel-Sim's own traces have registers only; rfdse's superset
+ * adds predicates, docs/traces.md), at most DSE_TRACE_MAX_REGS of each. */
+static int regs(const reader *r, char **save, uint8_t *n_out, uint8_t *out, uint8_t *n_pred,
+                uint8_t *pred, const char *what)
 {
     uint64_t n = 0;
     if (next_u64(r, save, 10, &n, what))
         return -1;
-    if (n > DSE_TRACE_MAX_REGS)
-        return fail(r, "%" PRIu64 " %s registers: at most %d", n, what, DSE_TRACE_MAX_REGS);
+    if (n > DSE_TRACE_MAX_REGS + DSE_TRACE_MAX_PREDS)
+        return fail(r, "%" PRIu64 " %s registers: at most %d (%d registers and %d predicates)",
+                    n, what, DSE_TRACE_MAX_REGS + DSE_TRACE_MAX_PREDS, DSE_TRACE_MAX_REGS,
+                    DSE_TRACE_MAX_PREDS);
+    *n_out = *n_pred = 0;
     for (uint64_t i = 0; i < n; i++) {
-        char *tok = strtok_r(NULL, " \t\r", save), *end;
+        char *tok = strtok_r(NULL, " \t\r", save), *end = NULL;
         if (!tok)
             return fail(r, "the line ends before its %s registers", what);
-        long reg = tok[0] == 'R' ? strtol(tok + 1, &end, 10) : -1;
-        if (reg < 0 || end == tok + 1 || *end || reg > DSE_TRACE_RZ)
-            return fail(r, "%s register '%.40s': expected R0 to R255", what, tok);
+        bool is_pred = tok[0] == 'P';
+        long reg = tok[0] == 'R' || is_pred ? strtol(tok + 1, &end, 10) : -1;
+        long max = is_pred ? DSE_TRACE_MAX_PRED : DSE_TRACE_RZ;
+        if (reg < 0 || end == tok + 1 || *end || reg > max)
+            return fail(r, "%s register '%.40s': expected R0 to R255 or a predicate P0 to P%d",
+                        what, tok, DSE_TRACE_MAX_PRED);
+        if (is_pred) {
+            if (*n_pred == DSE_TRACE_MAX_PREDS)
+                return fail(r, "more than %d %s predicates", DSE_TRACE_MAX_PREDS, what);
+            pred[(*n_pred)++] = (uint8_t)reg;
+            continue;
+        }
+        if (*n_out == DSE_TRACE_MAX_REGS)
+            return fail(r, "more than %d %s registers", DSE_TRACE_MAX_REGS, what);
         if (reg != DSE_TRACE_RZ && reg >= r->t->h.nregs)
             return fail(r, "%s register R%ld: beyond the kernel's %d registers (-nregs)", what,
                         reg, r->t->h.nregs);
-        out[i] = (uint8_t)reg;
+        out[(*n_out)++] = (uint8_t)reg;
     }
-    *n_out = (uint8_t)n;
     return 0;
 }
 
@@ -236,7 +254,7 @@ static int instruction(reader *r, char *s, dse_trace_inst *in)
         return fail(r, "active mask '%.40s': expected up to 8 hexadecimal digits",
                     tok ? tok : "");
     in->mask = (uint32_t)v;
-    if (regs(r, &save, &in->n_dst, in->dst, "destination"))
+    if (regs(r, &save, &in->n_dst, in->dst, &in->n_pdst, in->pdst, "destination"))
         return -1;
     if (!(tok = strtok_r(NULL, " \t\r", &save)))
         return fail(r, "the line ends before its opcode");
@@ -249,7 +267,8 @@ static int instruction(reader *r, char *s, dse_trace_inst *in)
     if (id < 0)
         return fail(r, "out of memory");
     in->opcode = (uint16_t)id;
-    if (regs(r, &save, &in->n_src, in->src, "source") || addresses(r, &save, in))
+    if (regs(r, &save, &in->n_src, in->src, &in->n_psrc, in->psrc, "source") ||
+        addresses(r, &save, in))
         return -1;
     if ((tok = strtok_r(NULL, " \t\r", &save)))
         return fail(r, "unexpected '%.40s' after the instruction", tok);

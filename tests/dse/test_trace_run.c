@@ -168,6 +168,69 @@ static void test_shared_conflict(void **state)
     dse_sweep_free(s);
 }
 
+/* predicate.traceg: predicates ("P<n>" tokens) decode to the scoreboard's predicate
+ * entries, never to register accesses, and a guarded instruction waits for the compare
+ * that writes its predicate: cycles = (M + 1)(L + 3) + 2 with M = 5 (its comment
+ * derives it), for two integer latencies.  Without the predicates (the same stream with
+ * them cleared, as traces were before them) the guarded adds do not wait. */
+static void test_predicates(void **state)
+{
+    (void)state;
+    dse_trace_stream_info info;
+    sm_trace *d = decode("predicate.traceg", &info);
+    const sm_trace_inst *in = d->insts;
+    assert_int_equal(d->first[1], 7);
+    assert_int_equal(in[0].op, SM_TRACE_INT); /* ISETP P0 <- R1: no register result */
+    assert_int_equal(in[0].dst, SM_TRACE_NO_REG);
+    assert_int_equal(in[0].pdst, 0 + 1);
+    assert_int_equal(in[0].psrc[0], 0);
+    assert_int_equal(in[1].dst, 1); /* @P0 IADD R1 <- R1 */
+    assert_int_equal(in[1].n_src, 1);
+    assert_int_equal(in[1].psrc[0], 0 + 1);
+    assert_int_equal(in[2].pdst, 1 + 1);
+    assert_int_equal(in[2].psrc[0], 0 + 1);
+    assert_int_equal(in[5].op, SM_TRACE_CONTROL); /* @P0 BRA */
+    assert_int_equal(in[5].n_src, 0);
+    assert_int_equal(in[5].psrc[0], 0 + 1);
+    assert_int_equal(in[6].psrc[0], 0);
+    assert_int_equal(info.pred_writes, 3);
+    assert_int_equal(info.pred_reads, 4);
+    dse_trace_stream_free(d);
+
+    dse_sweep *s = trace_sweep("predicate.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    sm_trace_inst bare_insts[7];
+    for (int i = 0; i < 7; i++) {
+        bare_insts[i] = tr->insts[i];
+        bare_insts[i].pdst = 0;
+        memset(bare_insts[i].psrc, 0, sizeof bare_insts[i].psrc);
+    }
+    sm_trace bare = *tr;
+    bare.insts = bare_insts;
+    sm_profile w_bare = s->workloads[0];
+    w_bare.trace_stream = &bare;
+    dse_technique ideal;
+    assert_true(dse_technique_preset("ideal", &ideal));
+    static sm_stats st, st_bare;
+    for (int lat = 4; lat <= 9; lat += 5) {
+        sm_config c = s->sm;
+        c.lat_int = lat;
+        assert_int_equal(run(s, &c, &ideal, 0, &st), SM_OK);
+        assert_int_equal(run_profile(s, &w_bare, &c, &ideal, 0, &st_bare), SM_OK);
+        const uint64_t M = 5, L = (uint64_t)lat;
+        assert_int_equal(st.cycles, (M + 1) * (L + 3) + 2);
+        assert_true(st_bare.cycles < st.cycles);
+        /* predicates are no register-file access: the same reads and writes as without */
+        assert_int_equal(st.warp_insts, 7);
+        assert_int_equal(st.reads, st_bare.reads);
+        assert_int_equal(st.writes, st_bare.writes);
+        assert_int_equal(st.writes, 3); /* the adds' R1; the compares write no register */
+        assert_int_equal(st.bank_read_conflicts, st_bare.bank_read_conflicts);
+    }
+    dse_sweep_free(s);
+}
+
 /* Lanes from masks and the L1's misses reach the statistics. */
 static void test_masks_and_misses(void **state)
 {
@@ -201,7 +264,8 @@ static void test_every_technique(void **state)
 {
     (void)state;
     const char *const traces[] = { "closed-form.traceg", "decode.traceg",
-                                   "tiny-v4-lineinfo.traceg", "smem-conflict.traceg" };
+                                   "tiny-v4-lineinfo.traceg", "smem-conflict.traceg",
+                                   "predicate.traceg" };
     static sm_stats a, b;
     for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
         dse_sweep *s = trace_sweep(traces[i], "");
@@ -258,6 +322,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decoder_rules),
+        cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
