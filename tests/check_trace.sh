@@ -6,6 +6,9 @@
 # - the two public traces in ../shared/traces (when that folder exists) read with the
 #   shapes their README states (4416 and 344 warp instructions, 32 warps each), and the
 #   HDF5 form of the larger is under a quarter of its text;
+# - predicates (P<n> tokens, rfdse's superset of the format): the hand-written
+#   predicate.traceg reads in both forms alike, its HDF5 form has /insts/pdst and psrc, a
+#   trace without predicates is written without them (as before they existed);
 # - malformed traces (made from the hand-written one by one edit each) give exit 2, one
 #   line TRACE:LINE: naming the fault, and leave no output file.
 set -u
@@ -33,6 +36,25 @@ ops = [o.decode() for o in f["opcodes"][:]]
 ld = list(f["insts/opcode"][:]).index(ops.index("LDG.E"))
 assert f["insts/addr_mode"][ld] == 2 and f["insts/n_addr"][ld] == 4  # base + 3 deltas
 assert list(f["addrs"][:4]) == [0x1000, 4, 4, 8]
+PY
+fi
+
+pred=$src/tests/traces/predicate.traceg
+pinfo=$("$rfdse" trace info "$pred") || bad "info on the predicate trace"
+case "$pinfo" in *"predicates (scoreboard only): 3 writes, 4 reads"*) ;;
+  *) bad "predicate trace: expected 3 predicate writes and 4 reads: $pinfo" ;; esac
+"$rfdse" trace import "$pred" -o "$tmp/pred.h5" >/dev/null || bad "import of the predicate trace"
+[ "$("$rfdse" trace info "$tmp/pred.h5")" = "$pinfo" ] ||
+  bad "the predicate trace's HDF5 form's info differs from the text's"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  /usr/bin/python3 - "$tmp/pred.h5" "$tmp/all.h5" <<'PY' || bad "predicates in the HDF5 form not as documented"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+assert f["insts/pdst"].shape == (7, 5) and f["insts/psrc"].shape == (7, 5)
+assert list(f["insts/pdst"][0][:2]) == [1, 0] and list(f["insts/psrc"][2][:2]) == [1, 0]
+assert list(f["insts/psrc"][5][:2]) == [1, 0]  # the guarded branch reads P0
+g = h5py.File(sys.argv[2], "r")
+assert "pdst" not in g["insts"] and "psrc" not in g["insts"]
 PY
 fi
 
@@ -72,5 +94,10 @@ unknown_opcode|s/ FFMA / FROB /|unknown opcode 'FROB' for binary version 61
 address_short|s/0x1000 4 4 8/0x1000 4 4/|the line ends before its 4 addresses
 block_overflow|s/^-block dim = .*/-block dim = (65536,65536,1)/|header 'block dim': dimension x must be in [1, 1024]
 grid_too_big|s/^-grid dim = .*/-grid dim = (1,65536,1)/|header 'grid dim': dimension y must be in [1, 65535]
+pred_beyond|s/1 R3 FFMA 3 R2 R2 R255/2 R3 P255 FFMA 3 R2 R2 R255/|destination register 'P255': expected R0 to R255 or a predicate P0 to P254
+pred_not_number|s/1 R3 FFMA 3 R2 R2 R255/1 R3 FFMA 4 R2 R2 R255 Px/|source register 'Px': expected R0 to R255 or a predicate P0 to P254
+pred_negative|s/1 R3 FFMA 3 R2 R2 R255/1 R3 FFMA 4 R2 R2 R255 P-1/|source register 'P-1'
+pred_too_many|s/1 R3 FFMA 3 R2 R2 R255/1 R3 FFMA 8 R2 R2 R255 P0 P1 P2 P3 P4/|more than 4 source predicates
+list_too_long|s/1 R3 FFMA 3 R2 R2 R255/1 R3 FFMA 9 R2 R2 R255 P0 P1 P2 P3 P4 P5/|9 source registers: at most 8 (4 registers and 4 predicates)
 CASES
 exit $fail

@@ -40,11 +40,38 @@ static void check_trace(const dse_trace *t)
     }
     if (next != dse_trace_n_insts(t))
         abort();
-    for (size_t i = 0; i < dse_trace_n_insts(t); i++)
+    for (size_t i = 0; i < dse_trace_n_insts(t); i++) {
         if (in[i].opcode >= dse_trace_n_opcodes(t) || in[i].n_dst > DSE_TRACE_MAX_REGS ||
-            in[i].n_src > DSE_TRACE_MAX_REGS ||
+            in[i].n_src > DSE_TRACE_MAX_REGS || in[i].n_pdst > DSE_TRACE_MAX_PREDS ||
+            in[i].n_psrc > DSE_TRACE_MAX_PREDS ||
             in[i].addr_first + in[i].n_addr > dse_trace_n_addrs(t))
             abort();
+        for (int k = 0; k < in[i].n_pdst; k++)
+            if (in[i].pdst[k] > DSE_TRACE_MAX_PRED)
+                abort();
+        for (int k = 0; k < in[i].n_psrc; k++)
+            if (in[i].psrc[k] > DSE_TRACE_MAX_PRED)
+                abort();
+    }
+}
+
+/* A decoded instruction's predicates (sm_trace.h): the read ones distinct, used slots
+ * first; none written by an operation without a result (its slot is never released). */
+static void check_preds(const sm_trace_inst *in)
+{
+    int end = 0;
+    while (end < SM_TRACE_MAX_PSRC && in->psrc[end])
+        end++;
+    for (int j = 0; j < SM_TRACE_MAX_PSRC; j++) {
+        if (j >= end && in->psrc[j])
+            abort();
+        for (int k = 0; k < j; k++)
+            if (j < end && in->psrc[k] == in->psrc[j])
+                abort();
+    }
+    if (in->pdst && (in->op == SM_TRACE_ST_GLOBAL || in->op == SM_TRACE_ST_SHARED ||
+                     in->op == SM_TRACE_BARRIER))
+        abort();
 }
 
 /* The decoded stream's promises (sm_trace.h), then one SM runs it. */
@@ -68,6 +95,7 @@ static void check_stream(const dse_trace *t)
         for (int j = 0; j < SM_TRACE_MAX_SRC; j++)
             if (j < in->n_src ? in->src[j] >= s->regs : in->src[j] != SM_TRACE_NO_REG)
                 abort();
+        check_preds(in);
     }
     static sm_sim *sim;
     static sm_config c;
