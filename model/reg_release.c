@@ -509,6 +509,8 @@ static void write(sm_sim *s, void *st, uint16_t slot)
 {
     rr_state *z = st;
     const sm__slot *sl = &s->slots[slot];
+    if (sl->dst == SM__NO_REG) /* a trace's predicate: no register */
+        return;
     rwarp *rw = &z->w[sl->warp];
     int p = rw->map[sl->dst];
     set_state(z, &s->k, p, PH_LIVE, s->now);

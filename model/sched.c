@@ -91,10 +91,10 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
-    /* a trace's predicate result: pending until the slot's release (writeback.c); entry
-     * SM__PRED_BASE (no predicate) is written 0 and so stays 0 */
+    /* a trace's predicate result: pending until the slot's release (writeback.c) */
     sl->pdst = in->pdst;
-    wp->pend[SM__PRED_BASE + in->pdst] = (uint8_t)(in->pdst ? SM__STALL_DEP : 0);
+    if (__builtin_expect(in->pdst != 0, 0))
+        wp->pend[SM__PRED_BASE + in->pdst] = SM__STALL_DEP;
     uint8_t wslow = wp->slow[in->div][in->dst]; /* 0 for SM__NO_REG */
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;

@@ -34,33 +34,43 @@ static int64_t __attribute__((cold, noinline)) write_rules(sm_sim *s, uint16_t s
     return write(s, slot, true);
 }
 
+/* A trace's instruction whose only result is a predicate: no register-file write; it
+ * is released as a fast write without a conflict would be, in the next cycle.  Out of
+ * line, as the predicates' other steps: the default paths pay a test each. */
+static int64_t __attribute__((cold, noinline)) write_pred_only(sm_sim *s)
+{
+    s->n_wq++;
+    return s->now + 1;
+}
+
 int64_t sm__write(sm_sim *s, uint16_t slot)
 {
-    /* a trace's instruction whose only result is a predicate: no register-file write,
-     * released as a fast write without a conflict would be (in the next cycle) */
-    if (__builtin_expect(s->slots[slot].dst == SM__NO_REG, 0)) {
-        s->n_wq++;
-        return s->now + 1;
-    }
+    if (__builtin_expect(s->slots[slot].dst == SM__NO_REG, 0))
+        return write_pred_only(s);
     if (__builtin_expect(s->k.port_rules, 0))
         return write_rules(s, slot);
     return write(s, slot, false);
 }
 
+static void __attribute__((cold, noinline)) release_pred(sm_sim *s, int w, int p)
+{
+    s->warps[w].pend[SM__PRED_BASE + p] = 0;
+    sm__sched_wake(s, w, SM__PRED_BASE + p);
+}
+
 void sm__release(sm_sim *s, uint16_t slot)
 {
+    /* designs see register writes only: their hooks pass a slot without one (a
+     * predicate's) by */
+    if (__builtin_expect(s->k.hooks & SM__HOOK_WRITE, 0))
+        sm__designs_write(s, slot);
     const sm__slot *sl = &s->slots[slot];
     int w = sl->warp, dst = sl->dst;
-    /* designs see register writes only (a predicate is none) */
-    if (__builtin_expect(s->k.hooks & SM__HOOK_WRITE, 0) && dst != SM__NO_REG)
-        sm__designs_write(s, slot);
     s->n_wq--;
     s->warps[w].pend[dst] = 0;
     sm__sched_wake(s, w, dst);
-    if (__builtin_expect(sl->pdst != 0, 0)) {
-        s->warps[w].pend[SM__PRED_BASE + sl->pdst] = 0;
-        sm__sched_wake(s, w, SM__PRED_BASE + sl->pdst);
-    }
+    if (__builtin_expect(sl->pdst != 0, 0))
+        release_pred(s, w, sl->pdst);
     sm__slot_free(s, slot);
     sm__inst_done(s, w);
 }

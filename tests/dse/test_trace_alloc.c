@@ -236,6 +236,54 @@ static void test_text_bound(void **state)
     free(text);
 }
 
+/* Predicates are no registers: the allocation is the one the trace gets without them,
+ * and they are only renumbered P0, P1, ... in order of first appearance. */
+static const char with_preds[] =
+    "-kernel name = preds\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-nregs = 4\n"
+    "-binary version = 1000\n-accelsim tracer version = 4\n\n"
+    "#vreg 300 %r1 32\n#vreg 301 %r2 32\n"
+    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 5\n"
+    "0000 ffffffff 1 R300 mov.u32 0 0\n"
+    "0008 ffffffff 1 P900 setp.lt.s32 1 R300 0\n"
+    "0010 ffffffff 1 R301 selp.b32 2 R300 P900 0\n"
+    "0018 ffffffff 2 P17 P900 setp.lt.s32 2 R301 P900 0\n"
+    "0020 ffffffff 0 bra 1 P17 0\n#END_TB\n";
+
+static void test_text_predicates(void **state)
+{
+    (void)state;
+    FILE *in = fmemopen((void *)with_preds, sizeof with_preds - 1, "r");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    dse_trace_alloc_report rep;
+    assert_int_equal(dse_trace_alloc_text(in, "preds", out, 0, &rep, stderr), 0);
+    fclose(out);
+    assert_int_equal(rep.vregs, 2); /* predicates are not virtual registers */
+    assert_int_equal(rep.preds, 2);
+    /* %r1 dies where %r2 is written (the selp): one register, as without predicates */
+    assert_int_equal(rep.used, 1);
+    assert_non_null(strstr(text, "1 P0 setp.lt.s32"));
+    assert_non_null(strstr(text, "2 P1 P0 setp.lt.s32"));
+    assert_non_null(strstr(text, "0 bra 1 P1 0"));
+    FILE *back = fmemopen(text, len, "r");
+    dse_trace *t = dse_trace_read_stream(back, "preds", 0, 1, stderr);
+    assert_non_null(t);
+    const dse_trace_inst *i = dse_trace_insts(t);
+    assert_int_equal(i[1].n_dst, 0);
+    assert_int_equal(i[1].n_pdst, 1);
+    assert_int_equal(i[2].n_src, 1);
+    assert_int_equal(i[2].n_psrc, 1);
+    assert_int_equal(i[2].psrc[0], 0);
+    assert_int_equal(i[3].n_pdst, 2);
+    assert_int_equal(i[3].pdst[0], 1);
+    assert_int_equal(i[4].psrc[0], 1);
+    dse_trace_free(t);
+    fclose(back);
+    fclose(in);
+    free(text);
+}
+
 static void test_ptx_classes(void **state)
 {
     (void)state;
@@ -278,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_pairs_aligned),
         cmocka_unit_test(test_random_warps),
         cmocka_unit_test(test_text_bound),
+        cmocka_unit_test(test_text_predicates),
         cmocka_unit_test(test_ptx_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
