@@ -28,6 +28,8 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->n_inflight = 0;
     wp->wait_kind = 0;
     wp->passed = 0;
+    wp->pdst = 0; /* a trace's predicates (trace.c); a drawn stream has none */
+    memset(wp->psrc, 0, sizeof wp->psrc);
     wp->age = s->age++;
     sm__gen_warp(k, wp, blk->ordinal, j);
     sm__banks_warp(s, w, blk);

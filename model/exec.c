@@ -71,6 +71,17 @@ static void wheel_push(sm_sim *s, uint16_t slot, int list)
         s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
+/* A trace's instruction whose only result is a predicate (writeback.c): no register
+ * write; it is released as a fast write without a conflict would be, the cycle after
+ * its result leaves the pipeline, without a write port.  Out of line, as the
+ * predicates' other steps. */
+static void __attribute__((cold, noinline)) pred_only(sm_sim *s, uint16_t slot)
+{
+    s->slots[slot].done_at++;
+    s->n_wq++;
+    wheel_push(s, slot, SM__WHEEL_RELEASE);
+}
+
 static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
 {
     sm__slot *sl = &s->slots[slot];
@@ -84,6 +95,10 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
+    if (__builtin_expect(sl->dst == SM__NO_REG, 0)) { /* a trace's predicate alone */
+        pred_only(s, slot);
+        return;
+    }
     wheel_push(s, slot, SM__WHEEL_DONE);
 }
 

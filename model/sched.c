@@ -33,6 +33,25 @@ void sm__sched_wake(sm_sim *s, int w, int reg)
     s->sched_dirty |= (unsigned)hit << wp->sched;
 }
 
+bool __attribute__((cold, noinline)) sm__pred_pending(sm_sim *s, int w)
+{
+    sm__warp *wp = &s->warps[w];
+    const uint8_t *pp = s->ppend[w]; /* entry 0 (no predicate) stays 0 */
+    int p = pp[wp->pdst]      ? wp->pdst
+            : pp[wp->psrc[0]] ? wp->psrc[0]
+            : pp[wp->psrc[1]] ? wp->psrc[1]
+            : pp[wp->psrc[2]] ? wp->psrc[2]
+                              : 0;
+    if (p) {
+        sm__sched *q = &s->sched[wp->sched];
+        wp->wait_reg = (uint8_t)p;
+        wp->wait_kind = SM__STALL_DEP;
+        q->n_wait[SM__STALL_DEP]++;
+        q->ready &= ~(1ULL << w);
+    }
+    return p != 0;
+}
+
 /* Every warp of the block that waited at its barrier becomes a candidate again. */
 static void release_barrier(sm_sim *s, sm__block *blk)
 {
@@ -92,9 +111,9 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
-    sl->pdst = in->pdst;
-    if (__builtin_expect(in->pdst != 0, 0))
-        wp->pend[SM__PRED_BASE + in->pdst] = SM__STALL_DEP;
+    sl->pdst = wp->pdst;
+    if (__builtin_expect(wp->pdst != 0, 0))
+        s->ppend[w][wp->pdst] = 1;
     uint8_t wslow = wp->slow[in->div][in->dst]; /* 0 for SM__NO_REG */
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;

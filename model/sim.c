@@ -41,9 +41,10 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     s->cap = *c;
     s->n_coll = sm__coll_total(c);
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
+    s->ppend = calloc((size_t)c->max_warps, sizeof *s->ppend);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
     s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    if (!s->warps || !s->slots || !s->coll || sm__designs_alloc(s)) {
+    if (!s->warps || !s->ppend || !s->slots || !s->coll || sm__designs_alloc(s)) {
         sm_sim_free(s);
         return NULL;
     }
@@ -59,6 +60,7 @@ void sm_sim_free(sm_sim *s)
     free(s->coll);
     free(s->slots);
     free(s->warps);
+    free(s->ppend);
     free(s);
 }
 
@@ -286,6 +288,9 @@ static void reset_state(sm_sim *s)
         memset(s->warps[w].pend, 0, sizeof s->warps[w].pend);
         s->warps[w].tables_lanes = 0;
     }
+    if (s->k.trace) /* the last run (its kernel, still in s->k) ran a trace: one stopped
+                     * early may have left predicates pending */
+        memset(s->ppend, 0, (size_t)c->max_warps * sizeof *s->ppend);
     memset(s->stall_n, 0, sizeof s->stall_n);
     s->diag[0] = '\0';
     reset_sched(s);

@@ -110,7 +110,6 @@ double sm_technique_knob(const sm_technique *t, const char *name);
  * of the fast paths"; bank ports are shared through the port calls below only. */
 
 #define SM__NO_REG 0xFF
-#define SM__MAX_PSRC 3 /* predicates an instruction reads (SM_TRACE_MAX_PSRC) */
 #define SM__MAX_SRC 3
 
 /* One decoded warp instruction, as the issue hook sees it. */
@@ -129,10 +128,6 @@ typedef struct sm__inst {
     /* set only from a trace (trace.c) */
     uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
     uint8_t redirect;          /* control hazard after it (sm_trace_inst.redirect)  */
-    /* predicates written and read, numbered from 1 (0: none; sm_trace_inst): the
-     * scoreboard's only (sm__sched_try); 0 in every drawn instruction */
-    uint8_t pdst;
-    uint8_t psrc[SM__MAX_PSRC];
 } sm__inst;
 
 struct sm__block;

@@ -20,9 +20,8 @@
 
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
-#define SM__PRED_BASE SM__MAX_REGS /* a trace's predicate p (1..255) is scoreboard entry *
-                                    * SM__PRED_BASE + p; entry SM__PRED_BASE stays 0     */
-#define SM__MAX_PREDS 256
+#define SM__MAX_PREDS 256      /* a trace's predicates 1..255 (0: none; sm_sim.ppend) */
+#define SM__MAX_PSRC 3         /* predicates an instruction reads (SM_TRACE_MAX_PSRC)  */
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
@@ -101,7 +100,7 @@ typedef struct sm__slot {
     uint8_t wbank, wslow, wlanes;
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
-    uint8_t pdst;      /* predicate written (sm__inst.pdst), released with the slot */
+    uint8_t pdst;      /* predicate written (sm__warp.pdst), released with the slot */
 } sm__slot;
 
 /* An operand collector unit (its unit and index are its place in s->coll; its age,
@@ -116,6 +115,11 @@ typedef struct sm__warp {
     const uint64_t *stream; /* its stored stream (streams.c), or NULL: drawn */
     uint16_t micro_row;  /* tests with k.micro_rows: the row of the micro-kernel it runs; *
                           * a trace: its warp's index in sm_trace.first (trace.c)       */
+    /* a trace's predicates of `next`, written and read, numbered from 1 (0: none;
+     * sm_trace_inst): the scoreboard's only (sm__sched_try).  Beside sm__inst, not in
+     * it, so that drawn streams, which never set them (0 from launch), copy no more */
+    uint8_t pdst;
+    uint8_t psrc[SM__MAX_PSRC];
     uint64_t rng;        /* stream state, seeded from (profile seed, block, warp) */
     uint64_t age;        /* launch order, for GTO's "oldest" */
     int32_t n_left;      /* instructions not yet issued */
@@ -129,16 +133,14 @@ typedef struct sm__warp {
     uint8_t n_inflight;
     uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
                            * 0: none this run                                           */
-    uint16_t wait_reg;   /* scoreboard entry a blocked warp waits for: a register, *
-                          * or SM__PRED_BASE + a predicate                         */
+    uint8_t wait_reg;    /* register (or a trace's predicate) a blocked warp waits for */
     uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
     /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
      * unused operand slots can be looked up without a test. */
-    uint8_t pend[SM__MAX_REGS + SM__MAX_PREDS]; /* scoreboard: 0, SM__STALL_DEP or      *
-                                    * SM__STALL_MEMORY; registers, then a trace's predicates */
+    uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
     uint8_t bank[SM__MAX_REGS];    /* bank an access goes to: the home bank, or a design's *
                                     * (a register-file cache's banks follow the main RF's) */
     uint8_t home[SM__MAX_REGS];    /* virtual bank holding the register vector (occupancy) */
@@ -344,6 +346,9 @@ struct sm_sim {
     uint64_t age;
 
     sm__warp *warps;
+    /* a trace's predicates per warp: 1 while written by an instruction in flight (the
+     * scoreboard's predicate entries; outside sm__warp, which designs copy) */
+    uint8_t (*ppend)[SM__MAX_PREDS];
     sm__slot *slots;
     uint16_t free_slot;
     sm__collector *coll;
@@ -825,7 +830,7 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    wp->wait_reg = (uint16_t)reg;
+    wp->wait_reg = (uint8_t)reg;
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
@@ -849,21 +854,13 @@ static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
 }
 
 /* Is a predicate warp w's next instruction writes or reads still to be written?  Then
- * the warp waits for it (RAW on a read, WAW on the write), as for a register. */
-static inline bool sm__pred_pending(sm_sim *s, int w)
-{
-    const sm__warp *wp = &s->warps[w];
-    const sm__inst *in = &wp->next;
-    const uint8_t *pp = wp->pend + SM__PRED_BASE;
-    int p = pp[in->pdst]      ? in->pdst
-            : pp[in->psrc[0]] ? in->psrc[0]
-            : pp[in->psrc[1]] ? in->psrc[1]
-            : pp[in->psrc[2]] ? in->psrc[2]
-                              : 0;
-    if (p)
-        sm__sched_block(s, w, SM__PRED_BASE + p);
-    return p != 0;
-}
+ * the warp waits for it (RAW on a read, WAW on the write), as for a register: parked
+ * until the predicate's release wakes it (writeback.c).  Out of line (sched.c): inlined
+ * into every policy's issue loop it cost drawn streams, which have no predicates.  Its wait_reg is the
+ * predicate's number, so the release of the register of the same number wakes it too,
+ * and a predicate's release a warp waiting for that register: a woken warp is tried
+ * again and parks again on what is still pending, so such a wake changes no timing. */
+bool sm__pred_pending(sm_sim *s, int w);
 
 /* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW
  * on the destination) parks the warp until that register is written; structural
@@ -877,17 +874,20 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
     /* one data-dependent branch instead of one per operand (unused slots hold
      * SM__NO_REG, never pending); the slow path finds the first hit in the order
      * destination, sources */
-    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]]) {
-        int r = pend[in->dst]      ? in->dst
-                : pend[in->src[0]] ? in->src[0]
-                : pend[in->src[1]] ? in->src[1]
-                                   : in->src[2];
-        sm__sched_block(s, w, r);
-        return false;
+    /* a trace's predicates join the test (none in a drawn stream: no further branch) */
+    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]] | wp->pdst |
+        wp->psrc[0]) {
+        if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]]) {
+            int r = pend[in->dst]      ? in->dst
+                    : pend[in->src[0]] ? in->src[0]
+                    : pend[in->src[1]] ? in->src[1]
+                                       : in->src[2];
+            sm__sched_block(s, w, r);
+            return false;
+        }
+        if (sm__pred_pending(s, w))
+            return false;
     }
-    /* a trace's predicates (none in a drawn stream: one predictable branch) */
-    if (__builtin_expect(in->pdst | in->psrc[0], 0) && sm__pred_pending(s, w))
-        return false;
     if (fast_only && !in->fast)
         return false;
     if (wp->n_inflight >= SM__WARP_INFLIGHT) {

@@ -61,10 +61,10 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
     in->dst = t->dst;
     /* predicates: a result only where the operation has one (never on a store or a
      * barrier, whose slot is not released: the decoder promises it, this keeps it) */
-    in->pdst = sm__ops[in->op].is_store ? 0 : t->pdst;
-    in->psrc[0] = t->psrc[0];
-    in->psrc[1] = t->psrc[1];
-    in->psrc[2] = t->psrc[2];
+    wp->pdst = sm__ops[in->op].is_store ? 0 : t->pdst;
+    wp->psrc[0] = t->psrc[0];
+    wp->psrc[1] = t->psrc[1];
+    wp->psrc[2] = t->psrc[2];
     in->n_src = t->n_src;
     in->src[0] = t->src[0];
     in->src[1] = t->src[1];

@@ -34,28 +34,25 @@ static int64_t __attribute__((cold, noinline)) write_rules(sm_sim *s, uint16_t s
     return write(s, slot, true);
 }
 
-/* A trace's instruction whose only result is a predicate: no register-file write; it
- * is released as a fast write without a conflict would be, in the next cycle.  Out of
- * line, as the predicates' other steps: the default paths pay a test each. */
-static int64_t __attribute__((cold, noinline)) write_pred_only(sm_sim *s)
-{
-    s->n_wq++;
-    return s->now + 1;
-}
-
 int64_t sm__write(sm_sim *s, uint16_t slot)
 {
-    if (__builtin_expect(s->slots[slot].dst == SM__NO_REG, 0))
-        return write_pred_only(s);
     if (__builtin_expect(s->k.port_rules, 0))
         return write_rules(s, slot);
     return write(s, slot, false);
 }
 
+/* sm__sched_wake's steps for predicate p (a warp waiting for register p wakes too:
+ * sm__pred_pending), here so that the hot wake keeps its callers. */
 static void __attribute__((cold, noinline)) release_pred(sm_sim *s, int w, int p)
 {
-    s->warps[w].pend[SM__PRED_BASE + p] = 0;
-    sm__sched_wake(s, w, SM__PRED_BASE + p);
+    s->ppend[w][p] = 0;
+    sm__warp *wp = &s->warps[w];
+    if (wp->wait_kind && wp->wait_reg == p) {
+        s->sched[wp->sched].n_wait[wp->wait_kind]--;
+        wp->wait_kind = 0;
+        s->sched[wp->sched].ready |= 1ULL << w;
+        s->sched_dirty |= 1u << wp->sched;
+    }
 }
 
 void sm__release(sm_sim *s, uint16_t slot)
