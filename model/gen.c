@@ -397,6 +397,8 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         int period = k->flag_every + 1;
         if (index % period == 0) {
             flag_inst(in);
+            wp->pdst = 0; /* a trace's predicates are the instruction's, not the flag's */
+            memset(wp->psrc, 0, sizeof wp->psrc);
             return;
         }
         index -= index / period + 1;

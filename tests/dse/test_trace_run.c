@@ -229,6 +229,20 @@ static void test_predicates(void **state)
         assert_int_equal(st.bank_read_conflicts, st_bare.bank_read_conflicts);
     }
     dse_sweep_free(s);
+
+    /* reg_release's flag instructions between a trace's instructions carry no
+     * predicate (a flag after the compare once inherited its predicate, which no
+     * release then cleared: the warps waited for ever) */
+    char path[1024], text[2048];
+    trace_path("predicate.traceg", path, sizeof path);
+    snprintf(text, sizeof text,
+             "techniques = ( { name = \"rr\"; base = \"reg_release\"; rr_flag_every = 1; } );\n"
+             "workloads = ( { name = \"t\"; trace = \"%s\"; } );\n", path);
+    s = dse_sweep_load_string(text, "trace_test.cfg", stderr);
+    assert_non_null(s);
+    assert_int_equal(run(s, &s->sm, &s->techniques[0], 0, &st), SM_OK);
+    assert_int_equal(st.warp_insts, 7); /* flags are not counted */
+    dse_sweep_free(s);
 }
 
 /* Lanes from masks and the L1's misses reach the statistics. */
