@@ -21,6 +21,10 @@
 typedef struct loader {
     const char *file; /* for messages */
     FILE *err;
+    /* Chip-model knobs whose field was already built and accepted (the base sweep's,
+     * when checking design points), or NULL: a point with the same field skips the
+     * embedding, which costs up to a second per point on a large grid. */
+    const var_params *field_checked;
 } loader;
 
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
@@ -450,7 +454,7 @@ static int builtin_profile(const loader *ld, const config_setting_t *at, const c
     int rc = -1;
     char file[96];
     snprintf(file, sizeof file, "<built-in sweeps/workloads/%s.cfg>", name);
-    loader inner = { file, ld->err };
+    loader inner = { file, ld->err, NULL };
     if (config_read_string(&cfg, text) != CONFIG_TRUE)
         fail(&inner, NULL, NULL, "line %d: %s", config_error_line(&cfg), config_error_text(&cfg));
     else if (!config_lookup(&cfg, "workload"))
@@ -532,7 +536,7 @@ int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile
 {
     if (!dse_embedded_find_workload(name))
         return 1;
-    loader ld = { "<built-in workloads>", err };
+    loader ld = { "<built-in workloads>", err, NULL };
     char key[64], msg[256];
     sm_profile_default(w);
     if (builtin_profile(&ld, NULL, "workload", name, w))
@@ -685,7 +689,12 @@ static const config_setting_t *first_setting(const config_t *cfg, const char *co
  * grid too large) is a user error with a line, not an MPI_Abort mid-run. */
 static int check_chip_model(const loader *ld, const config_t *cfg, const dse_sweep *sw)
 {
-    int rc = var_params_check_field(&sw->var);
+    int rc;
+    if (ld->field_checked && var_params_same_field(ld->field_checked, &sw->var)) {
+        char key[64], msg[256]; /* the field is known good: the knobs' ranges remain */
+        rc = var_params_check(&sw->var, key, sizeof key, msg, sizeof msg) ? VAR_EINVAL : 0;
+    } else
+        rc = var_params_check_field(&sw->var);
     if (!rc)
         return 0;
     static const char *const where[] = { "variation.phi", "variation.grid_cols",
@@ -824,7 +833,7 @@ static int check_points(const loader *ld, const config_t *cfg, const dse_sweep *
         char *msg = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&msg, &len);
-        loader quiet = { ld->file, mem };
+        loader quiet = { ld->file, mem, &sw->var };
         int rc = !p || !mem ? -1 : check_point_profiles(&quiet, p) || check_sweep(&quiet, cfg, p);
         if (mem)
             fclose(mem);
@@ -927,7 +936,7 @@ static dse_sweep *load(const char *text, size_t len, const char *path, FILE *err
         return NULL;
     config_t cfg;
     config_init(&cfg);
-    loader ld = { path, err };
+    loader ld = { path, err, NULL };
     char name[DSE_NAME_MAX];
     stem(path, name, sizeof name);
     dse_sweep *sw = NULL;
