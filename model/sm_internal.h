@@ -856,10 +856,11 @@ static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
 /* Is a predicate warp w's next instruction writes or reads still to be written?  Then
  * the warp waits for it (RAW on a read, WAW on the write), as for a register: parked
  * until the predicate's release wakes it (writeback.c).  Out of line (sched.c): inlined
- * into every policy's issue loop it cost drawn streams, which have no predicates.  Its wait_reg is the
- * predicate's number, so the release of the register of the same number wakes it too,
- * and a predicate's release a warp waiting for that register: a woken warp is tried
- * again and parks again on what is still pending, so such a wake changes no timing. */
+ * into every policy's issue loop it cost drawn streams, which have no predicates.  Its
+ * wait_reg is the predicate's number, so the release of the register of the same
+ * number wakes it too, and a predicate's release a warp waiting for that register: a
+ * woken warp is tried again and parks again on what is still pending, so such a wake
+ * changes no timing. */
 bool sm__pred_pending(sm_sim *s, int w);
 
 /* Can warp w issue its next instruction now?  A scoreboard hit (RAW on a source, WAW

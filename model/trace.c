@@ -9,7 +9,7 @@
  * stream is the same for every technique and schedule. */
 #include "sm_internal.h"
 
-_Static_assert(SM__MAX_PSRC == SM_TRACE_MAX_PSRC, "a trace's predicate reads fit sm__inst");
+_Static_assert(SM__MAX_PSRC == SM_TRACE_MAX_PSRC, "a trace's predicate reads fit sm__warp.psrc");
 
 /* sm_trace_op -> sm__op, by whether the instruction has a result, a register or a
  * predicate: one without (a branch, an exit) takes an SP slot and writes nothing back
