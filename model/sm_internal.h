@@ -440,8 +440,11 @@ struct sm_sim {
         double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
         double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
         double to_l2;          /* dispatch to arrival at the L2 port */
+        double dram_eff;       /* the profile's: the channel's efficiency under load */
         int n_sub;             /* sub-partitions */
         uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
+        int st_base;           /* store_sectors: sectors a store writes at least */
+        uint32_t st_thresh;    /*   P(one more) x 2^32; st_base 0: one 4-sector line */
         uint64_t n;            /* requests so far: keys the partition and the L2 hit */
         uint64_t seed;
     } mem;

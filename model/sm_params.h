@@ -278,6 +278,10 @@ typedef struct sm_profile {
     /* memory system, shared memory and launches (issue 27 items 2, 4, 5) */
     double l2_hit_rate;     /* L1 misses (and stores) that hit in L2, with     *
                              * sm.memory = "partitions" (not measured: 0)      */
+    /* read only by sm.memory = "partitions" (memsys.c; measured per kernel) */
+    double line_requests;   /* L1 line requests per global load (0: mem_requests) */
+    double store_sectors;   /* 32-B sectors a global store writes (0: one line) */
+    double dram_eff;        /* DRAM data-bus efficiency while busy (1: peak)   */
     double smem_ways;       /* mean bank-conflict degree of a shared-memory    *
                              * access, 1..32 (cycles it takes; 1: none)        */
     double frac_atomic;     /* share of shared-memory instructions that are    *

@@ -44,9 +44,10 @@ static sm_stats *run_micro(fixture *f, const sm__inst *insts, int n)
  * holds it 80 / 1.32 = 60.606 SM cycles, far longer than the LD/ST unit's 1 cycle per
  * load, so the channel is busy from the first request to the last: the last request
  * starts 511 x 60.606 after the first and returns its unloaded DRAM latency later.
- * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + (100 +
- * 24) / 1.32 + 60.606 = 323.55.  The run ends a few cycles after (issue, operand read,
- * write-back): 511 x 60.606 + 323.55 = 31293.2, within 10 cycles. */
+ * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + the
+ * DRAM latency queue's 100 SM cycles + 24 / 1.32 + 60.606 = 347.79.  The run ends a few
+ * cycles after (issue, operand read, write-back): 511 x 60.606 + 347.79 = 31317.5,
+ * within 10 cycles. */
 static void test_dram_bound_stream(void **state)
 {
     fixture *f = *state;
@@ -66,14 +67,14 @@ static void test_dram_bound_stream(void **state)
     sm_stats *st = run_micro(f, insts, 16);
     assert_int_equal(st->l1_misses, 512);
     assert_int_equal(st->mem_dram_requests, 512);
-    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 124 / (924.0 / 700.0) + line;
+    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 100 + 24 / (924.0 / 700.0) + line;
     printf("# DRAM-bound stream: %llu cycles, closed form %.1f; %.3f bytes/cycle, channel %.3f\n",
            (unsigned long long)st->cycles, expect, 512 * 128.0 / (double)st->cycles, 128 / line);
     assert_true(st->cycles >= expect && st->cycles <= expect + 10);
 }
 
-/* The same loads, one SM, default partitions: an isolated miss takes 169 + 124 / 1.32 +
- * 8 / 1.32 = 269 cycles to DRAM, 169 when it hits in L2. */
+/* The same loads, one SM, default partitions: an isolated miss takes 169 + 100 + 24 /
+ * 1.32 + 8 / 1.32 = 293.24, 294 cycles to DRAM, 169 when it hits in L2. */
 static void test_unloaded_latency(void **state)
 {
     fixture *f = *state;
@@ -84,7 +85,7 @@ static void test_unloaded_latency(void **state)
     f->p.regs_per_thread = 4;
     f->p.insts_per_warp = 1;
     sm__inst one = load(SM__OP_LD_GLOBAL, 1, true, 1);
-    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 269);
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 294);
     assert_int_equal(f->st.mem_queue_cycles, 0);
     f->p.l2_hit_rate = 1.0;
     assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 169);
@@ -94,8 +95,8 @@ static void test_unloaded_latency(void **state)
 /* Two requests sent in the same cycle to one sub-partition of one channel, with n SMs
  * sharing it: the second waits for the L2 port (n x 4 cycles after the first began)
  * and then for the channel (n x 6.06 after the first began there, 4 cycles after the
- * port): its wait is n x 6.06 in all, so its latency is 269 + n x 6.06, rounded up:
- * 276 alone, 360 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
+ * port): its wait is n x 6.06 in all, so its latency is 293.24 + n x 6.06, rounded up:
+ * 300 alone, 385 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
 static void test_share_of_the_channel(void **state)
 {
     fixture *f = *state;
@@ -108,10 +109,10 @@ static void test_share_of_the_channel(void **state)
     s->c = &f->c;
     s->st = &f->st;
     s->now = 0;
-    const int n[2] = { 1, 15 }, expect[2] = { 276, 360 };
+    const int n[2] = { 1, 15 }, expect[2] = { 300, 385 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
-        assert_int_equal(sm__memsys_load(s), 269);
+        assert_int_equal(sm__memsys_load(s), 294);
         assert_int_equal(sm__memsys_load(s), expect[i]);
     }
     /* both hit in L2: the second waits for the port alone, n x 4: 173, 229 */
@@ -255,7 +256,7 @@ static void test_synthetic_partitions(void **state)
     sm_stats part = f->st;
     assert_true(part.mem_l2_requests > part.l1_misses);
     assert_int_equal(part.mem_dram_requests, part.mem_l2_requests);
-    assert_true(part.mem_miss_cycles >= 269 * part.l1_misses);
+    assert_true(part.mem_miss_cycles >= 294 * part.l1_misses);
     f->c.memory = SM_MEMORY_FIXED;
     assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
     assert_int_equal(f->st.l1_misses, part.l1_misses); /* the same loads miss L1 */
