@@ -86,7 +86,8 @@ static bool knobs_ok(const sm_config *c, const sm_profile *p)
            p->mem_requests >= 1 && p->mem_requests <= 32 && p->load_sites >= 0 &&
            p->load_sites <= SM__LOAD_SITES && p->site_bias >= 0 && p->site_bias <= 1 &&
            p->line_requests >= 0 && p->line_requests <= 32 && p->store_sectors >= 0 &&
-           p->store_sectors <= 64 && p->dram_eff > 0 && p->dram_eff <= 1;
+           p->store_sectors <= 64 && p->store_dram >= 0 && p->store_dram <= 1 &&
+           p->dram_eff > 0 && p->dram_eff <= 1;
 }
 
 /* At kernel launch: the flags that switch the hazard model on, and its state. */

@@ -59,6 +59,7 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
     m->hit_thresh = prob32(p->l2_hit_rate);
     m->st_base = (int)floor(p->store_sectors);
     m->st_thresh = prob32(p->store_sectors - m->st_base);
+    m->st_hit = p->store_dram >= 1 ? 0 : UINT32_MAX - prob32(p->store_dram);
     m->n = 0;
     m->seed = mix64(p->seed ^ 0x3E3517E3ULL);
     sm__memsys_launch(s, n_sms);
@@ -80,13 +81,13 @@ void sm__memsys_launch(sm_sim *s, int sms)
 /* Sends one request of `sectors` 32-B sectors now: books its L2 port and, on an L2
  * miss, its channel, each for its sectors' share.  Returns the latency from dispatch
  * to data back (0 for a store: none awaited). */
-static double request(sm_sim *s, bool store, int sectors)
+static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
 {
     struct sm__memsys *m = &s->mem;
     uint64_t h = mix64(m->seed + ++m->n * 0x9E3779B97F4A7C15ULL);
     int sub = (int)((h >> 32) % (uint64_t)m->n_sub);
     int ch = sub / s->c->mem_subparts;
-    bool hit = (uint32_t)h < m->hit_thresh;
+    bool hit = (uint32_t)h < hit_thresh;
     double part = (double)sectors / SECTORS; /* of a line */
     double arrive = (double)s->now + m->to_l2;
     double start = arrive > m->l2_free[sub] ? arrive : m->l2_free[sub];
@@ -112,22 +113,26 @@ int sm__memsys_load(sm_sim *s)
 {
     /* whole cycles, up; the tolerance keeps a sum of constants that is a whole number
      * in decimal from rounding up in binary */
-    int lat = (int)ceil(request(s, false, SECTORS) - 1e-9);
+    int lat = (int)ceil(request(s, false, SECTORS, s->mem.hit_thresh) - 1e-9);
     s->st->mem_miss_cycles += (uint64_t)lat;
+    s->st->mem_load_requests++;
     return lat;
 }
 
-/* A store writes through: one line (no store_sectors), else its measured sectors, each
- * a request of its own to the sub-partition its address interleaves to. */
+/* A store writes through to L2: one line that goes on to DRAM at the L2 miss rate (no
+ * store_sectors), else its measured sectors, each a request of its own to the
+ * sub-partition its address interleaves to, of which store_dram reach DRAM (GPGPU-Sim's
+ * L2 writes back: a written sector costs DRAM bandwidth when it is evicted; booked
+ * now). */
 void sm__memsys_store(sm_sim *s)
 {
     struct sm__memsys *m = &s->mem;
     if (m->st_base == 0 && m->st_thresh == 0) {
-        (void)request(s, true, SECTORS);
+        (void)request(s, true, SECTORS, m->hit_thresh);
         return;
     }
     uint32_t u = (uint32_t)mix64(m->seed ^ (m->n * 0xD1B54A32D192ED03ULL));
     int n = m->st_base + (u < m->st_thresh);
     for (int i = 0; i < n; i++)
-        (void)request(s, true, 1);
+        (void)request(s, true, 1, m->st_hit);
 }

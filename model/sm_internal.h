@@ -445,6 +445,7 @@ struct sm_sim {
         uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
         int st_base;           /* store_sectors: sectors a store writes at least */
         uint32_t st_thresh;    /*   P(one more) x 2^32; st_base 0: one 4-sector line */
+        uint32_t st_hit;       /* (1 - store_dram) x 2^32: a stored sector stays in L2 */
         uint64_t n;            /* requests so far: keys the partition and the L2 hit */
         uint64_t seed;
     } mem;

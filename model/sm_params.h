@@ -281,6 +281,7 @@ typedef struct sm_profile {
     /* read only by sm.memory = "partitions" (memsys.c; measured per kernel) */
     double line_requests;   /* L1 line requests per global load (0: mem_requests) */
     double store_sectors;   /* 32-B sectors a global store writes (0: one line) */
+    double store_dram;      /* of them, the share L2 writes back to DRAM         */
     double dram_eff;        /* DRAM data-bus efficiency while busy (1: peak)   */
     double smem_ways;       /* mean bank-conflict degree of a shared-memory    *
                              * access, 1..32 (cycles it takes; 1: none)        */

@@ -309,6 +309,8 @@ const dse__key dse__workload_keys[] = {
           "L1 line requests per global load (sm.memory = \"partitions\"; 0: mem_requests)"),
     K_DBL(sm_profile, store_sectors, 0, 64,
           "32-byte sectors a global store writes (sm.memory = \"partitions\"; 0: one line)"),
+    K_DBL(sm_profile, store_dram, 0, 1,
+          "stored sectors the L2 writes back to DRAM (with store_sectors; \"partitions\")"),
     K_DBL(sm_profile, dram_eff, 0.05, 1,
           "DRAM data-bus efficiency while it has requests (sm.memory = \"partitions\")"),
     K_DBL(sm_profile, smem_ways, 1, 32, "mean bank-conflict degree of a shared-memory access"),
