@@ -30,6 +30,14 @@ static uint64_t mix64(uint64_t z)
 }
 
 #define SECTORS 4 /* a 128-byte L1 line is four 32-byte L2 sectors */
+/* Interconnect packets (GPGPU-Sim SM2_GTX480: gpgpusim.config line 65 -icnt_flit_size
+ * 40; a read request and a write acknowledgement carry an 8-byte header alone, a read
+ * reply and a write request the header and their data, mem_fetch.cc lines 50-56,
+ * traffic_breakdown in GPGPU-Sim's log shows the sizes 8, 40, 72, 136); a port moves
+ * one flit a cycle (booksim's channels are one flit wide) */
+#define FLIT 40
+#define HEADER 8
+static int flits(int bytes) { return (bytes + FLIT - 1) / FLIT; }
 
 static uint32_t prob32(double p)
 {
@@ -62,6 +70,9 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
     m->st_hit = p->store_dram >= 1 ? 0 : UINT32_MAX - prob32(p->store_dram);
     m->n = 0;
     m->seed = mix64(p->seed ^ 0x3E3517E3ULL);
+    m->inj_free = 0;
+    m->prof = NULL; /* sim.c sets the chip around this SM after */
+    memset(m->eject, 0xff, sizeof m->eject); /* -1: no cycle */
     sm__memsys_launch(s, n_sms);
 }
 
@@ -70,17 +81,76 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
  * loses to row switches, read/write turn-arounds and bank-group timing), so a line
  * holds this SM's share of it dram_time / dram_eff x n; an isolated request still
  * transfers at the peak (dram_lat). */
-void sm__memsys_launch(sm_sim *s, int sms)
+static void share(struct sm__memsys *m, double n)
 {
-    struct sm__memsys *m = &s->mem;
-    int n = sms > 0 ? sms : 1;
     m->l2_share = m->l2_time * n;
     m->dram_share = m->dram_time * n / m->dram_eff;
 }
 
-/* Sends one request of `sectors` 32-B sectors now: books its L2 port and, on an L2
- * miss, its channel, each for its sectors' share.  Returns the latency from dispatch
- * to data back (0 for a store: none awaited). */
+void sm__memsys_launch(sm_sim *s, int sms)
+{
+    share(&s->mem, sms > 0 ? sms : 1);
+    if (s->mem.prof)
+        sm__memsys_blocks(s);
+}
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+/* At a launch and whenever a block of this SM retires: the SMs sharing the servers,
+ * weighted by their resident blocks against this SM's.  Round-robin gives SM i
+ * share_i blocks of a launch of b (one more for the first b mod n SMs), capped at
+ * SM_SIM_WAVES waves as this SM's are; each SM is taken to finish its blocks at this
+ * SM's pace, so when this SM has finished f of the launch's blocks SM i holds
+ * min(resident, share_i - f).  The others' requests are as many as this SM's per
+ * resident block: a launch's tail, where this SM runs its extra block while most SMs
+ * have run out of blocks, shares the servers with the few SMs that still have one
+ * (pathfinder: 93 blocks of 6 resident, 15 SMs sharing at the launch, 3 in the last
+ * block's time). */
+void sm__memsys_blocks(sm_sim *s)
+{
+    struct sm__memsys *m = &s->mem;
+    const sm__kernel *k = &s->k;
+    const sm_profile *p = m->prof;
+    int l = s->launch, n = m->chip_sms > 0 ? m->chip_sms : 1;
+    int b = p->n_launches > 0 ? p->launch_blocks[l] : p->grid_blocks;
+    int cap = SM_SIM_WAVES * k->resident;
+    int f = s->blocks_done - (l > 0 ? k->launch_end[l - 1] : 0), own = 0, all = 0;
+    for (int i = 0; i < n && i < b; i++) {
+        int left = min_int((b - 1 - i) / n + 1, cap) - f;
+        int live = left <= 0 ? 0 : min_int(k->resident, left);
+        all += live;
+        own = i == m->sm_index ? live : own;
+    }
+    if (own > 0)
+        share(m, (double)all / own);
+}
+
+/* The reply of n flits whose last flit reaches this SM's ejection port at `ready`
+ * (its flits then at ready - n .. ready - 1): takes the first n free flit slots from
+ * there and returns the cycles it ends later than `ready` (0 when the port is free).
+ * A reply booked later can still take free slots before one booked earlier (replies
+ * arrive out of order).  A reply further ahead than the ring is not booked. */
+static double eject(struct sm__memsys *m, int64_t now, double ready, int n)
+{
+    int64_t end = (int64_t)ceil(ready - 1e-9), t = end - n, last = t;
+    if (end - now >= SM__EJECT_RING - 64)
+        return 0;
+    for (int got = 0; got < n && t - now < SM__EJECT_RING; t++) {
+        int64_t *slot = &m->eject[t & (SM__EJECT_RING - 1)];
+        if (*slot != t) {
+            *slot = t;
+            last = t;
+            got++;
+        }
+    }
+    return (double)(last + 1 - end);
+}
+
+/* Sends one request of `sectors` 32-B sectors now: through this SM's injection port
+ * (a read request one flit, a write its data too), books its L2 port and, on an L2
+ * miss, its channel, each for its sectors' share, and the reply's flits at this SM's
+ * ejection port (a read's data, a write's acknowledgement).  Returns the latency from
+ * dispatch to data back (0 for a store: none awaited). */
 static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
 {
     struct sm__memsys *m = &s->mem;
@@ -89,10 +159,13 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
     int ch = sub / s->c->mem_subparts;
     bool hit = (uint32_t)h < hit_thresh;
     double part = (double)sectors / SECTORS; /* of a line */
-    double arrive = (double)s->now + m->to_l2;
+    double now = (double)s->now;
+    double inj = now > m->inj_free ? now : m->inj_free;
+    m->inj_free = inj + flits(HEADER + (store ? 32 * sectors : 0));
+    double arrive = inj + m->to_l2;
     double start = arrive > m->l2_free[sub] ? arrive : m->l2_free[sub];
     m->l2_free[sub] = start + m->l2_share * part;
-    double wait = start - arrive, lat = m->l2_lat;
+    double wait = inj - now + start - arrive, lat = m->l2_lat;
     sm_stats *st = s->st;
     st->mem_l2_requests++;
     if (!hit) {
@@ -103,6 +176,7 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
         lat = m->dram_lat;
         st->mem_dram_requests++;
     }
+    wait += eject(m, s->now, now + lat + wait, flits(HEADER + (store ? 0 : 32 * sectors)));
     if (store)
         return 0;
     st->mem_queue_cycles += (uint64_t)llround(wait);
