@@ -263,6 +263,119 @@ static void test_synthetic_partitions(void **state)
     assert_int_equal(f->st.mem_l2_requests, 0);
 }
 
+/* The measured traffic (line_requests, store_sectors, store_dram) is partitions': a
+ * missing load sends line_requests line requests (3: three per missing load exactly),
+ * a store store_sectors one-sector requests (2 against 1: twice the requests, the same
+ * stores), store_dram of them on to DRAM (0: none, loads hitting L2; 1: all); with
+ * sm.memory = "fixed" the keys change nothing, statistic for statistic. */
+static void test_measured_traffic(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    sm_fixture_memory_bound(&f->p);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.l2_hit_rate = 1.0;
+    f->p.line_requests = 3.0;
+    f->p.store_sectors = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats one = f->st;
+    assert_true(one.l1_misses > 100);
+    assert_int_equal(one.mem_load_requests, 3 * one.l1_misses);
+    assert_int_equal(one.mem_dram_requests, 0);
+    uint64_t stores = one.mem_l2_requests - one.mem_load_requests;
+    assert_true(stores > 100);
+    f->p.store_sectors = 2.0;
+    f->p.store_dram = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.mem_l2_requests - f->st.mem_load_requests, 2 * stores);
+    assert_int_equal(f->st.mem_dram_requests, 2 * stores);
+    f->c.memory = SM_MEMORY_FIXED;
+    f->p.dram_eff = 0.5;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats keys = f->st;
+    f->p.line_requests = f->p.store_sectors = f->p.store_dram = 0;
+    f->p.dram_eff = 1;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&keys, &f->st, sizeof keys);
+}
+
+/* One SM, one channel: two requests sent together, the second waits for the first's
+ * channel time, 6.06 / dram_eff: 300 cycles at 1 (293.24 + 6.06), 306 at 0.5
+ * (293.24 + 12.12). */
+static void test_dram_efficiency(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_channels = 1;
+    f->c.mem_subparts = 1;
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    const double eff[2] = { 1.0, 0.5 };
+    const int expect[2] = { 300, 306 };
+    for (int i = 0; i < 2; i++) {
+        f->p.dram_eff = eff[i];
+        sm__memsys_setup(s, &f->p, 1);
+        assert_int_equal(sm__memsys_load(s), 294);
+        assert_int_equal(sm__memsys_load(s), expect[i]);
+    }
+}
+
+/* This SM's interconnect ports: with an L2 port that takes no time (mem_l2_sector 0)
+ * two L2 hits sent together reach the SM together, 165 cycles after dispatch (35 + 5 +
+ * 120 + 5); the second's request leaves the injection port a cycle after the first's
+ * (one flit each) and its 4 reply flits (136 bytes) wait behind the first's at the
+ * ejection port: 165 + 4 = 169. */
+static void test_sm_ports(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_l2_sector = 0;
+    f->p.l2_hit_rate = 1.0;
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    sm__memsys_setup(s, &f->p, 15);
+    assert_int_equal(sm__memsys_load(s), 165);
+    assert_int_equal(sm__memsys_load(s), 169);
+    assert_int_equal(sm__memsys_load(s), 173); /* and the third behind both */
+}
+
+/* The SMs sharing the servers, weighted by resident blocks: pathfinder's 93 blocks
+ * of 6 resident on 15 SMs give SMs 0-2 seven, the others six; with f of SM 0's
+ * blocks finished the sharers are (3 x min(6, 7 - f) + 12 x min(6, 6 - f)) /
+ * min(6, 7 - f): 15 at f = 0, 13 at f = 1, 3 at f = 6 (the tail). */
+static void test_sharers_by_blocks(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.grid_blocks = 93;
+    sm_sim *s = f->sim;
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    sm__memsys_setup(s, &f->p, 15);
+    s->mem.prof = &f->p;
+    s->mem.chip_sms = 15;
+    s->mem.sm_index = 0;
+    s->k.resident = 6;
+    s->launch = 0;
+    const int done[3] = { 0, 1, 6 };
+    const double n[3] = { 15, 13, 3 };
+    for (int i = 0; i < 3; i++) {
+        s->blocks_done = done[i];
+        sm__memsys_blocks(s);
+        assert_true(fabs(s->mem.l2_share / s->mem.l2_time - n[i]) < 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +388,10 @@ int main(void)
         cmocka_unit_test(test_dependent_launches),
         cmocka_unit_test(test_synthetic_degree),
         cmocka_unit_test(test_synthetic_partitions),
+        cmocka_unit_test(test_measured_traffic),
+        cmocka_unit_test(test_dram_efficiency),
+        cmocka_unit_test(test_sm_ports),
+        cmocka_unit_test(test_sharers_by_blocks),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }
