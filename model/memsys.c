@@ -4,19 +4,24 @@
  *
  * The chip's L2 is split into sub-partitions, each with a data port, in front of DRAM
  * channels (GPGPU-Sim SM2_GTX480: 6 channels of 2 sub-partitions).  A missing load
- * sends one 128-byte line request (four 32-byte sectors) to a sub-partition chosen by a
- * hash of the request (address interleaving); it hits there with the profile's
- * l2_hit_rate, else its channel fetches the four sectors.  Every port and channel is a
- * FIFO server: a request waits until the server is free, then holds it for its own
- * transfer time.  rfdse simulates one SM of the n_sms that run the kernel, all alike:
- * the others' requests are taken to be as many as this SM's, spread evenly, so a
- * server serves this SM for 1/n of its time - it is free for this SM's next request
- * n x the transfer time after the last one began (n: the SMs that run a block of the
- * current launch).  The transfer itself stays in the latency; the waiting grows with
- * the request rate, and so does MSHR occupancy (a miss holds its MSHR until its data
- * returns).  Stores write through to L2 (and, at the miss rate, to DRAM): they use
- * bandwidth and hold no MSHR.  Called from the memory stage of mem_hazard.c, which
- * sm.memory = "partitions" turns on, so the default LD/ST path has no hook. */
+ * sends the profile's measured line requests (line_requests: GPGPU-Sim's loads are not
+ * coalesced into one), each one 128-byte line (four 32-byte sectors) through this SM's
+ * injection port to a sub-partition chosen by a hash of the request (address
+ * interleaving); it hits there with the profile's l2_hit_rate (reads), else its channel
+ * fetches the four sectors, and the reply's flits queue at this SM's ejection port.
+ * Every L2 port and channel is a FIFO server: a request waits until the server is free,
+ * then holds it for its own transfer time (a channel's at dram_eff of its peak, the
+ * profile's measured efficiency).  rfdse simulates one SM of the n_sms that run the
+ * kernel, all alike: the others' requests are taken to be as many as this SM's per
+ * resident block, bunched with this SM's, so a server serves this SM for 1/n of its
+ * time - it is free for this SM's next request n x the transfer time after the last
+ * one began (n: the other SMs' resident blocks over this SM's, plus one;
+ * sm__memsys_blocks).  The transfer itself stays in the latency; the waiting grows
+ * with the request rate, and so does MSHR occupancy (a miss holds its MSHR until its
+ * data returns).  Stores write store_sectors sectors to L2, of which store_dram reach
+ * DRAM (written back), use bandwidth and hold no MSHR.  Called from the memory stage
+ * of mem_hazard.c, which sm.memory = "partitions" turns on, so the default LD/ST path
+ * has no hook. */
 #include <math.h>
 #include <string.h>
 
@@ -32,9 +37,10 @@ static uint64_t mix64(uint64_t z)
 #define SECTORS 4 /* a 128-byte L1 line is four 32-byte L2 sectors */
 /* Interconnect packets (GPGPU-Sim SM2_GTX480: gpgpusim.config line 65 -icnt_flit_size
  * 40; a read request and a write acknowledgement carry an 8-byte header alone, a read
- * reply and a write request the header and their data, mem_fetch.cc lines 50-56,
- * traffic_breakdown in GPGPU-Sim's log shows the sizes 8, 40, 72, 136); a port moves
- * one flit a cycle (booksim's channels are one flit wide) */
+ * reply and a write request the header and their data: READ_PACKET_SIZE and
+ * WRITE_PACKET_SIZE 8, src/gpgpu-sim/shader.h lines 66 and 69, and traffic_breakdown
+ * in GPGPU-Sim's log shows the sizes 8, 40, 72, 136); a port moves one flit a cycle
+ * (config_fermi_islip.icnt lines 35-36, input_speedup and output_speedup 1) */
 #define FLIT 40
 #define HEADER 8
 static int flits(int bytes) { return (bytes + FLIT - 1) / FLIT; }

@@ -205,7 +205,7 @@ typedef struct sm_config {
     int mem_icnt_latency;   /* interconnect, request + reply, cycles 10    */
     int mem_rop_latency;    /* L2 ROP queue latency, cycles          120   */
     int mem_l2_sector;      /* L2 data port: cycles per 32-B sector  1     */
-    int mem_dram_latency;   /* DRAM latency queue, DRAM cycles       100   */
+    int mem_dram_latency;   /* DRAM latency queue, SM cycles         100   */
     int mem_dram_access;    /* row activate + CAS (tRCD + CL), DRAM  24    */
     int mem_dram_sector;    /* DRAM cycles per 32-B sector request   2     *
                              * (one 64-B burst, tCCD = BL / 4)              */

@@ -147,7 +147,7 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, mem_icnt_latency, 0, 10000, "interconnect latency, request and reply, cycles"),
     K_INT(sm_config, mem_rop_latency, 0, 10000, "L2 ROP queue latency, cycles"),
     K_INT(sm_config, mem_l2_sector, 1, 100, "L2 data port cycles per 32-byte sector"),
-    K_INT(sm_config, mem_dram_latency, 0, 10000, "DRAM latency queue, DRAM cycles"),
+    K_INT(sm_config, mem_dram_latency, 0, 10000, "DRAM latency queue, SM cycles"),
     K_INT(sm_config, mem_dram_access, 0, 10000, "DRAM row activate + CAS latency, DRAM cycles"),
     K_INT(sm_config, mem_dram_sector, 1, 100, "DRAM cycles a 32-byte sector request holds a channel"),
     K_DBLO(sm_config, mem_dram_clock, 0, 100, "DRAM clock / SM clock"),
