@@ -82,11 +82,10 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
     sm__memsys_launch(s, n_sms);
 }
 
-/* The SMs sharing the servers: those that run a block of the current launch.  A
- * channel serves at dram_eff of its peak while it has work (the time its data bus
- * loses to row switches, read/write turn-arounds and bank-group timing), so a line
- * holds this SM's share of it dram_time / dram_eff x n; an isolated request still
- * transfers at the peak (dram_lat). */
+/* n SMs sharing the servers: a line holds an L2 port l2_time x n of this SM's time,
+ * a channel dram_time / dram_eff x n (a channel serves at dram_eff of its peak while
+ * it has work: the time its data bus loses to row switches, read/write turn-arounds
+ * and bank-group timing); an isolated request still transfers at the peak (dram_lat). */
 static void share(struct sm__memsys *m, double n)
 {
     m->l2_share = m->l2_time * n;
@@ -155,8 +154,9 @@ static double eject(struct sm__memsys *m, int64_t now, double ready, int n)
 /* Sends one request of `sectors` 32-B sectors now: through this SM's injection port
  * (a read request one flit, a write its data too), books its L2 port and, on an L2
  * miss, its channel, each for its sectors' share, and the reply's flits at this SM's
- * ejection port (a read's data, a write's acknowledgement).  Returns the latency from
- * dispatch to data back (0 for a store: none awaited). */
+ * ejection port (a read's data; a write's acknowledgement, which the L2 sends: it
+ * writes back).  Returns the latency from dispatch to data back (0 for a store: none
+ * awaited). */
 static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
 {
     struct sm__memsys *m = &s->mem;
@@ -171,7 +171,7 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
     double arrive = inj + m->to_l2;
     double start = arrive > m->l2_free[sub] ? arrive : m->l2_free[sub];
     m->l2_free[sub] = start + m->l2_share * part;
-    double wait = inj - now + start - arrive, lat = m->l2_lat;
+    double l2_wait = inj - now + start - arrive, wait = l2_wait, lat = m->l2_lat;
     sm_stats *st = s->st;
     st->mem_l2_requests++;
     if (!hit) {
@@ -182,9 +182,11 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
         lat = m->dram_lat;
         st->mem_dram_requests++;
     }
-    wait += eject(m, s->now, now + lat + wait, flits(HEADER + (store ? 0 : 32 * sectors)));
-    if (store)
+    if (store) {
+        (void)eject(m, s->now, now + m->l2_lat + l2_wait, flits(HEADER));
         return 0;
+    }
+    wait += eject(m, s->now, now + lat + wait, flits(HEADER + 32 * sectors));
     st->mem_queue_cycles += (uint64_t)llround(wait);
     return lat + wait;
 }
