@@ -345,6 +345,17 @@ static void test_sm_ports(void **state)
     assert_int_equal(sm__memsys_load(s), 165);
     assert_int_equal(sm__memsys_load(s), 169);
     assert_int_equal(sm__memsys_load(s), 173); /* and the third behind both */
+    /* A one-sector store that goes on to DRAM, then a load, sent together: the store's
+     * one flit leaves first, the L2 acknowledges it (a write-back L2) and its one-flit
+     * acknowledgement ends at 165, in slot 164; the load's request leaves a cycle
+     * later, its reply's flits (166: slots 162-165) step around slot 164 and end at
+     * 167, not 166 as with the acknowledgement sent from DRAM. */
+    f->p.store_sectors = 1.0;
+    f->p.store_dram = 1.0;
+    sm__memsys_setup(s, &f->p, 15);
+    sm__memsys_store(s);
+    assert_int_equal(f->st.mem_dram_requests, 1);
+    assert_int_equal(sm__memsys_load(s), 167);
 }
 
 /* The SMs sharing the servers, weighted by resident blocks: pathfinder's 93 blocks
