@@ -113,6 +113,8 @@ void sm__retire_warp(sm_sim *s, int w)
         sm__blocks_flush(s, s->now + 1);
         s->live_blocks--;
         s->blocks_done++;
+        if (s->mem.on)
+            sm__memsys_blocks(s);
         s->slot_freed = true;
         s->st->blocks++;
     }

@@ -84,7 +84,10 @@ static bool knobs_ok(const sm_config *c, const sm_profile *p)
     return c->oc_unified >= 1 && c->oc_unified <= 64 && c->miss_interval >= 0 &&
            c->max_misses <= SM__MSHR_RING &&
            p->mem_requests >= 1 && p->mem_requests <= 32 && p->load_sites >= 0 &&
-           p->load_sites <= SM__LOAD_SITES && p->site_bias >= 0 && p->site_bias <= 1;
+           p->load_sites <= SM__LOAD_SITES && p->site_bias >= 0 && p->site_bias <= 1 &&
+           p->line_requests >= 0 && p->line_requests <= 32 && p->store_sectors >= 0 &&
+           p->store_sectors <= 64 && p->store_dram >= 0 && p->store_dram <= 1 &&
+           p->dram_eff > 0 && p->dram_eff <= 1;
 }
 
 /* At kernel launch: the flags that switch the hazard model on, and its state. */
@@ -106,8 +109,12 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
                    c->memory == SM_MEMORY_PARTITIONS; /* memsys.c: the stage below */
     if (!k->mem_model)
         return 0;
-    k->req_base = (int)floor(p->mem_requests);
-    k->req_thresh = prob32(p->mem_requests - k->req_base);
+    /* partitions takes the kernel's measured line requests when the profile has them
+     * (at least one a load: a load that coalesces with another is still one) */
+    double reqs = c->memory == SM_MEMORY_PARTITIONS && p->line_requests > 0
+                      ? fmax(1.0, p->line_requests) : p->mem_requests;
+    k->req_base = (int)floor(reqs);
+    k->req_thresh = prob32(reqs - k->req_base);
     k->n_sites = p->load_sites;
     k->site_bias = p->site_bias > 0;
     site_table(k, p);

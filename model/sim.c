@@ -176,6 +176,9 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->launch_dep = w->launch_dependent;
     sm__launch_shares(c, w, sm_index, n_sms, k->resident, k->launch_end, k->launch_sms);
     sm__memsys_setup(s, w, k->launch_sms[0]);
+    s->mem.prof = w;
+    s->mem.chip_sms = n_sms;
+    s->mem.sm_index = sm_index;
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
@@ -277,6 +280,8 @@ static void reset_state(sm_sim *s)
     s->mem_hold_until = 0;
     memset(s->blocks, 0, sizeof s->blocks);
     s->next_block = s->blocks_done = s->live_blocks = 0;
+    if (s->mem.on && s->mem.prof)
+        sm__memsys_blocks(s); /* the first launch's sharers, by resident blocks */
     s->blk_t = 0;
     s->slot_freed = true;
     memset(s->live_vec, 0, sizeof s->live_vec);

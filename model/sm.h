@@ -90,6 +90,7 @@
     X(mem_dram_requests, "requests", "sm.memory = partitions: of them, L2 misses sent to DRAM") \
     X(mem_queue_cycles, "cycles", "sm.memory = partitions: loads' waits at L2 ports and DRAM channels") \
     X(mem_miss_cycles, "cycles", "sm.memory = partitions: latency of missing loads' requests, summed") \
+    X(mem_load_requests, "requests", "sm.memory = partitions: missing loads' line requests sent to L2") \
     X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the

@@ -336,6 +336,9 @@ void sm__stop_reset(sm_sim *s);
 bool sm__stop_batch(sm_sim *s);
 void sm__stop_extrapolate(const sm_sim *s, sm_stats *st);
 
+/* memsys.c: cycles ahead the SM's interconnect ejection port books (a power of 2) */
+#define SM__EJECT_RING 8192
+
 struct sm_sim {
     sm_config cap;       /* configuration the pools were sized for */
     const sm_config *c;
@@ -451,8 +454,21 @@ struct sm_sim {
         double l2_share, dram_share; /* the same x the SMs sharing (this launch's) */
         double l2_lat, dram_lat; /* unloaded: dispatch to data back, L2 hit / DRAM */
         double to_l2;          /* dispatch to arrival at the L2 port */
+        double dram_eff;       /* the profile's: the channel's efficiency under load */
+        /* this SM's interconnect ports, one flit a cycle each (not shared): the
+         * injection port's next free cycle (requests leave in order) and the ejection
+         * port's flit slots, slot t % SM__EJECT_RING taken when it holds t (replies
+         * arrive out of order) */
+        double inj_free;
+        /* the chip around this SM (sim.c; NULL prof: sm__memsys_launch's n alone) */
+        const sm_profile *prof;
+        int chip_sms, sm_index;
+        int64_t eject[SM__EJECT_RING];
         int n_sub;             /* sub-partitions */
         uint32_t hit_thresh;   /* l2_hit_rate x 2^32 */
+        int st_base;           /* store_sectors: sectors a store writes at least */
+        uint32_t st_thresh;    /*   P(one more) x 2^32; st_base 0: one 4-sector line */
+        uint32_t st_hit;       /* (1 - store_dram) x 2^32: a stored sector stays in L2 */
         uint64_t n;            /* requests so far: keys the partition and the L2 hit */
         uint64_t seed;
     } mem;
@@ -799,6 +815,7 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
  * load's request sent now (128 bytes), sm__memsys_store books a store's bandwidth. */
 void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms);
 void sm__memsys_launch(sm_sim *s, int sms);
+void sm__memsys_blocks(sm_sim *s) __attribute__((cold, noinline));
 int sm__memsys_load(sm_sim *s) __attribute__((cold, noinline));
 void sm__memsys_store(sm_sim *s) __attribute__((cold, noinline));
 

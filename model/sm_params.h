@@ -205,7 +205,7 @@ typedef struct sm_config {
     int mem_icnt_latency;   /* interconnect, request + reply, cycles 10    */
     int mem_rop_latency;    /* L2 ROP queue latency, cycles          120   */
     int mem_l2_sector;      /* L2 data port: cycles per 32-B sector  1     */
-    int mem_dram_latency;   /* DRAM latency queue, DRAM cycles       100   */
+    int mem_dram_latency;   /* DRAM latency queue, SM cycles         100   */
     int mem_dram_access;    /* row activate + CAS (tRCD + CL), DRAM  24    */
     int mem_dram_sector;    /* DRAM cycles per 32-B sector request   2     *
                              * (one 64-B burst, tCCD = BL / 4)              */
@@ -278,6 +278,11 @@ typedef struct sm_profile {
     /* memory system, shared memory and launches (issue 27 items 2, 4, 5) */
     double l2_hit_rate;     /* L1 misses (and stores) that hit in L2, with     *
                              * sm.memory = "partitions" (not measured: 0)      */
+    /* read only by sm.memory = "partitions" (memsys.c; measured per kernel) */
+    double line_requests;   /* L1 line requests per global load (0: mem_requests) */
+    double store_sectors;   /* 32-B sectors a global store writes (0: one line) */
+    double store_dram;      /* of them, the share L2 writes back to DRAM         */
+    double dram_eff;        /* DRAM data-bus efficiency while busy (1: peak)   */
     double smem_ways;       /* mean bank-conflict degree of a shared-memory    *
                              * access, 1..32 (cycles it takes; 1: none)        */
     double frac_atomic;     /* share of shared-memory instructions that are    *

@@ -44,9 +44,10 @@ static sm_stats *run_micro(fixture *f, const sm__inst *insts, int n)
  * holds it 80 / 1.32 = 60.606 SM cycles, far longer than the LD/ST unit's 1 cycle per
  * load, so the channel is busy from the first request to the last: the last request
  * starts 511 x 60.606 after the first and returns its unloaded DRAM latency later.
- * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + (100 +
- * 24) / 1.32 + 60.606 = 323.55.  The run ends a few cycles after (issue, operand read,
- * write-back): 511 x 60.606 + 323.55 = 31293.2, within 10 cycles. */
+ * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + the
+ * DRAM latency queue's 100 SM cycles + 24 / 1.32 + 60.606 = 347.79.  The run ends a few
+ * cycles after (issue, operand read, write-back): 511 x 60.606 + 347.79 = 31317.5,
+ * within 10 cycles. */
 static void test_dram_bound_stream(void **state)
 {
     fixture *f = *state;
@@ -66,14 +67,14 @@ static void test_dram_bound_stream(void **state)
     sm_stats *st = run_micro(f, insts, 16);
     assert_int_equal(st->l1_misses, 512);
     assert_int_equal(st->mem_dram_requests, 512);
-    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 124 / (924.0 / 700.0) + line;
+    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 100 + 24 / (924.0 / 700.0) + line;
     printf("# DRAM-bound stream: %llu cycles, closed form %.1f; %.3f bytes/cycle, channel %.3f\n",
            (unsigned long long)st->cycles, expect, 512 * 128.0 / (double)st->cycles, 128 / line);
     assert_true(st->cycles >= expect && st->cycles <= expect + 10);
 }
 
-/* The same loads, one SM, default partitions: an isolated miss takes 169 + 124 / 1.32 +
- * 8 / 1.32 = 269 cycles to DRAM, 169 when it hits in L2. */
+/* The same loads, one SM, default partitions: an isolated miss takes 169 + 100 + 24 /
+ * 1.32 + 8 / 1.32 = 293.24, 294 cycles to DRAM, 169 when it hits in L2. */
 static void test_unloaded_latency(void **state)
 {
     fixture *f = *state;
@@ -84,7 +85,7 @@ static void test_unloaded_latency(void **state)
     f->p.regs_per_thread = 4;
     f->p.insts_per_warp = 1;
     sm__inst one = load(SM__OP_LD_GLOBAL, 1, true, 1);
-    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 269);
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 294);
     assert_int_equal(f->st.mem_queue_cycles, 0);
     f->p.l2_hit_rate = 1.0;
     assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 169);
@@ -94,8 +95,8 @@ static void test_unloaded_latency(void **state)
 /* Two requests sent in the same cycle to one sub-partition of one channel, with n SMs
  * sharing it: the second waits for the L2 port (n x 4 cycles after the first began)
  * and then for the channel (n x 6.06 after the first began there, 4 cycles after the
- * port): its wait is n x 6.06 in all, so its latency is 269 + n x 6.06, rounded up:
- * 276 alone, 360 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
+ * port): its wait is n x 6.06 in all, so its latency is 293.24 + n x 6.06, rounded up:
+ * 300 alone, 385 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
 static void test_share_of_the_channel(void **state)
 {
     fixture *f = *state;
@@ -108,10 +109,10 @@ static void test_share_of_the_channel(void **state)
     s->c = &f->c;
     s->st = &f->st;
     s->now = 0;
-    const int n[2] = { 1, 15 }, expect[2] = { 276, 360 };
+    const int n[2] = { 1, 15 }, expect[2] = { 300, 385 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
-        assert_int_equal(sm__memsys_load(s), 269);
+        assert_int_equal(sm__memsys_load(s), 294);
         assert_int_equal(sm__memsys_load(s), expect[i]);
     }
     /* both hit in L2: the second waits for the port alone, n x 4: 173, 229 */
@@ -255,11 +256,135 @@ static void test_synthetic_partitions(void **state)
     sm_stats part = f->st;
     assert_true(part.mem_l2_requests > part.l1_misses);
     assert_int_equal(part.mem_dram_requests, part.mem_l2_requests);
-    assert_true(part.mem_miss_cycles >= 269 * part.l1_misses);
+    assert_true(part.mem_miss_cycles >= 294 * part.l1_misses);
     f->c.memory = SM_MEMORY_FIXED;
     assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
     assert_int_equal(f->st.l1_misses, part.l1_misses); /* the same loads miss L1 */
     assert_int_equal(f->st.mem_l2_requests, 0);
+}
+
+/* The measured traffic (line_requests, store_sectors, store_dram) is partitions': a
+ * missing load sends line_requests line requests (3: three per missing load exactly),
+ * a store store_sectors one-sector requests (2 against 1: twice the requests, the same
+ * stores), store_dram of them on to DRAM (0: none, loads hitting L2; 1: all); with
+ * sm.memory = "fixed" the keys change nothing, statistic for statistic. */
+static void test_measured_traffic(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    sm_fixture_memory_bound(&f->p);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.l2_hit_rate = 1.0;
+    f->p.line_requests = 3.0;
+    f->p.store_sectors = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats one = f->st;
+    assert_true(one.l1_misses > 100);
+    assert_int_equal(one.mem_load_requests, 3 * one.l1_misses);
+    assert_int_equal(one.mem_dram_requests, 0);
+    uint64_t stores = one.mem_l2_requests - one.mem_load_requests;
+    assert_true(stores > 100);
+    f->p.store_sectors = 2.0;
+    f->p.store_dram = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_int_equal(f->st.mem_l2_requests - f->st.mem_load_requests, 2 * stores);
+    assert_int_equal(f->st.mem_dram_requests, 2 * stores);
+    f->c.memory = SM_MEMORY_FIXED;
+    f->p.dram_eff = 0.5;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats keys = f->st;
+    f->p.line_requests = f->p.store_sectors = f->p.store_dram = 0;
+    f->p.dram_eff = 1;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&keys, &f->st, sizeof keys);
+}
+
+/* One SM, one channel: two requests sent together, the second waits for the first's
+ * channel time, 6.06 / dram_eff: 300 cycles at 1 (293.24 + 6.06), 306 at 0.5
+ * (293.24 + 12.12). */
+static void test_dram_efficiency(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_channels = 1;
+    f->c.mem_subparts = 1;
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    const double eff[2] = { 1.0, 0.5 };
+    const int expect[2] = { 300, 306 };
+    for (int i = 0; i < 2; i++) {
+        f->p.dram_eff = eff[i];
+        sm__memsys_setup(s, &f->p, 1);
+        assert_int_equal(sm__memsys_load(s), 294);
+        assert_int_equal(sm__memsys_load(s), expect[i]);
+    }
+}
+
+/* This SM's interconnect ports: with an L2 port that takes no time (mem_l2_sector 0)
+ * two L2 hits sent together reach the SM together, 165 cycles after dispatch (35 + 5 +
+ * 120 + 5); the second's request leaves the injection port a cycle after the first's
+ * (one flit each) and its 4 reply flits (136 bytes) wait behind the first's at the
+ * ejection port: 165 + 4 = 169. */
+static void test_sm_ports(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_l2_sector = 0;
+    f->p.l2_hit_rate = 1.0;
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    sm__memsys_setup(s, &f->p, 15);
+    assert_int_equal(sm__memsys_load(s), 165);
+    assert_int_equal(sm__memsys_load(s), 169);
+    assert_int_equal(sm__memsys_load(s), 173); /* and the third behind both */
+    /* A one-sector store that goes on to DRAM, then a load, sent together: the store's
+     * one flit leaves first, the L2 acknowledges it (a write-back L2) and its one-flit
+     * acknowledgement ends at 165, in slot 164; the load's request leaves a cycle
+     * later, its reply's flits (166: slots 162-165) step around slot 164 and end at
+     * 167, not 166 as with the acknowledgement sent from DRAM. */
+    f->p.store_sectors = 1.0;
+    f->p.store_dram = 1.0;
+    sm__memsys_setup(s, &f->p, 15);
+    sm__memsys_store(s);
+    assert_int_equal(f->st.mem_dram_requests, 1);
+    assert_int_equal(sm__memsys_load(s), 167);
+}
+
+/* The SMs sharing the servers, weighted by resident blocks: pathfinder's 93 blocks
+ * of 6 resident on 15 SMs give SMs 0-2 seven, the others six; with f of SM 0's
+ * blocks finished the sharers are (3 x min(6, 7 - f) + 12 x min(6, 6 - f)) /
+ * min(6, 7 - f): 15 at f = 0, 13 at f = 1, 3 at f = 6 (the tail). */
+static void test_sharers_by_blocks(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.grid_blocks = 93;
+    sm_sim *s = f->sim;
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    sm__memsys_setup(s, &f->p, 15);
+    s->mem.prof = &f->p;
+    s->mem.chip_sms = 15;
+    s->mem.sm_index = 0;
+    s->k.resident = 6;
+    s->launch = 0;
+    const int done[3] = { 0, 1, 6 };
+    const double n[3] = { 15, 13, 3 };
+    for (int i = 0; i < 3; i++) {
+        s->blocks_done = done[i];
+        sm__memsys_blocks(s);
+        assert_true(fabs(s->mem.l2_share / s->mem.l2_time - n[i]) < 1e-12);
+    }
 }
 
 int main(void)
@@ -274,6 +399,10 @@ int main(void)
         cmocka_unit_test(test_dependent_launches),
         cmocka_unit_test(test_synthetic_degree),
         cmocka_unit_test(test_synthetic_partitions),
+        cmocka_unit_test(test_measured_traffic),
+        cmocka_unit_test(test_dram_efficiency),
+        cmocka_unit_test(test_sm_ports),
+        cmocka_unit_test(test_sharers_by_blocks),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }
