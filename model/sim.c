@@ -39,11 +39,9 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     if (!s)
         return NULL;
     s->cap = *c;
-    s->n_coll = sm__coll_total(c);
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
-    s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    if (!s->warps || !s->slots || !s->coll || sm__designs_alloc(s)) {
+    if (!s->warps || !s->slots || sm__designs_alloc(s)) {
         sm_sim_free(s);
         return NULL;
     }
@@ -56,7 +54,6 @@ void sm_sim_free(sm_sim *s)
         return;
     sm__designs_free(s);
     sm__streams_free(s);
-    free(s->coll);
     free(s->slots);
     free(s->warps);
     free(s);
@@ -243,16 +240,13 @@ static void reset_state(sm_sim *s)
     int oc[SM__N_UNITS];
     sm__coll_sizes(c, oc);
     const int pipes[SM__N_UNITS] = { c->n_sp, c->n_sfu, c->n_ldst };
-    for (int u = 0, base = 0; u < SM__N_UNITS; base += oc[u], u++) {
-        s->coll_base[u] = base;
-        s->coll_n[u] = oc[u];
-        s->coll_free[u] = oc[u] == 64 ? ~0ULL : (1ULL << oc[u]) - 1;
-        s->coll_full[u] = 0;
+    for (int u = 0; u < SM__N_UNITS; u++) {
+        s->coll_cap[u] = oc[u];
+        s->n_full[u] = s->coll_head[u] = 0;
         s->n_pipes[u] = pipes[u];
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
         s->pipe_min[u] = 0;
-        s->n_ord[u] = s->ord_head[u] = 0;
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
@@ -341,7 +335,7 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
     if (u == SM__UNIT_MEM) {
         if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
             return false;
-        if ((s->now < s->mem_hold_until) & (s->coll_full[u] == s->mem_hold_full) &
+        if ((s->now < s->mem_hold_until) & (s->n_full[u] == s->mem_hold_full) &
             (s->misses == s->mem_hold_misses)) {
             *mshr = true;
             *until = s->mem_hold_until;
@@ -355,9 +349,8 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
     int64_t pipe = INT64_MAX, arrive = INT64_MAX;
     for (int p = 0; p < s->n_pipes[u]; p++)
         pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
-        int64_t r = c[__builtin_ctzll(m)].ready_at;
+    for (int j = 0; j < s->n_full[u]; j++) {
+        int64_t r = s->coll[u][(s->coll_head[u] + j) & 63].ready_at;
         arrive = r < arrive ? r : arrive;
     }
     int64_t t = pipe > arrive ? pipe : arrive;
@@ -376,8 +369,7 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
 static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
-    if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
-        s->coll_full[SM__UNIT_SFU])
+    if (s->n_wq | s->slot_freed | s->n_full[SM__UNIT_SP] | s->n_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
@@ -389,7 +381,7 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
     *until = INT64_MAX;
     *mshr = false;
     for (int u = 0; u < SM__N_UNITS; u++)
-        if (s->coll_full[u] && !unit_quiet(s, u, until, mshr))
+        if (s->n_full[u] && !unit_quiet(s, u, until, mshr))
             return false;
     return true;
 }

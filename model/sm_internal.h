@@ -100,8 +100,9 @@ typedef struct sm__slot {
                         * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
 
-/* An operand collector unit (its unit and index are its place in s->coll; its age,
- * its place in the unit's fill order, coll_ord). */
+/* An operand collector holding an instruction.  Collectors of a unit are alike, so a
+ * full one is just its record in the unit's fill-order ring (s->coll[u]): its
+ * position there is both its identity and its age. */
 typedef struct sm__collector {
     int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
     uint16_t slot;
@@ -340,10 +341,12 @@ struct sm_sim {
     sm__warp *warps;
     sm__slot *slots;
     uint16_t free_slot;
-    sm__collector *coll;
-    int n_coll;
-    int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
-    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
+    /* operand collectors: unit u has coll_cap[u], of which n_full[u] hold an
+     * instruction: the records coll[u][(coll_head[u] + j) & 63], j < n_full[u], in the
+     * order they were filled (oldest first).  Dispatch takes the first whose operands
+     * are in, usually the oldest; the ones before it move up one (exec.c). */
+    int coll_cap[SM__N_UNITS], n_full[SM__N_UNITS], coll_head[SM__N_UNITS];
+    sm__collector coll[SM__N_UNITS][64];
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
 
     /* bank ports: the cycle each read and write port can next grant (collector.c,
@@ -357,11 +360,6 @@ struct sm_sim {
     /* the earliest pipe_free of each unit (set at its dispatches): before it the unit
      * cannot dispatch, so sm__dispatch does not run it (exec.c) */
     int64_t pipe_min[SM__N_UNITS];
-    /* each unit's full collectors in the order they were filled, i.e. oldest first
-     * (fill order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
-     * entries from ord_head[u] (mod 64): the oldest usually leaves first */
-    uint8_t coll_ord[SM__N_UNITS][64];
-    int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
@@ -377,9 +375,10 @@ struct sm_sim {
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
      * collectors and the misses in flight are unchanged; a dispatch ends it (without
-     * one, the full mask only grows and the misses only fall). */
+     * one, the full collectors are only added to, so their count tells, and the misses
+     * only fall). */
     int64_t mem_hold_until;
-    uint64_t mem_hold_full;
+    int mem_hold_full;
     int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
@@ -568,9 +567,10 @@ bool sm__predict_miss(const sm_sim *s, const sm__hz_slot *h);
 void sm__predict_learn(sm_sim *s, const sm__hz_slot *h, bool miss);
 /* exec.c, for the hazard model */
 void sm__exec_start(sm_sim *s, uint16_t slot);
+/* positions j (bit j) in unit u's fill order whose operands have arrived; *n: count */
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n);
-int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask);
-void sm__coll_free(sm_sim *s, int u, int bit);
+/* frees the collector at position j of unit u's fill order */
+void sm__coll_free(sm_sim *s, int u, int j);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
 
@@ -702,27 +702,17 @@ int64_t sm__coalesce_collect(sm_sim *s, sm__co_operand *op, int n, int64_t ready
 /* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
 void sm__port_rules_setup(sm_sim *s);
 
-/* Takes the first free operand collector of unit u (one must be free: issue filters
- * on units_full); returns its index within the unit. */
-static inline int sm__coll_take(sm_sim *s, int u)
+/* Fills a free operand collector of unit u (one must be free: issue filters on
+ * units_full) for the instruction in `slot`, whose operands have all arrived at
+ * ready_at: the youngest in the unit's fill order.  Field by field: a compound
+ * literal also stores the padding. */
+static inline void sm__coll_fill(sm_sim *s, int u, uint16_t slot, int64_t ready_at)
 {
-    uint64_t free = s->coll_free[u];
-    int bit = __builtin_ctzll(free);
-    free &= free - 1;
-    s->coll_free[u] = free;
-    s->units_full |= (unsigned)(free == 0) << u;
-    s->coll_full[u] |= 1ULL << bit;
-    return bit;
-}
-
-/* Fills collector `bit` of unit u for the instruction in `slot`, whose operands have all
- * arrived at ready_at.  Field by field: a compound literal also stores the padding. */
-static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64_t ready_at)
-{
-    sm__collector *co = &s->coll[s->coll_base[u] + bit];
+    int n = s->n_full[u]++;
+    sm__collector *co = &s->coll[u][(s->coll_head[u] + n) & 63];
     co->ready_at = ready_at;
     co->slot = slot;
-    s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
+    s->units_full |= (unsigned)(n + 1 == s->coll_cap[u]) << u;
 }
 
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
