@@ -84,9 +84,8 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     }
     uint16_t slot = sm__slot_alloc(s);
     sm__slot *sl = &s->slots[slot];
+    memcpy(&sl->op, in, 8); /* op to div (sm__slot) */
     sl->warp = (uint8_t)w;
-    sl->dst = in->dst;
-    sl->op = in->op;
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */

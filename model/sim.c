@@ -206,6 +206,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
+    k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
     sm__streams_select(s);
     return rc;

@@ -89,16 +89,20 @@ typedef struct sm__slot {
     int64_t done_at;   /* cycle the result leaves its pipeline, then its release */
     uint16_t next;     /* intrusive list: completion wheel */
     uint8_t warp;
-    uint8_t dst;
-    uint8_t op;
     uint8_t miss;
     uint8_t lat;       /* sm__lat */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wlanes;
+    /* bytes 0-7 of the instruction as issued, in sm__inst's order: one 8-byte copy at
+     * issue instead of a store per field (and 32-byte slots index by a shift) */
+    uint8_t op, unit, dst, n_src, src[SM__MAX_SRC], div;
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
 } sm__slot;
+_Static_assert(offsetof(sm__slot, div) - offsetof(sm__slot, op) == offsetof(sm__inst, div) &&
+                   offsetof(sm__slot, dst) - offsetof(sm__slot, op) == offsetof(sm__inst, dst),
+               "a slot copies bytes 0-7 of an sm__inst");
 
 /* An operand collector holding an instruction.  Collectors of a unit are alike, so a
  * full one is just its record in the unit's fill-order ring (s->coll[u]): its
@@ -245,6 +249,9 @@ typedef struct sm__kernel {
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
     bool fast_at_next;
+    /* a warp's stream state is read past its draws (designs' hooks and port rules:
+     * zero_gating, coalesce; the hazard model): a stored stream's read advances it */
+    bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
@@ -482,7 +489,8 @@ static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
     in->smem_ways = (uint8_t)(x[1] >> 16);
-    wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
+    if (k->rng_read) /* a kernel constant: predictable */
+        wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
     if (k->fast_at_next) {
         const uint8_t *slow = wp->slow[in->div];
         in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
