@@ -439,7 +439,7 @@ static void describe_stuck(sm_sim *s, const char *why)
  * with the lanes they touch there (the energy model's unit, docs/model.md). */
 static void spread_accesses(const sm_sim *s, sm_stats *st, int b, int n)
 {
-    uint64_t rd = s->rd_lanes[b][n], wr = s->wr_lanes[b][n];
+    uint64_t rd = s->rd_lanes[n][b], wr = s->wr_lanes[n][b];
     if (!rd && !wr)
         return;
     int per_part = 32 / s->k.subs, parts = sm__parts_for(n, s->k.subs);
@@ -483,7 +483,7 @@ static int finish(sm_sim *s, int rc)
     }
     for (int b = s->k.n_banks; b < 2 * s->k.n_banks && b < SM_MAX_BANKS; b++)
         for (int n = 0; n <= 32; n++) { /* the cache's banks (model/rfc.c): 0 without one */
-            uint64_t acc = s->rd_lanes[b][n] + s->wr_lanes[b][n];
+            uint64_t acc = s->rd_lanes[n][b] + s->wr_lanes[n][b];
             st->rfc_bank_accesses[b - s->k.n_banks] += acc;
             st->rfc_lanes += acc * (uint64_t)n;
         }

@@ -412,8 +412,8 @@ struct sm_sim {
     int live_vec[SM_MAX_BANKS];
     /* accesses per bank by active lanes (0-32); the sub-bank parts an access touches
      * and its lanes in each are derived once at the end instead of per access */
-    uint64_t rd_lanes[SM_MAX_BANKS][33];
-    uint64_t wr_lanes[SM_MAX_BANKS][33];
+    uint64_t rd_lanes[33][SM_MAX_BANKS]; /* [lanes][bank]: an instruction's accesses all */
+    uint64_t wr_lanes[33][SM_MAX_BANKS]; /* have its lanes, so they share a row       */
     /* each register-file design's own state (NULL: it has none), by sm_rf_design_id,
      * allocated with the simulator; design_next: the first cycle a design's per-cycle
      * work needs (the idle skip stops there) */
@@ -734,7 +734,7 @@ static inline int64_t sm__port_read_as(sm_sim *s, int b, int slow, int lanes, bo
         grant = sm__port_read_rules(s, b, slow, lanes, grant);
     else
         s->read_next[b] = grant + 1 + slow;
-    s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
+    s->rd_lanes[lanes][b]++; /* reads and bank_reads are summed from it (sim.c) */
     return grant;
 }
 
@@ -760,7 +760,7 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
     const int64_t first = s->now + 1;
     int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
     if (rules) {
-        s->wr_lanes[b][lanes]++;
+        s->wr_lanes[lanes][b]++;
         return sm__port_write_rules(s, b, slow, lanes, grant);
     }
     s->write_next[b] = grant + 1 + slow;
@@ -773,7 +773,7 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
         int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
         s->read_next[b] = r + 1 + slow;
     }
-    s->wr_lanes[b][lanes]++;
+    s->wr_lanes[lanes][b]++;
     return grant;
 }
 
