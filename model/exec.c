@@ -69,17 +69,20 @@ static void wheel_push(sm_sim *s, uint16_t slot, int list)
         s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
-static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
+/* The instruction in `slot` leaves unit u's collector for its pipeline.  u is a
+ * constant where it is inlined (dispatch_unit), so only the LD/ST unit's copy asks the
+ * memory side for the latency. */
+static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot, int u)
 {
     sm__slot *sl = &s->slots[slot];
-    const sm__op_info *oi = &sm__ops[sl->op];
+    const sm__op_info *oi = &s->k.ops[sl->op];
     if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
         int w = sl->warp;
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
         return;
     }
-    int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
+    int lat = u == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     wheel_push(s, slot, SM__WHEEL_DONE);
@@ -104,7 +107,7 @@ result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 }
 
 /* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
-void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot); }
+void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot, SM__UNIT_MEM); }
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
 
 /* Frees the collector at position j of unit u's fill order: the ones before it move
@@ -205,11 +208,11 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             continue; /* this pipeline refuses it; the next may take it */
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
         s->pipe_free[u][p] =
-            s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+            s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
         coll_remove(s, u, j); /* co is another collector's from here */
         sent = true;
-        start(s, slot);
+        start(s, slot, u);
     }
     if (sent) {
         int64_t m = s->pipe_free[u][0];

@@ -176,6 +176,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
                                  c->lat_shared, miss, c->lat_dp, 1 };
     memcpy(k->lat, lat, sizeof lat);
+    memcpy(k->ops, sm__ops, sizeof k->ops);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     if (sm__hz_setup(s, c, w))

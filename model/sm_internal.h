@@ -202,6 +202,9 @@ typedef struct sm__kernel {
     uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
     int lat[SM__N_LAT];
+    /* sm__ops, copied: addressed from the simulator the hot paths hold, not reloaded
+     * from the table's address at each use (exec.c) */
+    sm__op_info ops[SM__OP_NORES + 1];
     uint8_t op_tab[1024];
     uint8_t reg_tab[2][1024];
     uint8_t dep_tab[256];
