@@ -21,14 +21,15 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
 }
 
 /* Branch-free: whether the written register is the one the warp waits for is
- * unpredictable.  A warp that does not wait has wait_kind 0 (n_wait[0] is unused). */
+ * unpredictable.  A warp that does not wait has wait_reg SM__NOT_WAITING, equal to no
+ * register, so one comparison decides (its wait_kind is then stale: unread). */
 void sm__sched_wake(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    int kind = wp->wait_kind, hit = (kind != 0) & (wp->wait_reg == reg);
-    q->n_wait[kind] -= hit;
-    wp->wait_kind = (uint8_t)(hit ? 0 : kind);
+    int hit = wp->wait_reg == reg;
+    q->n_wait[wp->wait_kind] -= hit;
+    wp->wait_reg = (uint16_t)(hit ? SM__NOT_WAITING : wp->wait_reg);
     q->ready |= (uint64_t)hit << w;
     s->sched_dirty |= (unsigned)hit << wp->sched;
 }

@@ -21,6 +21,7 @@
 #define SM__MAX_WARPS 64       /* warp masks are uint64_t                              */
 #define SM__MAX_REGS 256       /* register IDs fit uint8_t; 0xFF is "no register"      */
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
+#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
@@ -130,8 +131,9 @@ typedef struct sm__warp {
     uint8_t n_inflight;
     uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
                            * 0: none this run                                           */
-    uint8_t wait_reg;    /* register a scoreboard-blocked warp waits for */
-    uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
+    uint16_t wait_reg;   /* register a scoreboard-blocked warp waits for, or          *
+                          * SM__NOT_WAITING, which no register number equals          */
+    uint8_t wait_kind;   /* while it waits: SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
@@ -820,7 +822,7 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    wp->wait_reg = (uint8_t)reg;
+    wp->wait_reg = (uint16_t)reg;
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
