@@ -160,7 +160,7 @@ static void issue_sched(sm_sim *s, int i)
      * candidate its loop ends at once: no separate test) */
     int w = -1;
     if (cand)
-        w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+        w = s->k.lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
         issue_warp(s, q, w);

@@ -209,6 +209,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
+    k->lrr = k->policy == &sm__sched_lrr;
     sm__streams_select(s);
     return rc;
 }

@@ -258,6 +258,9 @@ typedef struct sm__kernel {
      * zero_gating, coalesce; the hazard model): a stored stream's read advances it */
     bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
+    bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
+                          * every write, not two loads through the configuration      */
+    bool lrr;            /* the policy is LRR: the issue stage calls it inline        */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -769,7 +772,7 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
         return sm__port_write_rules(s, b, slow, lanes, grant);
     }
     s->write_next[b] = grant + 1 + slow;
-    if (s->c->bank_ports == SM_PORTS_SHARED) {
+    if (s->k.shared_ports) {
         /* One port for reads and writes, writes first: the write does not wait for
          * reads, it takes a port cycle from them.  Reads already granted keep their
          * cycles (grants are fixed on arrival), so the reads that arrive from now on
