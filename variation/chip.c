@@ -105,6 +105,19 @@ int var_params_check_field(const var_params *p)
     return rc;
 }
 
+int var_params_same_field(const var_params *a, const var_params *b)
+{
+    const var_floorplan *f = &a->floorplan, *g = &b->floorplan;
+    const var_variation *v = &a->variation, *w = &b->variation;
+    return f->n_sms == g->n_sms && f->sm_cols == g->sm_cols && f->sm_rows == g->sm_rows &&
+           f->n_banks == g->n_banks && f->bank_cols == g->bank_cols &&
+           f->entries_per_bank == g->entries_per_bank && f->bits_per_entry == g->bits_per_entry &&
+           f->sub_banks == g->sub_banks && f->die_width_mm == g->die_width_mm &&
+           f->rf_fraction == g->rf_fraction && f->cell_aspect == g->cell_aspect &&
+           f->lane_interleave == g->lane_interleave && v->domain == w->domain &&
+           v->phi == w->phi && v->grid_cols == w->grid_cols && v->method == w->method;
+}
+
 void var_chip_free(var_chip *c)
 {
     if (!c)

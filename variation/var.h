@@ -55,6 +55,9 @@ var_chip *var_chip_alloc_err(const var_params *p, int *err);
  * grid too large) in milliseconds, without the chip's tables; returns 0 or a var_error.
  * For loaders that want to refuse such parameters before a run. */
 int var_params_check_field(const var_params *p);
+/* 1 iff a and b give the same correlated field (floorplan, grid, phi, method, domain), so
+ * var_params_check_field's answer for one holds for the other. */
+int var_params_same_field(const var_params *a, const var_params *b);
 void var_chip_free(var_chip *c);
 
 /* Generates chip `chip` (0 <= chip < 2^32) of the population rooted at `seed` into c.

@@ -21,6 +21,11 @@
 typedef struct loader {
     const char *file; /* for messages */
     FILE *err;
+    /* Chip-model knobs whose fields were already built and accepted (the base sweep's
+     * and earlier design points'), n_fields_ok of them: a point with one of these fields
+     * skips the embedding, which costs up to a second per point on a large grid. */
+    const var_params *fields_ok;
+    int n_fields_ok;
 } loader;
 
 static int fail(const loader *ld, const config_setting_t *s, const char *key, const char *fmt,
@@ -450,7 +455,7 @@ static int builtin_profile(const loader *ld, const config_setting_t *at, const c
     int rc = -1;
     char file[96];
     snprintf(file, sizeof file, "<built-in sweeps/workloads/%s.cfg>", name);
-    loader inner = { file, ld->err };
+    loader inner = { file, ld->err, NULL, 0 };
     if (config_read_string(&cfg, text) != CONFIG_TRUE)
         fail(&inner, NULL, NULL, "line %d: %s", config_error_line(&cfg), config_error_text(&cfg));
     else if (!config_lookup(&cfg, "workload"))
@@ -532,7 +537,7 @@ int dse_sweep_shipped_workload(const char *name, const sm_config *sm, sm_profile
 {
     if (!dse_embedded_find_workload(name))
         return 1;
-    loader ld = { "<built-in workloads>", err };
+    loader ld = { "<built-in workloads>", err, NULL, 0 };
     char key[64], msg[256];
     sm_profile_default(w);
     if (builtin_profile(&ld, NULL, "workload", name, w))
@@ -680,12 +685,25 @@ static const config_setting_t *first_setting(const config_t *cfg, const char *co
     return setting_for(cfg, paths[0]);
 }
 
+static int field_known(const var_params *fields, int n, const var_params *v)
+{
+    for (int i = 0; i < n; i++)
+        if (var_params_same_field(&fields[i], v))
+            return 1;
+    return 0;
+}
+
 /* The chip model is built once here, as every rank will build it: what it refuses (a
  * circulant embedding over 2^22 points, a covariance that stays indefinite, a Cholesky
  * grid too large) is a user error with a line, not an MPI_Abort mid-run. */
 static int check_chip_model(const loader *ld, const config_t *cfg, const dse_sweep *sw)
 {
-    int rc = var_params_check_field(&sw->var);
+    int rc;
+    if (field_known(ld->fields_ok, ld->n_fields_ok, &sw->var)) {
+        char key[64], msg[256]; /* the field is known good: the knobs' ranges remain */
+        rc = var_params_check(&sw->var, key, sizeof key, msg, sizeof msg) ? VAR_EINVAL : 0;
+    } else
+        rc = var_params_check_field(&sw->var);
     if (!rc)
         return 0;
     static const char *const where[] = { "variation.phi", "variation.grid_cols",
@@ -818,16 +836,21 @@ static int check_point_profiles(const loader *ld, const dse_sweep *p)
  * check_sweep on each point's values, said as one line naming the point's values. */
 static int check_points(const loader *ld, const config_t *cfg, const dse_sweep *sw)
 {
+    enum { FIELDS = 64 }; /* distinct accepted fields remembered; more are checked anew */
+    var_params fields[FIELDS] = { sw->var };
+    int n_fields = 1;
     int n = sw->axes.design == DSE_DESIGN_NSGA2 ? sw->axes.population : dse_axes_points(sw);
     for (int k = 0; k < n; k++) { /* a search: its first generation (the rest come later) */
         dse_sweep *p = dse_axes_point_sweep(sw, k);
         char *msg = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&msg, &len);
-        loader quiet = { ld->file, mem };
+        loader quiet = { ld->file, mem, fields, n_fields };
         int rc = !p || !mem ? -1 : check_point_profiles(&quiet, p) || check_sweep(&quiet, cfg, p);
         if (mem)
             fclose(mem);
+        if (!rc && n_fields < FIELDS && !field_known(fields, n_fields, &p->var))
+            fields[n_fields++] = p->var;
         dse_sweep_free(p);
         if (rc && ld->err) {
             double v[DSE_AXES_MAX_KNOBS];
@@ -927,7 +950,7 @@ static dse_sweep *load(const char *text, size_t len, const char *path, FILE *err
         return NULL;
     config_t cfg;
     config_init(&cfg);
-    loader ld = { path, err };
+    loader ld = { path, err, NULL, 0 };
     char name[DSE_NAME_MAX];
     stem(path, name, sizeof name);
     dse_sweep *sw = NULL;

@@ -20,12 +20,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * file the sweep names as a quoted string (`trace = "TRACE"`: docs/traces.md). */
 static int names_a_trace(const char *text, const char *msg)
 {
-    const char *colon = strchr(msg, ':');
-    if (!colon || colon == msg || (size_t)(colon - msg) > 1000)
-        return 0;
-    char quoted[1004];
-    snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)(colon - msg), msg);
-    return strstr(text, quoted) != NULL;
+    /* a path may hold colons itself: any colon may end it */
+    for (const char *colon = strchr(msg, ':'); colon && colon - msg <= 1000;
+         colon = strchr(colon + 1, ':')) {
+        char quoted[1004];
+        snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)(colon - msg), msg);
+        if (colon > msg && strstr(text, quoted))
+            return 1;
+    }
+    return 0;
 }
 
 static void check_message(const char *text, const char *msg, size_t len)
