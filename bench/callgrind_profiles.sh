@@ -5,6 +5,10 @@
 # the run prints.  Deterministic for a binary, so comparable on a loaded machine.
 # usage: bench/callgrind_profiles.sh [MODEL_BENCH] [PROFILE...]
 set -eu
+# valgrind and bc are Debian packages like the build's: installed when missing
+if ! command -v valgrind >/dev/null || ! command -v bc >/dev/null; then
+    "$(dirname "$0")/../scripts/install-deps.sh" valgrind bc
+fi
 bin=${1:-build/bench/model_bench}
 [ $# -gt 0 ] && shift
 profiles=${*:-$("$bin" --once | awk '{print $1}')}

@@ -26,6 +26,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     wp->n_left = k->insts_per_warp;
     wp->n_issued = 0;
     wp->n_inflight = 0;
+    wp->wait_reg = SM__NOT_WAITING;
     wp->wait_kind = 0;
     wp->passed = 0;
     wp->pdst = 0; /* a trace's predicates (trace.c); a drawn stream has none */

@@ -24,7 +24,6 @@ static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *
                                bool co)
 {
     int u = in->unit, n_src = in->n_src;
-    int bit = sm__coll_take(s, u);
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     int lanes = wp->tlanes[in->div];
@@ -52,7 +51,7 @@ static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *
         ready_at = sm__coalesce_collect(s, op, n_src, ready_at);
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
-    sm__coll_fill(s, u, bit, slot, ready_at);
+    sm__coll_fill(s, u, slot, ready_at);
     return slow_reads;
 }
 

@@ -30,32 +30,30 @@ const sm__op_info sm__ops[SM__OP_NORES + 1] = {
     [SM__OP_NORES] = { SM__UNIT_SP, SM__LAT_ONE, 1, 1 }, /* a trace's: no result */
 };
 
-/* Collectors of unit u whose operands have all arrived, as a mask; *n their count
- * (counted here: without -mpopcnt a popcount is a library call). */
+/* The collector at position j of unit u's fill order (oldest first). */
+static inline sm__collector *coll_at(sm_sim *s, int u, int j)
+{
+    return &s->coll[u][(s->coll_head[u] + j) & 63];
+}
+static inline const sm__collector *coll_at_c(const sm_sim *s, int u, int j)
+{
+    return &s->coll[u][(s->coll_head[u] + j) & 63];
+}
+
+/* Positions in unit u's fill order of the collectors whose operands have all arrived,
+ * as a mask; *n their count (counted here: without -mpopcnt a popcount is a library
+ * call). */
 static uint64_t arrived(const sm_sim *s, int u, int *n)
 {
-    const sm__collector *c = &s->coll[s->coll_base[u]];
     uint64_t ready = 0;
     int k = 0;
-    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
-        int bit = __builtin_ctzll(m);
-        int ok = c[bit].ready_at <= s->now; /* no branch: unpredictable */
-        ready |= (uint64_t)ok << bit;
+    for (int j = 0; j < s->n_full[u]; j++) {
+        int ok = coll_at_c(s, u, j)->ready_at <= s->now; /* no branch: unpredictable */
+        ready |= (uint64_t)ok << j;
         k += ok;
     }
     *n = k;
     return ready;
-}
-
-/* The oldest (first filled) collector of a non-empty mask of unit u's full collectors:
- * the first of them in the unit's fill order. */
-static int oldest(const sm_sim *s, int u, uint64_t mask)
-{
-    const uint8_t *o = s->coll_ord[u];
-    int j = s->ord_head[u];
-    while (!(mask >> o[j & 63] & 1))
-        j++;
-    return o[j & 63];
 }
 
 static void wheel_push(sm_sim *s, uint16_t slot, int list)
@@ -82,17 +80,20 @@ static void __attribute__((cold, noinline)) pred_only(sm_sim *s, uint16_t slot)
     wheel_push(s, slot, SM__WHEEL_RELEASE);
 }
 
-static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot)
+/* The instruction in `slot` leaves unit u's collector for its pipeline.  u is a
+ * constant where it is inlined (dispatch_unit), so only the LD/ST unit's copy asks the
+ * memory side for the latency. */
+static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot, int u)
 {
     sm__slot *sl = &s->slots[slot];
-    const sm__op_info *oi = &sm__ops[sl->op];
+    const sm__op_info *oi = &s->k.ops[sl->op];
     if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
         int w = sl->warp;
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
         return;
     }
-    int lat = oi->unit == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
+    int lat = u == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
     if (__builtin_expect(sl->dst == SM__NO_REG, 0)) { /* a trace's predicate alone */
@@ -121,44 +122,34 @@ result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 }
 
 /* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
-void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot); }
+void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot, SM__UNIT_MEM); }
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
-int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask) { return oldest(s, u, mask); }
 
-/* Drops the collector at position j of unit u's fill order: the ones before it move
- * up one (usually none). */
-static inline void ord_remove(sm_sim *s, int u, int j)
+/* Frees the collector at position j of unit u's fill order: the ones before it move
+ * up one (usually none), so the order of the others is kept. */
+static inline void coll_remove(sm_sim *s, int u, int j)
 {
-    uint8_t *o = s->coll_ord[u];
-    int h = s->ord_head[u];
+    sm__collector *c = s->coll[u];
+    int h = s->coll_head[u];
     for (; j > 0; j--)
-        o[(h + j) & 63] = o[(h + j - 1) & 63];
-    s->ord_head[u] = (h + 1) & 63;
-    s->n_ord[u]--;
-}
-
-void sm__coll_free(sm_sim *s, int u, int bit)
-{
-    int j = 0;
-    while (s->coll_ord[u][(s->ord_head[u] + j) & 63] != bit)
-        j++;
-    ord_remove(s, u, j);
-    s->coll_full[u] &= ~(1ULL << bit);
-    s->coll_free[u] |= 1ULL << bit;
+        c[(h + j) & 63] = c[(h + j - 1) & 63];
+    s->coll_head[u] = (h + 1) & 63;
+    s->n_full[u]--;
     s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
 }
+
+void sm__coll_free(sm_sim *s, int u, int j) { coll_remove(s, u, j); }
 
 /* Each free pipeline, in order, takes the oldest ready collector; what is left waits. */
 /* The first cycle one of unit u's full collectors still waiting for operands gets
  * them (INT64_MAX: none waits). */
 static int64_t next_arrival(const sm_sim *s, int u)
 {
-    const sm__collector *c = &s->coll[s->coll_base[u]];
     int64_t t = INT64_MAX;
-    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
-        int bit = __builtin_ctzll(m);
-        if (c[bit].ready_at > s->now && c[bit].ready_at < t)
-            t = c[bit].ready_at;
+    for (int j = 0; j < s->n_full[u]; j++) {
+        int64_t r = coll_at_c(s, u, j)->ready_at;
+        if (r > s->now && r < t)
+            t = r;
     }
     return t;
 }
@@ -174,18 +165,17 @@ static bool hold_exact(const sm_sim *s)
     for (int p = 0; p < s->n_pipes[u]; p++)
         free_pipe |= s->pipe_free[u][p] <= s->now;
     return ready && free_pipe &&
-           !sm__mem_accept(s, &s->slots[s->coll[s->coll_base[u] + oldest(s, u, ready)].slot]);
+           !sm__mem_accept(s, &s->slots[coll_at_c(s, u, __builtin_ctzll(ready))->slot]);
 }
 #endif
 
 /* Position in unit u's fill order of the oldest collector whose operands are in, or
- * n_ord[u]: usually the first (instructions mostly arrive in issue order). */
+ * n_full[u]: usually the first (instructions mostly arrive in issue order). */
 static inline int oldest_ready(const sm_sim *s, int u)
 {
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    const uint8_t *o = s->coll_ord[u];
-    int j = 0, n = s->n_ord[u], h = s->ord_head[u];
-    while (j < n && c[o[(h + j) & 63]].ready_at > s->now)
+    const sm__collector *c = s->coll[u];
+    int j = 0, n = s->n_full[u], h = s->coll_head[u];
+    while (j < n && c[(h + j) & 63].ready_at > s->now)
         j++;
     return j;
 }
@@ -200,7 +190,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
     if (u == SM__UNIT_MEM && (s->now < s->mem_hold_until) &
-                                 (s->coll_full[u] == s->mem_hold_full) &
+                                 (s->n_full[u] == s->mem_hold_full) &
                                  (s->misses == s->mem_hold_misses)) {
         assert(hold_exact(s));
         s->st->mshr_stalls++;
@@ -211,16 +201,16 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         if (s->pipe_free[u][p] > s->now)
             continue;
         int j = oldest_ready(s, u);
-        if (j == s->n_ord[u])
+        if (j == s->n_full[u])
             break;
-        int bit = s->coll_ord[u][(s->ord_head[u] + j) & 63];
-        const sm__collector *co = &s->coll[s->coll_base[u] + bit];
-        const sm__slot *sl = &s->slots[co->slot];
+        const sm__collector *co = coll_at(s, u, j);
+        const uint16_t slot = co->slot;
+        const sm__slot *sl = &s->slots[slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
             if (!sent && !s->exact) { /* nothing changed this cycle: the outcome repeats */
                 s->mem_hold_until = next_arrival(s, u);
-                s->mem_hold_full = s->coll_full[u];
+                s->mem_hold_full = s->n_full[u];
                 s->mem_hold_misses = s->misses;
             }
             break;
@@ -233,14 +223,11 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             continue; /* this pipeline refuses it; the next may take it */
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
         s->pipe_free[u][p] =
-            s->now + sm__ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+            s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
         s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
-        ord_remove(s, u, j);
-        s->coll_full[u] &= ~(1ULL << bit);
-        s->coll_free[u] |= 1ULL << bit;
-        s->units_full &= s->k.coll_keep[u]; /* ~(1 << u); 0 for one unified pool */
+        coll_remove(s, u, j); /* co is another collector's from here */
         sent = true;
-        start(s, co->slot);
+        start(s, slot, u);
     }
     if (sent) {
         int64_t m = s->pipe_free[u][0];
@@ -261,13 +248,12 @@ bool sm__mem_blocked(const sm_sim *s)
     int u = SM__UNIT_MEM;
     if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
         return false;
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    for (uint64_t m = s->coll_full[u]; m; m &= m - 1)
-        if (c[__builtin_ctzll(m)].ready_at > s->now)
+    for (int j = 0; j < s->n_full[u]; j++)
+        if (coll_at_c(s, u, j)->ready_at > s->now)
             return false;
-    if (!s->coll_full[u] || s->pipe_free[u][0] > s->now)
+    if (!s->n_full[u] || s->pipe_free[u][0] > s->now)
         return false;
-    const sm__slot *sl = &s->slots[c[s->coll_ord[u][s->ord_head[u]]].slot];
+    const sm__slot *sl = &s->slots[coll_at_c(s, u, 0)->slot];
     return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses;
 }
 
@@ -277,11 +263,11 @@ bool sm__mem_blocked(const sm_sim *s)
 void sm__dispatch(sm_sim *s)
 {
     const int64_t now = s->now;
-    if (s->coll_full[SM__UNIT_SP] && now >= s->pipe_min[SM__UNIT_SP])
+    if (s->n_full[SM__UNIT_SP] && now >= s->pipe_min[SM__UNIT_SP])
         dispatch_unit(s, SM__UNIT_SP);
-    if (s->coll_full[SM__UNIT_SFU] && now >= s->pipe_min[SM__UNIT_SFU])
+    if (s->n_full[SM__UNIT_SFU] && now >= s->pipe_min[SM__UNIT_SFU])
         dispatch_unit(s, SM__UNIT_SFU);
-    if (s->coll_full[SM__UNIT_MEM]) {
+    if (s->n_full[SM__UNIT_MEM]) {
         if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
             sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
         else if (now >= s->pipe_min[SM__UNIT_MEM])

@@ -32,7 +32,7 @@ int sm__coll_total(const sm_config *c)
 }
 
 /* Unified: every unit may hold the whole pool, so each gets oc_unified collectors and
- * sm__pool_take() bounds their sum; the per-unit masks stay as they are. */
+ * sm__pool_take() bounds their sum; the per-unit counts stay as they are. */
 void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS])
 {
     bool uni = c->collectors == SM_COLLECTORS_UNIFIED;
@@ -45,7 +45,7 @@ void sm__pool_take(sm_sim *s)
 {
     int busy = 0; /* counted here: the hot paths keep only the masks */
     for (int u = 0; u < SM__N_UNITS; u++)
-        busy += __builtin_popcountll(s->coll_full[u]);
+        busy += s->n_full[u];
     if (busy >= s->c->oc_unified)
         s->units_full = (1u << SM__N_UNITS) - 1;
 }
@@ -201,11 +201,11 @@ static bool buffer_room(const sm_sim *s, int w)
     return s->c->mem_hazard == SM_HAZARD_REPLAY && s->hz.count[w] < SM__REPLAY_ENTRIES;
 }
 
-static void squash(sm_sim *s, int bit, uint16_t slot, int cause)
+static void squash(sm_sim *s, int j, uint16_t slot, int cause)
 {
     sm__hz_slot *h = &s->hz.slot[slot];
     sm_stats *st = s->st;
-    sm__coll_free(s, SM__UNIT_MEM, bit);
+    sm__coll_free(s, SM__UNIT_MEM, j);
     st->replays_mshr += cause == HZ_MSHR;
     st->replays_queue += cause == HZ_QUEUE;
     st->replays_divergence += cause == HZ_DIVERGE;
@@ -223,8 +223,9 @@ static void held(sm_sim *s, int cause)
     s->st->replay_buffer_full += s->c->mem_hazard == SM_HAZARD_REPLAY;
 }
 
-/* The collector at `bit` (holding `slot`) in pipeline p's memory stage. */
-static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
+/* The collector at position j of the LD/ST unit's fill order (holding `slot`) in
+ * pipeline p's memory stage. */
+static int mem_stage(sm_sim *s, int p, int j, uint16_t slot)
 {
     const int u = SM__UNIT_MEM;
     const sm__slot *sl = &s->slots[slot];
@@ -235,7 +236,7 @@ static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
         int cause = hazard_of(s, h);
         if (cause != HZ_NONE && buffer_room(s, sl->warp)) {
             s->pipe_free[u][p] = s->now + 1; /* squashed at the stage's checkpoint */
-            squash(s, bit, slot, cause);
+            squash(s, j, slot, cause);
             return STAGE_LEFT;
         }
         if (cause != HZ_NONE) {
@@ -254,13 +255,13 @@ static int mem_stage(sm_sim *s, int p, int bit, uint16_t slot)
     }
     if (load && h->reqs_left > 0) { /* divergent: more requests to send */
         if (buffer_room(s, sl->warp)) {
-            squash(s, bit, slot, HZ_DIVERGE);
+            squash(s, j, slot, HZ_DIVERGE);
             return STAGE_LEFT;
         }
         s->st->mem_stall_divergence++;
         return STAGE_BUSY;
     }
-    sm__coll_free(s, u, bit);
+    sm__coll_free(s, u, j);
     sm__exec_start(s, slot);
     return STAGE_LEFT;
 }
@@ -277,12 +278,14 @@ void sm__hz_dispatch(sm_sim *s)
     for (int p = 0; p < s->n_pipes[u] && ready; p++) {
         if (s->pipe_free[u][p] > s->now)
             continue;
-        int bit = sm__coll_oldest(s, u, ready);
-        ready &= ~(1ULL << bit);
-        int r = mem_stage(s, p, bit, s->coll[s->coll_base[u] + bit].slot);
+        int j = __builtin_ctzll(ready); /* the oldest whose operands are in */
+        int r = mem_stage(s, p, j, s->coll[u][(s->coll_head[u] + j) & 63].slot);
         if (r == STAGE_STALLED)
             break;
         left += r == STAGE_LEFT;
+        ready &= ~(1ULL << j);
+        if (r == STAGE_LEFT) /* it left the fill order: the younger move up one */
+            ready >>= 1;
     }
     s->st->dispatch_stalls += (uint64_t)(n - left);
 }

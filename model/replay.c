@@ -99,7 +99,7 @@ static int oldest_replay(const sm_sim *s, const sm__sched *q)
 }
 
 /* A replay takes an LD/ST collector and re-reads its address operands: sm__collect()'s
- * steps (sm__coll_take, sm__port_read, sm__coll_fill, all inline), not a call to it,
+ * steps (sm__port_read, sm__coll_fill, both inline), not a call to it,
  * because a second caller made the link-time inliner keep sm__collect out of line in
  * the issue stage (+3.5 % host instructions per warp instruction, hotspot).  The reads go through the shared bank ports
  * (sm__port_read, inline), as every client's do, in the issue stage, in the place of an
@@ -107,7 +107,6 @@ static int oldest_replay(const sm_sim *s, const sm__sched *q)
 static void replay_collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
     const int u = SM__UNIT_MEM;
-    int bit = sm__coll_take(s, u);
     const sm__warp *wp = &s->warps[w];
     const uint8_t *slow = wp->slow[in->div];
     int lanes = wp->tlanes[in->div];
@@ -121,7 +120,7 @@ static void replay_collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
         s->st->bank_read_conflicts += (uint64_t)(grant - first);
         s->st->slow_reads += (uint64_t)sl;
     }
-    sm__coll_fill(s, u, bit, slot, ready_at);
+    sm__coll_fill(s, u, slot, ready_at);
 }
 
 static bool replay_issue(sm_sim *s, sm__sched *q)

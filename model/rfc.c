@@ -57,7 +57,7 @@ int64_t sm__rfc_fill(sm_sim *s, int w, int reg, int slot, const uint8_t main_slo
     s->st->rfc_fills++;
     int64_t at = sm__port_read(s, wp->home[reg], slow, wp->lanes) + 1 + slow;
     sm__rfc_to_cache(s, w, reg, slot);
-    s->wr_lanes[wp->bank[reg]][wp->lanes]++;
+    s->wr_lanes[wp->lanes][wp->bank[reg]]++;
     return at;
 }
 

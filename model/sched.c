@@ -21,14 +21,15 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
 }
 
 /* Branch-free: whether the written register is the one the warp waits for is
- * unpredictable.  A warp that does not wait has wait_kind 0 (n_wait[0] is unused). */
+ * unpredictable.  A warp that does not wait has wait_reg SM__NOT_WAITING, equal to no
+ * register, so one comparison decides (its wait_kind is then stale: unread). */
 void sm__sched_wake(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    int kind = wp->wait_kind, hit = (kind != 0) & (wp->wait_reg == reg);
-    q->n_wait[kind] -= hit;
-    wp->wait_kind = (uint8_t)(hit ? 0 : kind);
+    int hit = wp->wait_reg == reg;
+    q->n_wait[wp->wait_kind] -= hit;
+    wp->wait_reg = (uint16_t)(hit ? SM__NOT_WAITING : wp->wait_reg);
     q->ready |= (uint64_t)hit << w;
     s->sched_dirty |= (unsigned)hit << wp->sched;
 }
@@ -44,7 +45,7 @@ bool __attribute__((cold, noinline)) sm__pred_pending(sm_sim *s, int w)
                               : 0;
     if (p) {
         sm__sched *q = &s->sched[wp->sched];
-        wp->wait_reg = (uint8_t)p;
+        wp->wait_reg = (uint16_t)p;
         wp->wait_kind = SM__STALL_DEP;
         q->n_wait[SM__STALL_DEP]++;
         q->ready &= ~(1ULL << w);
@@ -103,9 +104,8 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     }
     uint16_t slot = sm__slot_alloc(s);
     sm__slot *sl = &s->slots[slot];
+    memcpy(&sl->op, in, 8); /* op to div (sm__slot) */
     sl->warp = (uint8_t)w;
-    sl->dst = in->dst;
-    sl->op = in->op;
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
@@ -183,7 +183,7 @@ static void issue_sched(sm_sim *s, int i)
      * candidate its loop ends at once: no separate test) */
     int w = -1;
     if (cand)
-        w = s->k.policy == &sm__sched_lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+        w = s->k.lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
         issue_warp(s, q, w);

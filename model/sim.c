@@ -39,12 +39,10 @@ sm_sim *sm_sim_alloc(const sm_config *c)
     if (!s)
         return NULL;
     s->cap = *c;
-    s->n_coll = sm__coll_total(c);
     s->warps = calloc((size_t)c->max_warps, sizeof *s->warps);
     s->ppend = calloc((size_t)c->max_warps, sizeof *s->ppend);
     s->slots = calloc((size_t)c->max_warps * SM__WARP_INFLIGHT, sizeof *s->slots);
-    s->coll = calloc((size_t)s->n_coll, sizeof *s->coll);
-    if (!s->warps || !s->ppend || !s->slots || !s->coll || sm__designs_alloc(s)) {
+    if (!s->warps || !s->ppend || !s->slots || sm__designs_alloc(s)) {
         sm_sim_free(s);
         return NULL;
     }
@@ -57,7 +55,6 @@ void sm_sim_free(sm_sim *s)
         return;
     sm__designs_free(s);
     sm__streams_free(s);
-    free(s->coll);
     free(s->slots);
     free(s->warps);
     free(s->ppend);
@@ -184,6 +181,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
                                  c->lat_shared, miss, c->lat_dp, 1 };
     memcpy(k->lat, lat, sizeof lat);
+    memcpy(k->ops, sm__ops, sizeof k->ops);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     if (sm__hz_setup(s, c, w))
@@ -214,7 +212,10 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
+    k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
+    k->lrr = k->policy == &sm__sched_lrr;
     sm__streams_select(s);
     return rc;
 }
@@ -248,16 +249,13 @@ static void reset_state(sm_sim *s)
     int oc[SM__N_UNITS];
     sm__coll_sizes(c, oc);
     const int pipes[SM__N_UNITS] = { c->n_sp, c->n_sfu, c->n_ldst };
-    for (int u = 0, base = 0; u < SM__N_UNITS; base += oc[u], u++) {
-        s->coll_base[u] = base;
-        s->coll_n[u] = oc[u];
-        s->coll_free[u] = oc[u] == 64 ? ~0ULL : (1ULL << oc[u]) - 1;
-        s->coll_full[u] = 0;
+    for (int u = 0; u < SM__N_UNITS; u++) {
+        s->coll_cap[u] = oc[u];
+        s->n_full[u] = s->coll_head[u] = 0;
         s->n_pipes[u] = pipes[u];
         for (int p = 0; p < SM__MAX_PIPES; p++)
             s->pipe_free[u][p] = 0;
         s->pipe_min[u] = 0;
-        s->n_ord[u] = s->ord_head[u] = 0;
     }
     if (c->result_slots)
         memset(s->result_at, 0, sizeof s->result_at);
@@ -351,7 +349,7 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
     if (u == SM__UNIT_MEM) {
         if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
             return false;
-        if ((s->now < s->mem_hold_until) & (s->coll_full[u] == s->mem_hold_full) &
+        if ((s->now < s->mem_hold_until) & (s->n_full[u] == s->mem_hold_full) &
             (s->misses == s->mem_hold_misses)) {
             *mshr = true;
             *until = s->mem_hold_until;
@@ -365,9 +363,8 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
     int64_t pipe = INT64_MAX, arrive = INT64_MAX;
     for (int p = 0; p < s->n_pipes[u]; p++)
         pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
-    const sm__collector *c = &s->coll[s->coll_base[u]];
-    for (uint64_t m = s->coll_full[u]; m; m &= m - 1) {
-        int64_t r = c[__builtin_ctzll(m)].ready_at;
+    for (int j = 0; j < s->n_full[u]; j++) {
+        int64_t r = s->coll[u][(s->coll_head[u] + j) & 63].ready_at;
         arrive = r < arrive ? r : arrive;
     }
     int64_t t = pipe > arrive ? pipe : arrive;
@@ -386,8 +383,7 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
 static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
-    if ((uint64_t)s->n_wq | (uint64_t)s->slot_freed | s->coll_full[SM__UNIT_SP] |
-        s->coll_full[SM__UNIT_SFU])
+    if (s->n_wq | s->slot_freed | s->n_full[SM__UNIT_SP] | s->n_full[SM__UNIT_SFU])
         return false;
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
@@ -399,7 +395,7 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
     *until = INT64_MAX;
     *mshr = false;
     for (int u = 0; u < SM__N_UNITS; u++)
-        if (s->coll_full[u] && !unit_quiet(s, u, until, mshr))
+        if (s->n_full[u] && !unit_quiet(s, u, until, mshr))
             return false;
     return true;
 }
@@ -446,8 +442,9 @@ static void describe_stuck(sm_sim *s, const char *why)
             continue;
         n += snprintf(s->diag + n, sizeof s->diag - (size_t)n, " w%d:left=%d,inflight=%d%s", w,
                       wp->n_left, wp->n_inflight,
-                      wp->wait_kind ? (wp->wait_kind == SM__STALL_MEMORY ? ",wait-mem" : ",wait-dep")
-                                    : "");
+                      wp->wait_reg == SM__NOT_WAITING ? ""
+                      : wp->wait_kind == SM__STALL_MEMORY ? ",wait-mem"
+                                                          : ",wait-dep");
     }
 }
 
@@ -456,7 +453,7 @@ static void describe_stuck(sm_sim *s, const char *why)
  * with the lanes they touch there (the energy model's unit, docs/model.md). */
 static void spread_accesses(const sm_sim *s, sm_stats *st, int b, int n)
 {
-    uint64_t rd = s->rd_lanes[b][n], wr = s->wr_lanes[b][n];
+    uint64_t rd = s->rd_lanes[n][b], wr = s->wr_lanes[n][b];
     if (!rd && !wr)
         return;
     int per_part = 32 / s->k.subs, parts = sm__parts_for(n, s->k.subs);
@@ -500,7 +497,7 @@ static int finish(sm_sim *s, int rc)
     }
     for (int b = s->k.n_banks; b < 2 * s->k.n_banks && b < SM_MAX_BANKS; b++)
         for (int n = 0; n <= 32; n++) { /* the cache's banks (model/rfc.c): 0 without one */
-            uint64_t acc = s->rd_lanes[b][n] + s->wr_lanes[b][n];
+            uint64_t acc = s->rd_lanes[n][b] + s->wr_lanes[n][b];
             st->rfc_bank_accesses[b - s->k.n_banks] += acc;
             st->rfc_lanes += acc * (uint64_t)n;
         }

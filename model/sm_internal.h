@@ -23,6 +23,7 @@
 #define SM__MAX_PREDS 256      /* a trace's predicates 1..255 (0: none; sm_sim.ppend) */
 #define SM__MAX_PSRC 3         /* predicates an instruction reads (SM_TRACE_MAX_PSRC)  */
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
+#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
@@ -91,20 +92,25 @@ typedef struct sm__slot {
     int64_t done_at;   /* cycle the result leaves its pipeline, then its release */
     uint16_t next;     /* intrusive list: completion wheel */
     uint8_t warp;
-    uint8_t dst;
-    uint8_t op;
     uint8_t miss;
     uint8_t lat;       /* sm__lat */
     /* the destination's write, resolved at issue so that writeback does not go back
      * to the warp's tables: bank, latency - 1 and sub-bank parts touched */
     uint8_t wbank, wslow, wlanes;
+    /* bytes 0-7 of the instruction as issued, in sm__inst's order: one 8-byte copy at
+     * issue instead of a store per field (and 32-byte slots index by a shift) */
+    uint8_t op, unit, dst, n_src, src[SM__MAX_SRC], div;
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
     uint8_t pdst;      /* predicate written (sm__warp.pdst), released with the slot */
 } sm__slot;
+_Static_assert(offsetof(sm__slot, div) - offsetof(sm__slot, op) == offsetof(sm__inst, div) &&
+                   offsetof(sm__slot, dst) - offsetof(sm__slot, op) == offsetof(sm__inst, dst),
+               "a slot copies bytes 0-7 of an sm__inst");
 
-/* An operand collector unit (its unit and index are its place in s->coll; its age,
- * its place in the unit's fill order, coll_ord). */
+/* An operand collector holding an instruction.  Collectors of a unit are alike, so a
+ * full one is just its record in the unit's fill-order ring (s->coll[u]): its
+ * position there is both its identity and its age. */
 typedef struct sm__collector {
     int64_t ready_at;  /* cycle all its operands have arrived (collector.c) */
     uint16_t slot;
@@ -133,8 +139,9 @@ typedef struct sm__warp {
     uint8_t n_inflight;
     uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
                            * 0: none this run                                           */
-    uint8_t wait_reg;    /* register (or a trace's predicate) a blocked warp waits for */
-    uint8_t wait_kind;   /* 0 not blocked, SM__STALL_MEMORY or SM__STALL_DEP */
+    uint16_t wait_reg;   /* register (or a trace's predicate) a scoreboard-blocked    *
+                          * warp waits for, or SM__NOT_WAITING, which none equals      */
+    uint8_t wait_kind;   /* while it waits: SM__STALL_MEMORY or SM__STALL_DEP */
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
@@ -205,6 +212,9 @@ typedef struct sm__kernel {
     uint8_t src_drawn[SM__N_OPS]; /* 1: ALU, one more source with P = alu_src_thresh   */
     int partial_lanes;
     int lat[SM__N_LAT];
+    /* sm__ops, copied: addressed from the simulator the hot paths hold, not reloaded
+     * from the table's address at each use (exec.c) */
+    sm__op_info ops[SM__OP_NORES + 1];
     uint8_t op_tab[1024];
     uint8_t reg_tab[2][1024];
     uint8_t dep_tab[256];
@@ -252,7 +262,13 @@ typedef struct sm__kernel {
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
     bool fast_at_next;
+    /* a warp's stream state is read past its draws (designs' hooks and port rules:
+     * zero_gating, coalesce; the hazard model): a stored stream's read advances it */
+    bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
+    bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
+                          * every write, not two loads through the configuration      */
+    bool lrr;            /* the policy is LRR: the issue stage calls it inline        */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -354,10 +370,12 @@ struct sm_sim {
     uint8_t (*ppend)[SM__MAX_PREDS];
     sm__slot *slots;
     uint16_t free_slot;
-    sm__collector *coll;
-    int n_coll;
-    int coll_base[SM__N_UNITS], coll_n[SM__N_UNITS];
-    uint64_t coll_free[SM__N_UNITS], coll_full[SM__N_UNITS]; /* holding an instruction */
+    /* operand collectors: unit u has coll_cap[u], of which n_full[u] hold an
+     * instruction: the records coll[u][(coll_head[u] + j) & 63], j < n_full[u], in the
+     * order they were filled (oldest first).  Dispatch takes the first whose operands
+     * are in, usually the oldest; the ones before it move up one (exec.c). */
+    int coll_cap[SM__N_UNITS], n_full[SM__N_UNITS], coll_head[SM__N_UNITS];
+    sm__collector coll[SM__N_UNITS][64];
     unsigned units_full; /* bit u: unit u has no free collector (issue filters by it) */
 
     /* bank ports: the cycle each read and write port can next grant (collector.c,
@@ -371,11 +389,6 @@ struct sm_sim {
     /* the earliest pipe_free of each unit (set at its dispatches): before it the unit
      * cannot dispatch, so sm__dispatch does not run it (exec.c) */
     int64_t pipe_min[SM__N_UNITS];
-    /* each unit's full collectors in the order they were filled, i.e. oldest first
-     * (fill order): dispatch takes the first whose operands are in.  A ring of n_ord[u]
-     * entries from ord_head[u] (mod 64): the oldest usually leaves first */
-    uint8_t coll_ord[SM__N_UNITS][64];
-    int n_ord[SM__N_UNITS], ord_head[SM__N_UNITS];
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
@@ -391,9 +404,10 @@ struct sm_sim {
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
      * collectors and the misses in flight are unchanged; a dispatch ends it (without
-     * one, the full mask only grows and the misses only fall). */
+     * one, the full collectors are only added to, so their count tells, and the misses
+     * only fall). */
     int64_t mem_hold_until;
-    uint64_t mem_hold_full;
+    int mem_hold_full;
     int mem_hold_misses;
 
     sm__sched sched[SM__MAX_SCHED];
@@ -420,8 +434,8 @@ struct sm_sim {
     int live_vec[SM_MAX_BANKS];
     /* accesses per bank by active lanes (0-32); the sub-bank parts an access touches
      * and its lanes in each are derived once at the end instead of per access */
-    uint64_t rd_lanes[SM_MAX_BANKS][33];
-    uint64_t wr_lanes[SM_MAX_BANKS][33];
+    uint64_t rd_lanes[33][SM_MAX_BANKS]; /* [lanes][bank]: an instruction's accesses all */
+    uint64_t wr_lanes[33][SM_MAX_BANKS]; /* have its lanes, so they share a row       */
     /* each register-file design's own state (NULL: it has none), by sm_rf_design_id,
      * allocated with the simulator; design_next: the first cycle a design's per-cycle
      * work needs (the idle skip stops there) */
@@ -510,7 +524,8 @@ static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
     in->smem_ways = (uint8_t)(x[1] >> 16);
-    wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
+    if (k->rng_read) /* a kernel constant: predictable */
+        wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
     if (k->fast_at_next) {
         const uint8_t *slow = wp->slow[in->div];
         in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
@@ -595,9 +610,10 @@ bool sm__predict_miss(const sm_sim *s, const sm__hz_slot *h);
 void sm__predict_learn(sm_sim *s, const sm__hz_slot *h, bool miss);
 /* exec.c, for the hazard model */
 void sm__exec_start(sm_sim *s, uint16_t slot);
+/* positions j (bit j) in unit u's fill order whose operands have arrived; *n: count */
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n);
-int sm__coll_oldest(const sm_sim *s, int u, uint64_t mask);
-void sm__coll_free(sm_sim *s, int u, int bit);
+/* frees the collector at position j of unit u's fill order */
+void sm__coll_free(sm_sim *s, int u, int j);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
 
@@ -729,27 +745,17 @@ int64_t sm__coalesce_collect(sm_sim *s, sm__co_operand *op, int n, int64_t ready
 /* Sets the kernel's port-rule fields from the configuration (banks.c at launch). */
 void sm__port_rules_setup(sm_sim *s);
 
-/* Takes the first free operand collector of unit u (one must be free: issue filters
- * on units_full); returns its index within the unit. */
-static inline int sm__coll_take(sm_sim *s, int u)
+/* Fills a free operand collector of unit u (one must be free: issue filters on
+ * units_full) for the instruction in `slot`, whose operands have all arrived at
+ * ready_at: the youngest in the unit's fill order.  Field by field: a compound
+ * literal also stores the padding. */
+static inline void sm__coll_fill(sm_sim *s, int u, uint16_t slot, int64_t ready_at)
 {
-    uint64_t free = s->coll_free[u];
-    int bit = __builtin_ctzll(free);
-    free &= free - 1;
-    s->coll_free[u] = free;
-    s->units_full |= (unsigned)(free == 0) << u;
-    s->coll_full[u] |= 1ULL << bit;
-    return bit;
-}
-
-/* Fills collector `bit` of unit u for the instruction in `slot`, whose operands have all
- * arrived at ready_at.  Field by field: a compound literal also stores the padding. */
-static inline void sm__coll_fill(sm_sim *s, int u, int bit, uint16_t slot, int64_t ready_at)
-{
-    sm__collector *co = &s->coll[s->coll_base[u] + bit];
+    int n = s->n_full[u]++;
+    sm__collector *co = &s->coll[u][(s->coll_head[u] + n) & 63];
     co->ready_at = ready_at;
     co->slot = slot;
-    s->coll_ord[u][(s->ord_head[u] + s->n_ord[u]++) & 63] = (uint8_t)bit;
+    s->units_full |= (unsigned)(n + 1 == s->coll_cap[u]) << u;
 }
 
 /* Grants a read of bank b (slow: latency - 1) with `lanes` active lanes; returns the
@@ -763,7 +769,7 @@ static inline int64_t sm__port_read_as(sm_sim *s, int b, int slow, int lanes, bo
         grant = sm__port_read_rules(s, b, slow, lanes, grant);
     else
         s->read_next[b] = grant + 1 + slow;
-    s->rd_lanes[b][lanes]++; /* reads and bank_reads are summed from it (sim.c) */
+    s->rd_lanes[lanes][b]++; /* reads and bank_reads are summed from it (sim.c) */
     return grant;
 }
 
@@ -789,11 +795,11 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
     const int64_t first = s->now + 1;
     int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
     if (rules) {
-        s->wr_lanes[b][lanes]++;
+        s->wr_lanes[lanes][b]++;
         return sm__port_write_rules(s, b, slow, lanes, grant);
     }
     s->write_next[b] = grant + 1 + slow;
-    if (s->c->bank_ports == SM_PORTS_SHARED) {
+    if (s->k.shared_ports) {
         /* One port for reads and writes, writes first: the write does not wait for
          * reads, it takes a port cycle from them.  Reads already granted keep their
          * cycles (grants are fixed on arrival), so the reads that arrive from now on
@@ -802,7 +808,7 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
         int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
         s->read_next[b] = r + 1 + slow;
     }
-    s->wr_lanes[b][lanes]++;
+    s->wr_lanes[lanes][b]++;
     return grant;
 }
 
@@ -847,7 +853,7 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
-    wp->wait_reg = (uint8_t)reg;
+    wp->wait_reg = (uint16_t)reg;
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);

@@ -32,8 +32,8 @@ static void snapshot(sm_sim *s, double *v)
     for (int b = 0; b < s->k.n_banks; b++) {
         uint64_t acc = 0, lane = 0;
         for (int n = 0; n <= 32; n++) {
-            acc += s->rd_lanes[b][n] + s->wr_lanes[b][n];
-            lane += (s->rd_lanes[b][n] + s->wr_lanes[b][n]) * (uint64_t)n;
+            acc += s->rd_lanes[n][b] + s->wr_lanes[n][b];
+            lane += (s->rd_lanes[n][b] + s->wr_lanes[n][b]) * (uint64_t)n;
         }
         lanes += (double)lane;
         v[2 + b] = (double)acc;

@@ -47,9 +47,9 @@ static void __attribute__((cold, noinline)) release_pred(sm_sim *s, int w, int p
 {
     s->ppend[w][p] = 0;
     sm__warp *wp = &s->warps[w];
-    if (wp->wait_kind && wp->wait_reg == p) {
+    if (wp->wait_reg == p) { /* SM__NOT_WAITING equals no predicate */
         s->sched[wp->sched].n_wait[wp->wait_kind]--;
-        wp->wait_kind = 0;
+        wp->wait_reg = SM__NOT_WAITING;
         s->sched[wp->sched].ready |= 1ULL << w;
         s->sched_dirty |= 1u << wp->sched;
     }
