@@ -34,22 +34,15 @@ static int alloc_arrays(var_chip *c)
     return VAR_OK;
 }
 
-/* The knobs the tables, plans and fields were built from (field by field: padding). */
+/* The knobs the tables, plans and fields were built from (field by field: padding):
+ * the field's, the sigmas and the timing model's. */
 int var__chip_same_params(const var_params *a, const var_params *b)
 {
-    const var_floorplan *f = &a->floorplan, *g = &b->floorplan;
     const var_variation *v = &a->variation, *w = &b->variation;
     const var_timing *t = &a->timing, *u = &b->timing;
-    return f->n_sms == g->n_sms && f->sm_cols == g->sm_cols && f->sm_rows == g->sm_rows &&
-           f->n_banks == g->n_banks && f->bank_cols == g->bank_cols &&
-           f->entries_per_bank == g->entries_per_bank && f->bits_per_entry == g->bits_per_entry &&
-           f->sub_banks == g->sub_banks && f->die_width_mm == g->die_width_mm &&
-           f->rf_fraction == g->rf_fraction && f->cell_aspect == g->cell_aspect &&
-           f->lane_interleave == g->lane_interleave &&
-           v->domain == w->domain && v->phi == w->phi && v->vth_sigma == w->vth_sigma &&
+    return var_params_same_field(a, b) && v->vth_sigma == w->vth_sigma &&
            v->leff_sigma == w->leff_sigma && v->sigma_ratio == w->sigma_ratio &&
-           v->grid_cols == w->grid_cols && v->method == w->method && t->vdd == u->vdd &&
-           t->vth0 == u->vth0 && t->alpha == u->alpha && t->cell == u->cell;
+           t->vdd == u->vdd && t->vth0 == u->vth0 && t->alpha == u->alpha && t->cell == u->cell;
 }
 
 var_chip *var_chip_alloc_err(const var_params *p, int *err)

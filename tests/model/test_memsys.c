@@ -25,6 +25,18 @@ static void reset(fixture *f)
     sm_technique_default(&f->t);
 }
 
+/* The simulator driven by hand (sm__memsys_* calls), at cycle 0 with zeroed statistics
+ * and f's configuration. */
+static sm_sim *direct(fixture *f)
+{
+    sm_sim *s = f->sim;
+    memset(&f->st, 0, sizeof f->st);
+    s->c = &f->c;
+    s->st = &f->st;
+    s->now = 0;
+    return s;
+}
+
 static sm__inst load(uint8_t op, uint8_t dst, bool miss, uint8_t ways)
 {
     sm__inst in = { .op = op, .unit = SM__UNIT_MEM, .dst = dst, .n_src = 1,
@@ -104,11 +116,7 @@ static void test_share_of_the_channel(void **state)
     f->c.memory = SM_MEMORY_PARTITIONS;
     f->c.mem_channels = 1;
     f->c.mem_subparts = 1;
-    sm_sim *s = f->sim;
-    memset(&f->st, 0, sizeof f->st);
-    s->c = &f->c;
-    s->st = &f->st;
-    s->now = 0;
+    sm_sim *s = direct(f);
     const int n[2] = { 1, 15 }, expect[2] = { 300, 385 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
@@ -309,11 +317,7 @@ static void test_dram_efficiency(void **state)
     f->c.memory = SM_MEMORY_PARTITIONS;
     f->c.mem_channels = 1;
     f->c.mem_subparts = 1;
-    sm_sim *s = f->sim;
-    memset(&f->st, 0, sizeof f->st);
-    s->c = &f->c;
-    s->st = &f->st;
-    s->now = 0;
+    sm_sim *s = direct(f);
     const double eff[2] = { 1.0, 0.5 };
     const int expect[2] = { 300, 306 };
     for (int i = 0; i < 2; i++) {
@@ -336,11 +340,7 @@ static void test_sm_ports(void **state)
     f->c.memory = SM_MEMORY_PARTITIONS;
     f->c.mem_l2_sector = 0;
     f->p.l2_hit_rate = 1.0;
-    sm_sim *s = f->sim;
-    memset(&f->st, 0, sizeof f->st);
-    s->c = &f->c;
-    s->st = &f->st;
-    s->now = 0;
+    sm_sim *s = direct(f);
     sm__memsys_setup(s, &f->p, 15);
     assert_int_equal(sm__memsys_load(s), 165);
     assert_int_equal(sm__memsys_load(s), 169);
