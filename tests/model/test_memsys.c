@@ -37,6 +37,17 @@ static sm_sim *direct(fixture *f)
     return s;
 }
 
+/* Defaults with sm.memory = "partitions" through one channel of one sub-partition,
+ * driven by hand. */
+static sm_sim *one_channel(fixture *f)
+{
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->c.mem_channels = 1;
+    f->c.mem_subparts = 1;
+    return direct(f);
+}
+
 static sm__inst load(uint8_t op, uint8_t dst, bool miss, uint8_t ways)
 {
     sm__inst in = { .op = op, .unit = SM__UNIT_MEM, .dst = dst, .n_src = 1,
@@ -112,11 +123,7 @@ static void test_unloaded_latency(void **state)
 static void test_share_of_the_channel(void **state)
 {
     fixture *f = *state;
-    reset(f);
-    f->c.memory = SM_MEMORY_PARTITIONS;
-    f->c.mem_channels = 1;
-    f->c.mem_subparts = 1;
-    sm_sim *s = direct(f);
+    sm_sim *s = one_channel(f);
     const int n[2] = { 1, 15 }, expect[2] = { 300, 385 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
@@ -313,11 +320,7 @@ static void test_measured_traffic(void **state)
 static void test_dram_efficiency(void **state)
 {
     fixture *f = *state;
-    reset(f);
-    f->c.memory = SM_MEMORY_PARTITIONS;
-    f->c.mem_channels = 1;
-    f->c.mem_subparts = 1;
-    sm_sim *s = direct(f);
+    sm_sim *s = one_channel(f);
     const double eff[2] = { 1.0, 0.5 };
     const int expect[2] = { 300, 306 };
     for (int i = 0; i < 2; i++) {
