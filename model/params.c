@@ -30,7 +30,7 @@ void sm_config_default(sm_config *c)
         /* GPGPU-Sim SM2_GTX480 gpgpusim.config (docs/model.md, "A memory system with
          * bandwidth", line by line) */
         .memory = SM_MEMORY_FIXED, .mem_channels = 6, .mem_subparts = 2,
-        .mem_icnt_latency = 10, .mem_rop_latency = 120, .mem_l2_sector = 1,
+        .mem_icnt_latency = 14, .mem_rop_latency = 120, .mem_l2_sector = 1,
         .mem_dram_latency = 100, .mem_dram_access = 24, .mem_dram_sector = 2,
         .mem_dram_clock = 924.0 / 700.0, .smem_size = 49152,
     };

@@ -202,7 +202,7 @@ typedef struct sm_config {
     sm_memory memory;       /* fixed latency or partitions           fixed */
     int mem_channels;       /* DRAM channels (memory partitions)     6     */
     int mem_subparts;       /* L2 sub-partitions per channel         2     */
-    int mem_icnt_latency;   /* interconnect, request + reply, cycles 10    */
+    int mem_icnt_latency;   /* interconnect, request + reply, cycles 14    */
     int mem_rop_latency;    /* L2 ROP queue latency, cycles          120   */
     int mem_l2_sector;      /* L2 data port: cycles per 32-B sector  1     */
     int mem_dram_latency;   /* DRAM latency queue, SM cycles         100   */
