@@ -364,7 +364,7 @@ static bool added_later(const char *name)
         "stall_barrier", "barriers",
         /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
         "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
-        "mem_load_requests", "smem_conflict_cycles",
+        "mem_load_requests", "smem_conflict_cycles", "mem_l2_wait_cycles", "mem_eject_cycles",
         /* coalesce's byte slices (issue 31): zero without the design */
         "sub_const",
     };

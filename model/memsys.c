@@ -206,8 +206,11 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
         (void)eject(m, s->now, now + m->l2_lat + l2_wait, flits(HEADER));
         return 0;
     }
-    wait += eject(m, s->now, now + lat + wait, flits(HEADER + 32 * sectors));
+    double ej = eject(m, s->now, now + lat + wait, flits(HEADER + 32 * sectors));
+    wait += ej;
     st->mem_queue_cycles += (uint64_t)llround(wait);
+    st->mem_l2_wait_cycles += (uint64_t)llround(l2_wait);
+    st->mem_eject_cycles += (uint64_t)llround(ej);
     return lat + wait;
 }
 

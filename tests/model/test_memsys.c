@@ -378,6 +378,12 @@ static void test_sm_ports(void **state)
     assert_int_equal(sm__memsys_load(s), 173);
     assert_int_equal(sm__memsys_load(s), 177);
     assert_int_equal(sm__memsys_load(s), 181); /* and the third behind both */
+    /* the waits, split: at the injection port 0 + 1 + 2 cycles; at the ejection port
+     * 0, 3 (the second's reply is due a cycle after the first's, 174, and ends at 177)
+     * and 6 (due at 175, after both: 181) */
+    assert_int_equal(f->st.mem_l2_wait_cycles, 3);
+    assert_int_equal(f->st.mem_eject_cycles, 9);
+    assert_int_equal(f->st.mem_queue_cycles, 12);
     /* A one-sector store that goes on to DRAM, then a load, sent together: the store's
      * one flit leaves first, the L2 acknowledges it (a write-back L2) and its one-flit
      * acknowledgement ends at 173, in slot 172; the load's request leaves a cycle
