@@ -155,6 +155,7 @@ typedef enum { SM_FRONTENDS(SM__ENUM_VALUE) } sm_frontend;
 typedef enum { SM_MEMORIES(SM__ENUM_VALUE) } sm_memory;
 
 #define SM_MAX_LAUNCHES 256 /* launches of one profile (launch_blocks) */
+#define SM_MAX_WARP_WEIGHTS 32 /* warps of a 1024-thread block (warp_weights) */
 
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
@@ -294,6 +295,10 @@ typedef struct sm_profile {
     int n_launches;         /* entries of launch_blocks                        */
     bool launch_dependent;  /* each launch waits for the previous to finish   *
                              * on every SM (true: stream order)                */
+    double warp_weights[SM_MAX_WARP_WEIGHTS]; /* relative instructions of warp *
+                             * j of a block (entry j % n); none: every warp   *
+                             * runs insts_per_warp (gen.c, "Uneven warps")     */
+    int n_warp_weights;     /* entries of warp_weights                         */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
     /* A trace workload (docs/traces.md, "Running a trace"): the warps of a recorded *

@@ -320,6 +320,8 @@ const dse__key dse__workload_keys[] = {
     K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
             "blocks of each launch, in order (none: one launch of grid_blocks)"),
     K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),
+    K_DLIST(sm_profile, warp_weights, n_warp_weights, 0.001, 1e8,
+            "relative instructions of warp j of a block (entry j mod n; none: all equal)"),
     K_DBL(sm_profile, weight, 0, 1e6, "weight in the workload mix for aging duty"),
     K_I64(sm_profile, seed, 0, 9e18, "seed of the synthetic instruction stream"),
     K_I64(sm_profile, trace_hash, 0, 9e18,
