@@ -274,6 +274,8 @@ typedef struct sm_profile {
                              * divergence; 1: coalesced, docs/replay.md)       */
     int load_sites;         /* load-site IDs (static loads) the stream draws    *
                              * from, for per-PC prediction; 0: all site 0      */
+    int n_warp_weights;     /* entries of warp_weights (below; here, it fills  *
+                             * what was padding before the next double)        */
     double site_bias;       /* 0: every site hits at l1_hit_rate; 1: a site    *
                              * always hits or always misses (same mean)        */
     /* memory system, shared memory and launches (issue 27 items 2, 4, 5) */
@@ -298,7 +300,6 @@ typedef struct sm_profile {
     double warp_weights[SM_MAX_WARP_WEIGHTS]; /* relative instructions of warp *
                              * j of a block (entry j % n); none: every warp   *
                              * runs insts_per_warp (gen.c, "Uneven warps")     */
-    int n_warp_weights;     /* entries of warp_weights                         */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
     /* A trace workload (docs/traces.md, "Running a trace"): the warps of a recorded *
