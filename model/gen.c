@@ -14,11 +14,6 @@
 
 #include "sm_internal.h"
 
-/* One in four shared-memory instructions is a store (no destination, two sources): the
- * usual load/store ratio of the Rodinia and CUDA SDK kernels we profile, where no share
- * is measured (global memory's is the profile's store_share). */
-#define STORE_SHARE 0.25
-
 static uint64_t mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -97,14 +92,14 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     w[SM__OP_SFU] = p->frac_sfu;
     w[SM__OP_LD_GLOBAL] = p->frac_mem * (1 - p->store_share);
     w[SM__OP_ST_GLOBAL] = p->frac_mem * p->store_share;
-    w[SM__OP_LD_SHARED] = p->frac_shared * (1 - STORE_SHARE);
-    w[SM__OP_ST_SHARED] = p->frac_shared * STORE_SHARE;
+    w[SM__OP_LD_SHARED] = p->frac_shared * (1 - p->smem_store_share);
+    w[SM__OP_ST_SHARED] = p->frac_shared * p->smem_store_share;
     fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
 
     /* ALU instructions take the source operands that loads (1), stores (2) and SFU
      * instructions (1) leave over from the profile's mean. */
     double other = p->frac_sfu + p->frac_mem * (1 + p->store_share) +
-                   p->frac_shared * (1 + STORE_SHARE);
+                   p->frac_shared * (1 + p->smem_store_share);
     double m = alu > 0 ? (p->src_operands - other) / alu : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_thresh = prob32(m - floor(m));

@@ -243,6 +243,7 @@ typedef struct sm_profile {
                              * (__syncthreads), at the same positions in every *
                              * warp of a block                                 */
     double store_share;     /* share of global-memory instructions that store  */
+    double smem_store_share; /* share of shared-memory instructions that store */
     double latency1_share;  /* ALU instructions GPGPU-Sim 4.0 runs at latency *
                              * 1 (used with sm.latency_table = "gpgpusim")     */
     double src_operands;    /* mean source register operands per instruction   */

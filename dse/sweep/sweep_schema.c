@@ -277,6 +277,7 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, frac_fp64, 0, 1, "share of ALU instructions in double precision (of frac_fp)"),
     K_DBL(sm_profile, frac_barrier, 0, 0.5, "share of instructions that are block barriers"),
     K_DBL(sm_profile, store_share, 0, 1, "share of global-memory instructions that store"),
+    K_DBL(sm_profile, smem_store_share, 0, 1, "share of shared-memory instructions that store"),
     K_DBL(sm_profile, latency1_share, 0, 1,
           "ALU instructions at latency 1 with sm.latency_table = \"gpgpusim\""),
     K_DBL(sm_profile, src_operands, 0, 3, "mean source register operands per instruction"),
