@@ -317,6 +317,8 @@ typedef struct sm__hz_slot {
     uint8_t credit;      /* holds a credit (tracker credit) not yet turned into an MSHR */
     uint8_t known_miss;  /* squashed for an MSHR or the request queue: it misses */
     uint8_t checked;     /* the prediction of its last issue has been checked */
+    int64_t early_back;  /* the latest cycle an earlier request's data returns: the
+                          * load completes no sooner (sm.memory = partitions) */
 } sm__hz_slot;
 
 /* The hazard model's state (mem_hazard.c, replay.c, predict.c). */
@@ -326,9 +328,9 @@ typedef struct sm__hz {
     int n_replay;        /* entries in all replay buffers */
     uint64_t seq;        /* squash order: replays go oldest first */
     /* the MSHRs of requests before a load's last free when their own data returns:
-     * FIFO of those cycles (one miss latency per kernel keeps them in order) */
+     * a min-heap of those cycles (with the memory system they return out of order) */
     int64_t rel[SM__MSHR_RING];
-    int rel_head, rel_n;
+    int rel_n;
     uint8_t pc_ctr[SM__LOAD_SITES];
     /* per scheduler, the last issue stage: ready warps hidden from the issue loop (a
      * replay took the slot: all of them; else the loads the tracker holds), and the
@@ -596,6 +598,7 @@ void sm__mem_done(sm_sim *s, int lat);
 /* mem_hazard.c: the memory stage under the hazard model (k.mem_model) */
 int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p) __attribute__((noinline));
 void sm__hz_release_due(sm_sim *s);
+void sm__hz_hold_until(sm_sim *s, int64_t at); /* an early request's MSHR, freed at `at` */
 /* The entry points from the hot units are out of line (noinline): inlined, their
  * bodies grew sm_sim_run past the link-time inliner's limits, which then kept
  * sm__collect out of line (+3.5 % host instructions per warp instruction). */
