@@ -179,7 +179,12 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
-                                 c->lat_shared, miss, c->lat_dp, 1 };
+                                 c->lat_shared, miss, c->lat_dp, 1,
+                                 /* GPGPU-Sim SM2_GTX480: max/min int and f32 13
+                                  * (gpgpusim.config:50,52), f64 19 and div 330
+                                  * (:54), SFU 8 (cuda-sim.cc:77-80, default), shfl 32
+                                  * (:50) */
+                                 13, 19, 330, 8, 32 };
     memcpy(k->lat, lat, sizeof lat);
     memcpy(k->ops, sm__ops, sizeof k->ops);
     k->policy = sm__sched_policy_of(t->scheduler);
@@ -187,6 +192,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
+    k->trace_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && w->trace_stream;
     k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM;
     sm_profile traced;
     if (w->trace_stream) {

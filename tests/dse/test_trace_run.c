@@ -168,6 +168,57 @@ static void test_shared_conflict(void **state)
     dse_sweep_free(s);
 }
 
+/* The slice [from, to) of trace tr's first warp, as a one-warp trace of its own. */
+static sm_trace slice(const sm_trace *tr, uint64_t *first, uint64_t from, uint64_t to)
+{
+    sm_trace v = *tr;
+    first[0] = 0;
+    first[1] = to - from;
+    v.n_blocks = 1;
+    v.first = first;
+    v.insts = tr->insts + from;
+    return v;
+}
+
+static uint64_t slice_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
+                             sm_latency_table table)
+{
+    uint64_t first[2];
+    sm_trace v = slice(tr, first, from, to);
+    sm_profile w = s->workloads[0];
+    w.trace_stream = &v;
+    sm_config c = s->sm;
+    c.latency_table = table;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run_profile(s, &w, &c, &ideal, 0, &st), SM_OK);
+    assert_int_equal(st.warp_insts, to - from);
+    return st.cycles;
+}
+
+/* gsim-latency.traceg (its comment derives the counts): under sm.latency_table =
+ * "gpgpusim" a PTX trace takes GPGPU-Sim 4.0's latencies and units: fma.rn.f32 at
+ * latency 1, add.f64 on the one SFU pipeline at interval 8; under "rfdse" its own. */
+static void test_gsim_latency(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("gsim-latency.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->first[1], 8);
+    assert_int_equal(tr->insts[0].gsim, SM_TRACE_G_LAT1);
+    assert_int_equal(tr->insts[4].gsim, SM_TRACE_G_DP);
+    const uint64_t M = 4, K = 4, Lmad = (uint64_t)s->sm.lat_fp_mad;
+    assert_int_equal(slice_cycles(s, tr, 0, 4, SM_LATENCY_RFDSE), M * (Lmad + 3) + 1);
+    assert_int_equal(slice_cycles(s, tr, 0, 4, SM_LATENCY_GPGPUSIM), M * (1 + 3) + 1);
+    uint64_t one = slice_cycles(s, tr, 4, 5, SM_LATENCY_RFDSE);
+    assert_int_equal(slice_cycles(s, tr, 4, 5, SM_LATENCY_GPGPUSIM), one);
+    assert_int_equal(slice_cycles(s, tr, 4, 8, SM_LATENCY_RFDSE), one + (K / 2 - 1) * 8 + 1);
+    assert_int_equal(slice_cycles(s, tr, 4, 8, SM_LATENCY_GPGPUSIM), one + (K - 1) * 8);
+    dse_sweep_free(s);
+}
+
 /* predicate.traceg: predicates ("P<n>" tokens) decode to the scoreboard's predicate
  * entries, never to register accesses, and a guarded instruction waits for the compare
  * that writes its predicate: cycles = (M + 1)(L + 3) + 2 with M = 5 (its comment
@@ -338,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_decoder_rules),
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_gsim_latency),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
         cmocka_unit_test(test_every_technique),
