@@ -136,7 +136,7 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, lat_miss, 1, 100000, "L1 miss latency (L2 + DRAM), cycles"),
     K_INT(sm_config, lat_dp, 1, 10000, "double-precision add/mul/mad latency, cycles"),
     K_ENUM(sm_config, latency_table, latency_table_names,
-           "ALU latencies: rfdse's, or GPGPU-Sim 4.0's (latency1_share at latency 1)"),
+           "ALU latencies: rfdse's, or GPGPU-Sim 4.0's (latency1_share; a PTX trace's opcodes)"),
     K_ENUM(sm_config, frontend, frontend_names,
            "instruction front end: none, or GPGPU-Sim's fetch, decode and 2-entry buffer"),
     K_INT(sm_config, max_misses, 1, 4096, "outstanding misses per SM"),
