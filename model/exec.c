@@ -119,7 +119,12 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
  * in a cycle another result already leaves it?  GPGPU-Sim's units keep one `occupied`
  * bit per future cycle and refuse such an instruction, so a shorter-latency one right
  * after a longer-latency one on the same pipeline waits (mul 4 after fma 5).  If not,
- * the pipeline books that cycle.  Out of line: off by default. */
+ * the pipeline books that cycle.  With result_buses the result also needs one of the
+ * buses the SP and SFU pipelines share free in that cycle (GPGPU-Sim 4.0:
+ * shader_core_ctx::execute() issues a non-stallable unit's instruction only when
+ * test_res_bus() finds one of its EX_WB-width result buses free at its latency,
+ * src/gpgpu-sim/shader.cc 1665-1690, 432; SM2_GTX480's -gpgpu_pipeline_widths gives
+ * EX_WB 2, gpgpusim.config:43).  Out of line: off by default. */
 static bool __attribute__((cold, noinline))
 result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 {
@@ -129,6 +134,14 @@ result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
     int64_t at = s->now + lat, *booked = &s->result_at[u][p][at % SM__RESULT_RING];
     if (*booked == at)
         return true;
+    if (s->k.result_buses > 0) {
+        int b = 0;
+        while (b < s->k.result_buses && s->result_bus[b][at % SM__RESULT_RING] == at)
+            b++;
+        if (b == s->k.result_buses)
+            return true; /* every bus carries a result then */
+        s->result_bus[b][at % SM__RESULT_RING] = at;
+    }
     *booked = at;
     return false;
 }

@@ -220,6 +220,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     k->lrr = k->policy == &sm__sched_lrr;
     sm__streams_select(s);
@@ -263,8 +264,10 @@ static void reset_state(sm_sim *s)
             s->pipe_free[u][p] = 0;
         s->pipe_min[u] = 0;
     }
-    if (c->result_slots)
+    if (c->result_slots) {
         memset(s->result_at, 0, sizeof s->result_at);
+        memset(s->result_bus, 0, sizeof s->result_bus);
+    }
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);

@@ -27,6 +27,7 @@
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
+#define SM__MAX_BUSES 4        /* result buses (result_buses)                           */
 #define SM__MAX_SCHED 4
 #define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
@@ -275,6 +276,7 @@ typedef struct sm__kernel {
      * zero_gating, coalesce; the hazard model): a stored stream's read advances it */
     bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
+    int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR: the issue stage calls it inline        */
@@ -401,6 +403,8 @@ struct sm_sim {
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
+    /* sm_config.result_buses: per shared result bus, the cycles it carries a result */
+    int64_t result_bus[SM__MAX_BUSES][SM__RESULT_RING];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
     /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and

@@ -121,6 +121,8 @@ static const dse__key sm_keys[] = {
            "rf_bro: ports per virtual bank, or the physical banks' (an access holds both)"),
     K_BOOL(sm_config, result_slots,
            "SP/SFU pipelines refuse a result cycle already taken (GPGPU-Sim's units)"),
+    K_INT(sm_config, result_buses, 0, 4,
+          "with result_slots: result buses SP and SFU share (GPGPU-Sim EX_WB; 0: none)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
     K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
     K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),
