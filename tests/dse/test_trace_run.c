@@ -254,6 +254,34 @@ static void test_result_buses(void **state)
     dse_sweep_free(s);
 }
 
+static uint64_t range_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to)
+{
+    uint64_t first[2];
+    sm_trace v = slice(tr, first, from, to);
+    sm_profile w = s->workloads[0];
+    w.trace_stream = &v;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run_profile(s, &w, &s->sm, &ideal, 0, &st), SM_OK);
+    assert_int_equal(st.l1_misses, 1);
+    return st.cycles;
+}
+
+/* mem-requests.traceg (its comment derives it): a load's line requests leave the LD/ST
+ * unit one a cycle, so a missing load of 4 lines takes 3 cycles more than one of 1. */
+static void test_mem_requests(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("mem-requests.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[0].reqs, 1);
+    assert_int_equal(tr->insts[1].reqs, 4);
+    assert_int_equal(range_cycles(s, tr, 1, 2), range_cycles(s, tr, 0, 1) + 3);
+    dse_sweep_free(s);
+}
+
 /* predicate.traceg: predicates ("P<n>" tokens) decode to the scoreboard's predicate
  * entries, never to register accesses, and a guarded instruction waits for the compare
  * that writes its predicate: cycles = (M + 1)(L + 3) + 2 with M = 5 (its comment
@@ -426,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_gsim_latency),
         cmocka_unit_test(test_result_buses),
+        cmocka_unit_test(test_mem_requests),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
         cmocka_unit_test(test_every_technique),
