@@ -141,8 +141,11 @@ int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
     for (int u = 0; u < SM__N_UNITS; u++)
         k->coll_keep[u] = k->unified ? 0u : ~(1u << u);
     k->replay = c->mem_hazard == SM_HAZARD_REPLAY || c->mshr_tracker != SM_TRACKER_NONE;
+    /* a trace's loads carry their own line requests (reqs, from their addresses), sent
+     * one a cycle as GPGPU-Sim's LD/ST unit sends a load's accesses to L1; with one
+     * request each the stage is exec.c's LD/ST unit */
     k->mem_model = k->unified || k->replay || c->miss_interval > 0 || p->mem_requests > 1 ||
-                   p->load_sites > 0 || p->site_bias > 0 ||
+                   p->load_sites > 0 || p->site_bias > 0 || p->trace_stream != NULL ||
                    c->memory == SM_MEMORY_PARTITIONS; /* memsys.c: the stage below */
     if (!k->mem_model)
         return 0;

@@ -177,6 +177,10 @@ typedef struct sm_config {
                              * whose result would leave it in the same cycle   *
                              * as an earlier one's (GPGPU-Sim's per-unit       *
                              * `occupied` bits: mixed latencies collide)       */
+    int result_buses;       /* with result_slots: result buses the SP   0     *
+                             * and SFU pipelines share, a result taking one in *
+                             * its cycle (GPGPU-Sim's EX_WB width, 2 on       *
+                             * GTX480); 0: none beyond the pipelines' own      */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
