@@ -150,15 +150,21 @@ static void test_store_share(void **state)
  * the warps run), their share of the instructions is frac_barrier within a binomial
  * tolerance over the positions (4 standard deviations), runs are deterministic, and
  * with frac_barrier = 0 no barrier is issued. */
-static void test_synthetic_barriers(void **state)
+/* Four blocks a SM (SM 0 of 15) of `insts` instructions a warp, 5 % barriers; runs SM 0. */
+static void run_barrier_kernel(fixture *f, int insts)
 {
-    fixture *f = *state;
     sm_config_default(&f->c);
     sm_profile_default(&f->p);
     f->p.grid_blocks = 15 * 4;
-    f->p.insts_per_warp = 2000;
+    f->p.insts_per_warp = insts;
     f->p.frac_barrier = 0.05;
     assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+}
+
+static void test_synthetic_barriers(void **state)
+{
+    fixture *f = *state;
+    run_barrier_kernel(f, 2000);
     sm_stats a = f->st;
     uint64_t warps = 4u * (uint64_t)((f->p.block_threads + 31) / 32);
     assert_int_equal(a.warp_insts, warps * 2000u);
@@ -183,13 +189,8 @@ static void test_synthetic_barriers(void **state)
 static void test_uneven_warps(void **state)
 {
     fixture *f = *state;
-    sm_config_default(&f->c);
-    sm_profile_default(&f->p);
-    f->p.grid_blocks = 15 * 4;
-    f->p.block_threads = 256;
-    f->p.insts_per_warp = 1000;
-    f->p.frac_barrier = 0.05;
-    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    run_barrier_kernel(f, 1000); /* the default profile's 256 threads: 8 warps a block */
+    assert_int_equal(f->p.block_threads, 256);
     sm_stats even = f->st;
     f->p.n_warp_weights = 2;
     f->p.warp_weights[0] = 5.0;
