@@ -23,7 +23,7 @@ static void launch_warp(sm_sim *s, sm__block *blk, int w, int j)
     const sm__kernel *k = &s->k;
     sm__warp *wp = &s->warps[w];
     wp->block = (int16_t)(blk - s->blocks);
-    wp->n_left = k->insts_per_warp;
+    wp->n_left = k->uneven ? k->warp_len[j] : k->insts_per_warp; /* gen.c warp_lengths */
     wp->n_issued = 0;
     wp->n_inflight = 0;
     wp->wait_reg = SM__NOT_WAITING;

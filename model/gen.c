@@ -14,11 +14,6 @@
 
 #include "sm_internal.h"
 
-/* One in four shared-memory instructions is a store (no destination, two sources): the
- * usual load/store ratio of the Rodinia and CUDA SDK kernels we profile, where no share
- * is measured (global memory's is the profile's store_share). */
-#define STORE_SHARE 0.25
-
 static uint64_t mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -97,14 +92,14 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     w[SM__OP_SFU] = p->frac_sfu;
     w[SM__OP_LD_GLOBAL] = p->frac_mem * (1 - p->store_share);
     w[SM__OP_ST_GLOBAL] = p->frac_mem * p->store_share;
-    w[SM__OP_LD_SHARED] = p->frac_shared * (1 - STORE_SHARE);
-    w[SM__OP_ST_SHARED] = p->frac_shared * STORE_SHARE;
+    w[SM__OP_LD_SHARED] = p->frac_shared * (1 - p->smem_store_share);
+    w[SM__OP_ST_SHARED] = p->frac_shared * p->smem_store_share;
     fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
 
     /* ALU instructions take the source operands that loads (1), stores (2) and SFU
      * instructions (1) leave over from the profile's mean. */
     double other = p->frac_sfu + p->frac_mem * (1 + p->store_share) +
-                   p->frac_shared * (1 + STORE_SHARE);
+                   p->frac_shared * (1 + p->smem_store_share);
     double m = alu > 0 ? (p->src_operands - other) / alu : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_thresh = prob32(m - floor(m));
@@ -159,6 +154,34 @@ static uint8_t mate_of(const sm__kernel *k, uint8_t r, uint64_t bits, uint8_t ot
     return n ? k->mates[r][bits % (uint64_t)n] : other;
 }
 
+/* Uneven warps (warp_weights, docs/workloads.md): warp j of a block runs
+ * insts_per_warp x its weight over the block's mean weight instructions, at least 2,
+ * so the mean warp keeps the profile's length.  k.insts_per_warp becomes the longest:
+ * stored streams are that long and every index stays below it. */
+static void warp_lengths(sm__kernel *k, const sm_profile *p)
+{
+    int wpb = k->warps_per_block, n = p->n_warp_weights;
+    k->uneven = n > 0;
+    k->len_min = k->insts_per_warp;
+    k->block_insts = (int64_t)k->insts_per_warp * wpb;
+    if (!k->uneven)
+        return;
+    double mean = 0;
+    for (int j = 0; j < wpb; j++)
+        mean += p->warp_weights[j % n] / wpb;
+    int longest = 2, shortest = INT32_MAX;
+    k->block_insts = 0;
+    for (int j = 0; j < wpb; j++) {
+        double len = fmax(2.0, round(k->insts_per_warp * p->warp_weights[j % n] / mean));
+        k->warp_len[j] = len > 1e8 ? 100000000 : (int32_t)len;
+        longest = k->warp_len[j] > longest ? k->warp_len[j] : longest;
+        shortest = k->warp_len[j] < shortest ? k->warp_len[j] : shortest;
+        k->block_insts += k->warp_len[j];
+    }
+    k->insts_per_warp = longest;
+    k->len_min = shortest;
+}
+
 void sm__gen_setup(sm__kernel *k, const sm_profile *p)
 {
     k->seed = p->seed;
@@ -172,7 +195,12 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     k->partial_thresh = prob32(p->partial_warps);
     k->partial_lanes = p->partial_lanes;
     k->hit_thresh = (uint32_t)lround(p->l1_hit_rate * 4096);
-    k->bar_thresh = prob32(p->frac_barrier);
+    warp_lengths(k, p);
+    /* uneven warps: every warp meets the same barriers, as many as the mean warp's
+     * share gives, placed on the shortest warp's positions (warp_barrier) */
+    k->bar_thresh = prob32(k->uneven ? fmin(1.0, p->frac_barrier * k->block_insts /
+                                                     k->warps_per_block / k->len_min)
+                                     : p->frac_barrier);
     double ways = p->smem_ways < 1 ? 1.0 : p->smem_ways;
     k->smem_base = (int)floor(ways);
     k->smem_thresh = prob32(ways - k->smem_base);
@@ -214,6 +242,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
+    wp->wib = (uint8_t)warp_in_block;
     wp->next.smem_ways = 1; /* synth() writes it only when the kernel has conflicts */
     if (k->trace)
         sm__trace_warp(k, wp, ordinal, warp_in_block); /* its row and length */
@@ -316,6 +345,20 @@ static bool barrier_at(const sm__kernel *k, int index)
            (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)index << 20)) < k->bar_thresh;
 }
 
+/* Is instruction `index` of warp `wib` of its block a barrier?  Uneven warps: a
+ * warp of length L meets barrier p of the shortest warp (length L0) at floor(p L /
+ * L0), a map that keeps the order and, as L >= L0, never joins two barriers, so all
+ * warps of a block meet the same barriers in the same order. */
+static bool warp_barrier(const sm__kernel *k, int wib, int index)
+{
+    if (!k->uneven)
+        return barrier_at(k, index);
+    int64_t len = k->warp_len[wib], base = k->len_min;
+    int64_t p = ((int64_t)index * base + len - 1) / len; /* the least p mapping to >= index */
+    return p < base - 1 && p * len / base == index &&
+           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)p << 20)) < k->bar_thresh;
+}
+
 static void bar_inst(sm__inst *in)
 {
     *in = (sm__inst){ .op = SM__OP_BAR, .dst = SM__NO_REG, .n_src = 0,
@@ -328,7 +371,8 @@ static void bar_inst(sm__inst *in)
 /* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
 static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
-    if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+    if (__builtin_expect(k->bar_thresh != 0, 0) &&
+        warp_barrier(k, wp->wib, index))
         bar_inst(in);
     else
         synth(k, wp, in);
@@ -347,7 +391,9 @@ static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int war
     sm__warp w;
     memset(&w, 0, sizeof w);
     w.rng = warp_key(k, ordinal, warp_in_block);
-    for (int i = 0; i < k->insts_per_warp; i++) {
+    w.wib = (uint8_t)warp_in_block;
+    int len = k->uneven ? k->warp_len[warp_in_block] : k->insts_per_warp;
+    for (int i = 0; i < len; i++) {
         sm__inst in = { .smem_ways = 1 }; /* as sm__gen_warp leaves it */
         uint64_t before = w.rng, draws = 0;
         draw_synth(k, &w, i, &in);
@@ -366,6 +412,7 @@ static void __attribute__((noinline)) stream_past(const sm__kernel *k, sm__warp 
     memset(&w, 0, sizeof w);
     int wpb = k->warps_per_block;
     w.rng = warp_key(k, wp->micro_row / wpb, wp->micro_row % wpb);
+    w.wib = wp->wib;
     for (int i = 0; i <= index; i++)
         draw_synth(k, &w, i, in);
     wp->rng = w.rng;
@@ -410,7 +457,8 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
             sm__trace_inst(k, wp, index, in);
         else
             micro(k, wp, index, in);
-    } else if (__builtin_expect(k->bar_thresh != 0, 0) && barrier_at(k, index))
+    } else if (__builtin_expect(k->bar_thresh != 0, 0) &&
+               warp_barrier(k, wp->wib, index))
         bar_inst(in);
     else
         synth(k, wp, in);

@@ -104,11 +104,24 @@ static bool launches_ok(const sm_profile *w)
     return true;
 }
 
+/* warp_weights: positive and finite, for a block of at most 32 warps (gen.c) */
+static bool weights_ok(const sm_profile *w)
+{
+    if (w->n_warp_weights < 0 || w->n_warp_weights > SM_MAX_WARP_WEIGHTS)
+        return false;
+    if (w->n_warp_weights && (w->block_threads + 31) / 32 > SM_MAX_WARP_WEIGHTS)
+        return false;
+    for (int j = 0; j < w->n_warp_weights; j++)
+        if (!(w->warp_weights[j] > 0 && w->warp_weights[j] < 1e9))
+            return false;
+    return true;
+}
+
 static bool profile_ok(const sm_profile *w)
 {
     return w->regs_per_thread >= 1 && w->regs_per_thread <= SM__MAX_REGS - 1 &&
            w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1 &&
-           launches_ok(w);
+           launches_ok(w) && weights_ok(w);
 }
 
 /* The only way sm_index and n_sms reach the simulation (sm.h): blocks b = sm_index,
@@ -195,6 +208,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
         traced = *w;
         traced.partial_warps = traced.tid_divergence = traced.same_bank_share = 0;
         traced.frac_barrier = 0;
+        traced.n_warp_weights = 0; /* a trace's warps have their own lengths */
         w = &traced;
     }
     sm__gen_setup(k, w);

@@ -139,6 +139,7 @@ typedef struct sm__warp {
     uint8_t n_inflight;
     uint8_t tables_lanes; /* lanes its bank and latency tables were filled for (banks.c), *
                            * 0: none this run                                           */
+    uint8_t wib;         /* its warp in block (uneven warps' barriers, gen.c) */
     uint16_t wait_reg;   /* register (or a trace's predicate) a scoreboard-blocked    *
                           * warp waits for, or SM__NOT_WAITING, which none equals      */
     uint8_t wait_kind;   /* while it waits: SM__STALL_MEMORY or SM__STALL_DEP */
@@ -192,7 +193,11 @@ typedef struct sm__sched {
 typedef struct sm__kernel {
     int regs;            /* registers per thread */
     int reg_span;        /* register r has number r * reg_span / regs for its bank */
-    int insts_per_warp;
+    int insts_per_warp;  /* the longest warp's instructions (all warps' without weights) */
+    bool uneven;         /* warp_weights: warp j of a block runs warp_len[j] (gen.c) */
+    int len_min;         /* the shortest warp_len: barriers are placed on its positions */
+    int32_t warp_len[SM_MAX_WARP_WEIGHTS];
+    int64_t block_insts; /* a block's warp instructions (stop.c extrapolates to them) */
     int warps_per_block;
     int tail_lanes;      /* lanes of the last warp of a block (32 if full) */
     int resident;        /* blocks resident at once */

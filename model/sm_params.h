@@ -155,6 +155,7 @@ typedef enum { SM_FRONTENDS(SM__ENUM_VALUE) } sm_frontend;
 typedef enum { SM_MEMORIES(SM__ENUM_VALUE) } sm_memory;
 
 #define SM_MAX_LAUNCHES 256 /* launches of one profile (launch_blocks) */
+#define SM_MAX_WARP_WEIGHTS 32 /* warps of a 1024-thread block (warp_weights) */
 
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
@@ -242,6 +243,7 @@ typedef struct sm_profile {
                              * (__syncthreads), at the same positions in every *
                              * warp of a block                                 */
     double store_share;     /* share of global-memory instructions that store  */
+    double smem_store_share; /* share of shared-memory instructions that store */
     double latency1_share;  /* ALU instructions GPGPU-Sim 4.0 runs at latency *
                              * 1 (used with sm.latency_table = "gpgpusim")     */
     double src_operands;    /* mean source register operands per instruction   */
@@ -273,6 +275,8 @@ typedef struct sm_profile {
                              * divergence; 1: coalesced, docs/replay.md)       */
     int load_sites;         /* load-site IDs (static loads) the stream draws    *
                              * from, for per-PC prediction; 0: all site 0      */
+    int n_warp_weights;     /* entries of warp_weights (below; here, it fills  *
+                             * what was padding before the next double)        */
     double site_bias;       /* 0: every site hits at l1_hit_rate; 1: a site    *
                              * always hits or always misses (same mean)        */
     /* memory system, shared memory and launches (issue 27 items 2, 4, 5) */
@@ -294,6 +298,9 @@ typedef struct sm_profile {
     int n_launches;         /* entries of launch_blocks                        */
     bool launch_dependent;  /* each launch waits for the previous to finish   *
                              * on every SM (true: stream order)                */
+    double warp_weights[SM_MAX_WARP_WEIGHTS]; /* relative instructions of warp *
+                             * j of a block (entry j % n); none: every warp   *
+                             * runs insts_per_warp (gen.c, "Uneven warps")     */
     double weight;          /* weight in the sweep's workload mix (aging duty) */
     uint64_t seed;          /* seed of the synthetic instruction stream        */
     /* A trace workload (docs/traces.md, "Running a trace"): the warps of a recorded *

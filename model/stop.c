@@ -102,7 +102,7 @@ static uint64_t scaled(uint64_t v, double f) { return (uint64_t)llround((double)
 /* A stopped run's statistics, extrapolated to the whole kernel (above). */
 void sm__stop_extrapolate(const sm_sim *s, sm_stats *st)
 {
-    double total = (double)s->k.n_blocks * s->k.warps_per_block * s->k.insts_per_warp;
+    double total = (double)s->k.n_blocks * (double)s->k.block_insts;
     if (!st->warp_insts)
         return;
     double f = total / (double)st->warp_insts;

@@ -54,6 +54,10 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
     n = put(b, n, &k->alu_src_thresh, sizeof k->alu_src_thresh);
     n = put(b, n, &k->hit_thresh, sizeof k->hit_thresh);
     n = put(b, n, &k->bar_thresh, sizeof k->bar_thresh);
+    if (k->uneven) {
+        n = put(b, n, &k->len_min, sizeof k->len_min);
+        n = put(b, n, k->warp_len, sizeof k->warp_len);
+    }
     n = put(b, n, &k->mate_thresh, sizeof k->mate_thresh);
     n = put(b, n, &k->mate_srcs, sizeof k->mate_srcs);
     n = put(b, n, k->src_base, sizeof k->src_base);

@@ -148,10 +148,10 @@ static void test_tables_cover_every_field(void **state)
     assert_int_equal(c, 7); /* padding after the result_slots bool (3), and 4 before *
                              * an 8-byte field since sm.frontend's int               */
     assert_int_equal(p, sizeof(((sm_profile *)0)->name) + sizeof(((sm_profile *)0)->trace) +
-                            sizeof(((sm_profile *)0)->trace_stream) + 3 * 4 + 3);
+                            sizeof(((sm_profile *)0)->trace_stream) + 2 * 4 + 3);
     /* name; a trace workload's file name and its decoded stream (trace_hash, a key,
-     * stands for both: docs/traces.md); padding after miss_latency, partial_lanes and
-     * load_sites, and after the launch_dependent bool */
+     * stands for both: docs/traces.md); padding after miss_latency and partial_lanes,
+     * and after the launch_dependent bool (n_warp_weights fills load_sites' padding) */
 }
 
 /* sm.bro_ports = "physical" (model/slow_access.c): which map positions share a physical

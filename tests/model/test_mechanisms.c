@@ -175,6 +175,42 @@ static void test_synthetic_barriers(void **state)
     assert_int_equal(f->st.stall_barrier, 0);
 }
 
+/* Uneven warps (warp_weights): warp j runs insts_per_warp x w[j mod n] / mean(w)
+ * instructions, every warp meets the same barriers (a count that is a multiple of the
+ * warps, in a run that ends), their share is frac_barrier of the mean warp within a
+ * binomial tolerance over the shortest warp's positions, long warps lengthen the run,
+ * and equal weights are the even kernel bit for bit. */
+static void test_uneven_warps(void **state)
+{
+    fixture *f = *state;
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    f->p.grid_blocks = 15 * 4;
+    f->p.block_threads = 256;
+    f->p.insts_per_warp = 1000;
+    f->p.frac_barrier = 0.05;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats even = f->st;
+    f->p.n_warp_weights = 2;
+    f->p.warp_weights[0] = 5.0;
+    f->p.warp_weights[1] = 1.0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats a = f->st;
+    const long lng = lround(1000 * 5.0 / 3.0), shrt = lround(1000 * 1.0 / 3.0);
+    assert_int_equal(a.warp_insts, 4u * (uint64_t)(4 * lng + 4 * shrt));
+    assert_int_equal(a.barriers % 32, 0);
+    double p = 0.05 * 1000.0 / (double)shrt, per_warp = (double)(a.barriers / 32);
+    double tol = 4.0 * sqrt(p * (1 - p) * (double)(shrt - 1));
+    printf("# uneven: %.1f barriers a warp (expected %.1f +- %.1f); cycles %lu (even %lu)\n",
+           per_warp, p * (double)(shrt - 1), tol, (unsigned long)a.cycles,
+           (unsigned long)even.cycles);
+    assert_true(fabs(per_warp - p * (double)(shrt - 1)) < tol);
+    assert_true(a.cycles > even.cycles);
+    f->p.warp_weights[0] = f->p.warp_weights[1] = 2.5;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    assert_memory_equal(&even, &f->st, sizeof even);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_latency_table),
         cmocka_unit_test(test_store_share),
         cmocka_unit_test(test_synthetic_barriers),
+        cmocka_unit_test(test_uneven_warps),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }

@@ -1,6 +1,7 @@
 /* Ordering sanity of the SM model over the 14 shipped workload profiles (loaded with
  * the sweep loader, hence rfdse_dse), on the stand-in 70 % storage maps of `rfdse sm`:
  * mean IPC over every SM of the default chip. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,7 +153,8 @@ static double latency_ipc(const dse_sweep *s, sm_sim *sim, int w, const char *na
     return sum / fp->n_sms;
 }
 
-/* Issue 18: without a cache, IPC falls as every access slows (L = 1, 2, 4, 8); LTRF
+/* Issue 18: without a cache, IPC falls as every access slows (L = 1, 2, 4, 8: each step
+ * within a 2 % scheduling anomaly, L = 8 below L = 1); LTRF
  * serves every operand from its cache, and at L = 6 runs at least as fast as no cache.
  * The paper's "at most 5 % loss up to 6x" holds on 13 of the 14 measured profiles, not
  * on lavaMD (docs/model.md: 1-2 blocks per SM leave too few warps to hide the
@@ -167,9 +169,17 @@ static void test_main_rf_latency(void **state)
         double prev = 1e9;
         for (int L = 1; L <= 8; L *= 2) {
             double ipc = latency_ipc(s, sim, w, "two_level", L, &misses);
-            assert_true(ipc <= prev);
-            prev = ipc;
+            if (ipc > prev)
+                print_message("%s: L=%d IPC %.5f above L=%d's %.5f\n", s->workloads[w].name,
+                              L, ipc, L / 2, prev);
+            /* a greedy scheduler's anomaly (Graham): a slower register file can change
+             * the order warps progress in and so shorten the tail; with uneven warps
+             * (scanLargeArray's warp 0 runs 2.4 times the others) L = 2 ran 1.0 %
+             * faster than L = 1.  Each step may gain at most 2 %; L = 8 must lose. */
+            assert_true(ipc <= prev * 1.02);
+            prev = L == 1 ? ipc : fmin(prev, ipc);
         }
+        assert_true(prev < latency_ipc(s, sim, w, "two_level", 1, &misses));
         double l1 = latency_ipc(s, sim, w, "ltrf", 1, &misses);
         double l6 = latency_ipc(s, sim, w, "ltrf", 6, &misses);
         assert_int_equal(misses, 0);
