@@ -195,7 +195,10 @@ static int latency_table(const dse_sweep *s, sm_sim *sim)
  * points relative to stalling with a unified collector pool, and the bound that the
  * stalling run predicts for replay.  Options after --replay-table: slow=N sub-banks
  * slow (stand-in map), tech=NAME (default ideal, rf_bro with slow), sites=N, bias=B,
- * requests=R (profile overrides), interval=K (sm.miss_interval), oc=N (oc_unified). */
+ * requests=R (profile overrides), interval=K (sm.miss_interval), oc=N (oc_unified),
+ * mshrs=N (sm.max_misses), memory=partitions (sm.memory), seed=K (every profile's seed
+ * + K: another sample of the same kernels), hazards (the table of what the runs met
+ * instead of the design points' IPC). */
 typedef struct hz_point {
     const char *name;
     sm_collectors coll;
@@ -221,11 +224,36 @@ static const hz_point hz_points[] = {
 };
 #define N_HZ_POINTS ((int)(sizeof hz_points / sizeof hz_points[0]))
 
+/* What a design point's chip run met, summed over its SMs (--replay-table hazards). */
+typedef struct hz_sum {
+    uint64_t cycles, insts, reads, mshr_stalls, held_div, held_queue, replays_mshr,
+        repeats, replays_div, replays_queue, replay_reads, l1_misses;
+    double mshr_busy; /* mean over SMs of MSHRs in use, by Little's law */
+} hz_sum;
+
+/* Adds one SM's run.  MSHRs in use, on average: every missing request holds one for
+ * its latency, so MSHR-cycles are the requests' latencies summed (partitions:
+ * mem_miss_cycles; fixed: the kernel's one miss latency per miss). */
+static void hz_add(hz_sum *a, const sm_stats *st, const sm_config *c, const sm_profile *w)
+{
+    a->cycles += st->cycles, a->insts += st->warp_insts, a->reads += st->reads;
+    a->mshr_stalls += st->mshr_stalls, a->held_div += st->mem_stall_divergence;
+    a->held_queue += st->mem_stall_queue, a->replays_mshr += st->replays_mshr;
+    a->repeats += st->replays_mshr_repeat, a->replays_div += st->replays_divergence;
+    a->replays_queue += st->replays_queue, a->replay_reads += st->replay_reads;
+    a->l1_misses += st->l1_misses;
+    double lat = w->miss_latency ? w->miss_latency : c->lat_miss;
+    double held = c->memory == SM_MEMORY_PARTITIONS ? (double)st->mem_miss_cycles
+                                                    : (double)st->l1_misses * lat;
+    a->mshr_busy += st->cycles ? held / (double)st->cycles : 0;
+}
+
 /* Chip IPC of one design point; *bound gets the mean over SMs of the stalling run's
- * bound, *rf_reads the register reads (replays' included) per warp instruction. */
+ * bound, *rf_reads the register reads (replays' included) per warp instruction;
+ * *sum (if not NULL) what the SMs met. */
 static double hz_chip(sm_sim *sim, const dse_sweep *s, sm_config c, const sm_profile *w,
                       const dse_technique *t, const sm_rf_map *m, const hz_point *pt,
-                      double *bound, double *rf_reads, double *accuracy)
+                      double *bound, double *rf_reads, double *accuracy, hz_sum *sum_st)
 {
     c.collectors = pt->coll, c.mem_hazard = pt->hz, c.mshr_tracker = pt->tr;
     c.hit_predictor = pt->pr;
@@ -243,16 +271,51 @@ static double hz_chip(sm_sim *sim, const dse_sweep *s, sm_config c, const sm_pro
         b += sm_stats_replay_bound(&st);
         reads += st.reads, insts += st.warp_insts;
         pred += st.predictions, right += st.predictions_correct;
+        if (sum_st)
+            hz_add(sum_st, &st, &c, w);
     }
+    if (sum_st)
+        sum_st->mshr_busy /= n;
     *accuracy = pred ? (double)right / (double)pred : 0;
     *bound = b / n;
     *rf_reads = insts ? (double)reads / (double)insts : 0;
     return sum / n;
 }
 
+/* --replay-table hazards: per profile, what the stalling run (unified collectors) met
+ * and what plain replay and Turner's pair (credit tracker, hit-unless-replayed) did
+ * with it, summed over the chip's SMs: per 1000 cycles (per SM), MSHR-full and
+ * divergence cycles held; MSHRs in use on average (of max_misses); per 1000 warp
+ * instructions, replays by cause and MSHR replays of a load already replayed for one;
+ * the replays' share of the register reads; IPC over stalling. */
+static void hz_detail_header(void)
+{
+    printf("%-15s %6s %6s %7s %7s %6s | %7s %7s %7s %6s %7s | %7s %7s %6s %7s\n", "profile",
+           "stall", "busy", "mshr/kc", "div/kc", "bound", "replay", "mshr/ki", "rep/ki",
+           "div/ki", "rd%", "cr/hur", "mshr/ki", "rep/ki", "rd%");
+}
+
+static void hz_detail_row(const char *name, double ipc0, double bound, const hz_sum *st,
+                          double ipc_r, const hz_sum *r, double ipc_c, const hz_sum *cr)
+{
+    double kc = (double)st->cycles / 1000;
+    printf("%-15s %6.3f %6.1f %7.1f %7.1f %6.3f | %7.4f %7.1f %7.1f %6.1f %7.2f | %7.4f %7.1f "
+           "%6.1f %7.2f\n",
+           name, ipc0, st->mshr_busy, (double)st->mshr_stalls / kc, (double)st->held_div / kc,
+           bound, ipc_r / ipc0, 1000.0 * (double)r->replays_mshr / (double)r->insts,
+           1000.0 * (double)r->repeats / (double)r->insts,
+           1000.0 * (double)r->replays_div / (double)r->insts,
+           100.0 * (double)r->replay_reads / (double)r->reads, ipc_c / ipc0,
+           1000.0 * (double)cr->replays_mshr / (double)cr->insts,
+           1000.0 * (double)cr->repeats / (double)cr->insts,
+           100.0 * (double)cr->replay_reads / (double)cr->reads);
+}
+
 static int replay_table(const dse_sweep *s, int argc, char **argv)
 {
     int slow = 0, sites = -1;
+    bool detail = false;
+    unsigned long long reseed = 0; /* seed=K: every profile's seed + K, another sample */
     double bias = -1, requests = 0;
     char tname[DSE_NAME_MAX] = "";
     sm_config c = s->sm;
@@ -263,9 +326,12 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
         sscanf(argv[i], "requests=%lf", &requests);
         sscanf(argv[i], "interval=%d", &c.miss_interval);
         sscanf(argv[i], "oc=%d", &c.oc_unified);
+        sscanf(argv[i], "mshrs=%d", &c.max_misses); /* GTX480's L1D has 64 */
+        sscanf(argv[i], "seed=%llu", &reseed);
         sscanf(argv[i], "tech=%31s", tname);
         if (!strcmp(argv[i], "memory=partitions")) /* issue 27: L2/DRAM with bandwidth */
             c.memory = SM_MEMORY_PARTITIONS;
+        detail |= !strcmp(argv[i], "hazards");
     }
     sm_config big = c;
     big.collectors = SM_COLLECTORS_UNIFIED;
@@ -277,25 +343,41 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
     }
     static sm_rf_map m;
     standin_map(s, &tech, slow, &m);
-    printf("chip IPC / unified stall (%d of 32 sub-banks slow, %s); bound: stall's\n%-15s %6s",
-           slow, tech.name, "profile", "stall");
-    for (int k = 0; k < N_HZ_POINTS; k++)
+    printf("chip IPC / unified stall (%d of 32 sub-banks slow, %s%s); bound: stall's\n", slow,
+           tech.name, c.memory == SM_MEMORY_PARTITIONS ? ", memory partitions" : "");
+    if (detail)
+        hz_detail_header();
+    else
+        printf("%-15s %6s", "profile", "stall");
+    for (int k = 0; k < N_HZ_POINTS && !detail; k++)
         if (k != 1)
             printf(" %8s", hz_points[k].name);
-    printf(" %6s %6s %6s %7s %6s\n", "bound", "rd/i", "rd/i_r", "acc_hur", "acc_pc");
+    if (!detail)
+        printf(" %6s %6s %6s %7s %6s\n", "bound", "rd/i", "rd/i_r", "acc_hur", "acc_pc");
     int rc = 0;
     for (int wi = 0; wi < s->n_workloads && !rc; wi++) {
         sm_profile w = s->workloads[wi];
         w.load_sites = sites >= 0 ? sites : w.load_sites;
         w.site_bias = bias >= 0 ? bias : w.site_bias;
         w.mem_requests = requests >= 1 ? requests : w.mem_requests;
+        w.seed += reseed;
         double ipc[N_HZ_POINTS], bound[N_HZ_POINTS], rd[N_HZ_POINTS], acc[N_HZ_POINTS];
+        hz_sum sum[N_HZ_POINTS];
+        memset(sum, 0, sizeof sum);
         for (int k = 0; k < N_HZ_POINTS && !rc; k++) {
-            ipc[k] = hz_chip(sim, s, c, &w, &tech, &m, &hz_points[k], &bound[k], &rd[k], &acc[k]);
+            /* hazards: only stall (1), replay (4) and cr/hur (9) */
+            if (detail && k != 1 && k != 4 && k != 9)
+                continue;
+            ipc[k] = hz_chip(sim, s, c, &w, &tech, &m, &hz_points[k], &bound[k], &rd[k], &acc[k],
+                             &sum[k]);
             rc = ipc[k] < 0;
         }
         if (rc)
             break;
+        if (detail) {
+            hz_detail_row(w.name, ipc[1], bound[1], &sum[1], ipc[4], &sum[4], ipc[9], &sum[9]);
+            continue;
+        }
         printf("%-15s %6.3f", w.name, ipc[1]);
         for (int k = 0; k < N_HZ_POINTS; k++)
             if (k != 1)
@@ -364,7 +446,7 @@ static bool added_later(const char *name)
         "stall_barrier", "barriers",
         /* memory system, shared-memory conflicts (issue 27): zero with the defaults */
         "mem_l2_requests", "mem_dram_requests", "mem_queue_cycles", "mem_miss_cycles",
-        "mem_load_requests", "smem_conflict_cycles",
+        "mem_load_requests", "smem_conflict_cycles", "mem_l2_wait_cycles", "mem_eject_cycles",
         /* coalesce's byte slices (issue 31): zero without the design */
         "sub_const",
     };
@@ -604,8 +686,9 @@ static const char usage[] =
     "  --digest-each  --digest-full's hash of each preset alone, one line each, then it\n"
     "  --reg-release  reg_release's report: live registers, energy, cycles per profile\n"
     "  --replay-table [slow=N tech=T sites=N bias=B requests=R interval=K oc=N\n"
-    "                  memory=partitions]\n"
-    "                 memory hazards: IPC of Turner's design points per profile\n"
+    "                  mshrs=N seed=K memory=partitions hazards]\n"
+    "                 memory hazards: IPC of Turner's design points per profile;\n"
+    "                 hazards: what stall, replay and cr/hur met (docs/replay.md)\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"

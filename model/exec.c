@@ -10,7 +10,7 @@
  * intervals: int div 8, fp div 4). */
 #include "sm_internal.h"
 
-const sm__op_info sm__ops[SM__OP_NORES + 1] = {
+const sm__op_info sm__ops[SM__OP_END] = {
     [SM__OP_INT] = { SM__UNIT_SP, SM__LAT_INT, 1, 0 },
     [SM__OP_INT_MAD] = { SM__UNIT_SP, SM__LAT_INT_MAD, 1, 0 },
     [SM__OP_INT_DIV] = { SM__UNIT_SP, SM__LAT_INT_DIV, 8, 0 },
@@ -28,6 +28,18 @@ const sm__op_info sm__ops[SM__OP_NORES + 1] = {
     [SM__OP_FLAG] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 }, /* no result, like a store */
     [SM__OP_BAR] = { SM__UNIT_SP, SM__LAT_INT, 1, 1 },  /* never dispatched (sched.c) */
     [SM__OP_NORES] = { SM__UNIT_SP, SM__LAT_ONE, 1, 1 }, /* a trace's: no result */
+    /* GPGPU-Sim 4.0, SM2_GTX480 (sm_trace.h, sm_trace_gsim): initiation intervals of
+     * gpgpusim.config:51,53,55 (int, fp, dp: add, max, mul, mad, div) and the SFU's
+     * default (cuda-sim.cc:104-107); DP_OP and SFU_OP on the SFU (shader.cc:1327) */
+    [SM__OP_G_IMUL] = { SM__UNIT_SP, SM__LAT_INT, 2, 0 },
+    [SM__OP_G_MAX] = { SM__UNIT_SP, SM__LAT_G_MAX, 2, 0 },
+    [SM__OP_G_DP] = { SM__UNIT_SFU, SM__LAT_DP, 8, 0 },
+    [SM__OP_G_DP_MAX] = { SM__UNIT_SFU, SM__LAT_G_DP_MAX, 16, 0 },
+    [SM__OP_G_DIV] = { SM__UNIT_SFU, SM__LAT_FP_DIV, 4, 0 },
+    [SM__OP_G_IDIV] = { SM__UNIT_SFU, SM__LAT_INT_DIV, 8, 0 },
+    [SM__OP_G_DDIV] = { SM__UNIT_SFU, SM__LAT_G_DDIV, 130, 0 },
+    [SM__OP_G_SFU] = { SM__UNIT_SFU, SM__LAT_G_SFU, 8, 0 },
+    [SM__OP_G_SHFL] = { SM__UNIT_SP, SM__LAT_G_SHFL, 4, 0 },
 };
 
 /* The collector at position j of unit u's fill order (oldest first). */
@@ -107,7 +119,12 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
  * in a cycle another result already leaves it?  GPGPU-Sim's units keep one `occupied`
  * bit per future cycle and refuse such an instruction, so a shorter-latency one right
  * after a longer-latency one on the same pipeline waits (mul 4 after fma 5).  If not,
- * the pipeline books that cycle.  Out of line: off by default. */
+ * the pipeline books that cycle.  With result_buses the result also needs one of the
+ * buses the SP and SFU pipelines share free in that cycle (GPGPU-Sim 4.0:
+ * shader_core_ctx::execute() issues a non-stallable unit's instruction only when
+ * test_res_bus() finds one of its EX_WB-width result buses free at its latency,
+ * src/gpgpu-sim/shader.cc 1665-1690, 432; SM2_GTX480's -gpgpu_pipeline_widths gives
+ * EX_WB 2, gpgpusim.config:43).  Out of line: off by default. */
 static bool __attribute__((cold, noinline))
 result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 {
@@ -117,6 +134,14 @@ result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
     int64_t at = s->now + lat, *booked = &s->result_at[u][p][at % SM__RESULT_RING];
     if (*booked == at)
         return true;
+    if (s->k.result_buses > 0) {
+        int b = 0;
+        while (b < s->k.result_buses && s->result_bus[b][at % SM__RESULT_RING] == at)
+            b++;
+        if (b == s->k.result_buses)
+            return true; /* every bus carries a result then */
+        s->result_bus[b][at % SM__RESULT_RING] = at;
+    }
     *booked = at;
     return false;
 }

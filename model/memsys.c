@@ -45,6 +45,25 @@ static uint64_t mix64(uint64_t z)
 #define HEADER 8
 static int flits(int bytes) { return (bytes + FLIT - 1) / FLIT; }
 
+/* GPGPU-Sim's order of work within a cycle puts a cycle between these stages of a read
+ * (docs/model.md, "The L2 round trip"; src/gpgpu-sim/, gpgpu-sim_distribution 90ec339):
+ *  - the L1 puts a miss in its miss queue, which sends it on in the L1's next cycle
+ *    (baseline_cache::cycle, gpu-cache.cc lines 1017-1024, runs before the latency
+ *    queue's access in ldst_unit::cycle, shader.cc lines 2633-2636);
+ *  - a sector leaving the ROP queue at the end of an L2 cycle (l2cache.cc lines
+ *    566-573) is read in the next (the access, lines 497-500, comes first);
+ *  - a reply the cluster takes from the interconnect reaches the LD/ST unit in the next
+ *    cycle (simt_core_cluster::icnt_cycle pops its response FIFO before it fills it,
+ *    shader.cc lines 4566-4599);
+ *  - the last sector's L1 fill (shader.cc lines 2620-2624) makes the line ready, and
+ *    the LD/ST unit writes it back in its next cycle (writeback() first, line 2570).
+ * With the interconnect's 14 cycles (mem_icnt_latency) an L2 hit returns 142 cycles
+ * after an L1 hit would, as a pointer chase measures in GPGPU-Sim. */
+#define MISS_QUEUE 1
+#define ROP_TO_L2 1
+#define TO_LDST 1
+#define FILL_TO_WB 1
+
 static uint32_t prob32(double p)
 {
     return p <= 0 ? 0 : p >= 1 ? UINT32_MAX : (uint32_t)(p * 4294967296.0);
@@ -64,8 +83,9 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
     m->dram_time = SECTORS * c->mem_dram_sector / c->mem_dram_clock;
     m->dram_eff = p->dram_eff;
     int reply = c->mem_icnt_latency - c->mem_icnt_latency / 2;
-    m->to_l2 = c->lat_l1_hit + c->mem_icnt_latency / 2 + c->mem_rop_latency;
-    m->l2_lat = m->to_l2 + m->l2_time + reply;
+    m->to_l2 = c->lat_l1_hit + MISS_QUEUE + c->mem_icnt_latency / 2 + c->mem_rop_latency +
+               ROP_TO_L2;
+    m->l2_lat = m->to_l2 + m->l2_time + reply + TO_LDST + FILL_TO_WB;
     /* GPGPU-Sim's DRAM latency queue counts SM cycles (gpu_sim_cycle), the row
      * activate and CAS are DRAM cycles */
     m->dram_lat = m->l2_lat + c->mem_dram_latency + c->mem_dram_access / c->mem_dram_clock +
@@ -186,8 +206,11 @@ static double request(sm_sim *s, bool store, int sectors, uint32_t hit_thresh)
         (void)eject(m, s->now, now + m->l2_lat + l2_wait, flits(HEADER));
         return 0;
     }
-    wait += eject(m, s->now, now + lat + wait, flits(HEADER + 32 * sectors));
+    double ej = eject(m, s->now, now + lat + wait, flits(HEADER + 32 * sectors));
+    wait += ej;
     st->mem_queue_cycles += (uint64_t)llround(wait);
+    st->mem_l2_wait_cycles += (uint64_t)llround(l2_wait);
+    st->mem_eject_cycles += (uint64_t)llround(ej);
     return lat + wait;
 }
 

@@ -69,6 +69,7 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
     if (s->k.unified)
         sm__pool_take(s);
     h->replays = h->mshr_replays = h->known_miss = h->credit = 0;
+    h->early_back = 0;
     if (in->op != SM__OP_LD_GLOBAL)
         return;
     h->in = *in;

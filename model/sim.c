@@ -192,7 +192,12 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     int miss = w->miss_latency ? w->miss_latency : c->lat_miss;
     const int lat[SM__N_LAT] = { c->lat_int, c->lat_int_mad, c->lat_int_div, c->lat_fp,
                                  c->lat_fp_mad, c->lat_fp_div, c->lat_sfu, c->lat_l1_hit,
-                                 c->lat_shared, miss, c->lat_dp, 1 };
+                                 c->lat_shared, miss, c->lat_dp, 1,
+                                 /* GPGPU-Sim SM2_GTX480: max/min int and f32 13
+                                  * (gpgpusim.config:50,52), f64 19 and div 330
+                                  * (:54), SFU 8 (cuda-sim.cc:77-80, default), shfl 32
+                                  * (:50) */
+                                 13, 19, 330, 8, 32 };
     memcpy(k->lat, lat, sizeof lat);
     memcpy(k->ops, sm__ops, sizeof k->ops);
     k->policy = sm__sched_policy_of(t->scheduler);
@@ -200,6 +205,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
+    k->trace_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && w->trace_stream;
     k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM;
     sm_profile traced;
     if (w->trace_stream) {
@@ -228,6 +234,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     k->lrr = k->policy == &sm__sched_lrr;
     sm__streams_select(s);
@@ -271,8 +278,10 @@ static void reset_state(sm_sim *s)
             s->pipe_free[u][p] = 0;
         s->pipe_min[u] = 0;
     }
-    if (c->result_slots)
+    if (c->result_slots) {
         memset(s->result_at, 0, sizeof s->result_at);
+        memset(s->result_bus, 0, sizeof s->result_bus);
+    }
     s->units_full = 0;
     memset(s->read_next, 0, sizeof s->read_next);
     memset(s->write_next, 0, sizeof s->write_next);

@@ -89,6 +89,8 @@
     X(mem_l2_requests, "requests", "sm.memory = partitions: line requests to L2 (loads and stores)") \
     X(mem_dram_requests, "requests", "sm.memory = partitions: of them, L2 misses sent to DRAM") \
     X(mem_queue_cycles, "cycles", "sm.memory = partitions: loads' waits at L2 ports and DRAM channels") \
+    X(mem_l2_wait_cycles, "cycles", "sm.memory = partitions: of them, at this SM's injection port and the L2 ports") \
+    X(mem_eject_cycles, "cycles", "sm.memory = partitions: of them, at this SM's ejection port") \
     X(mem_miss_cycles, "cycles", "sm.memory = partitions: latency of missing loads' requests, summed") \
     X(mem_load_requests, "requests", "sm.memory = partitions: missing loads' line requests sent to L2") \
     X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add")

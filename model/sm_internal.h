@@ -27,6 +27,7 @@
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
+#define SM__MAX_BUSES 4        /* result buses (result_buses)                           */
 #define SM__MAX_SCHED 4
 #define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
@@ -58,7 +59,12 @@ typedef enum {
     SM__OP_BAR,
     /* a trace's instruction without a register result (branches, exits, compares that
      * set only a predicate; trace.c): an SP slot, nothing to write back */
-    SM__OP_NORES
+    SM__OP_NORES,
+    /* a PTX trace's GPGPU-Sim 4.0 timing classes without an rfdse class of their own,
+     * only with sm.latency_table = "gpgpusim" (trace.c; sm_trace_gsim) */
+    SM__OP_G_IMUL, SM__OP_G_MAX, SM__OP_G_DP, SM__OP_G_DP_MAX, SM__OP_G_DIV,
+    SM__OP_G_IDIV, SM__OP_G_DDIV, SM__OP_G_SFU, SM__OP_G_SHFL,
+    SM__OP_END
 } sm__op;
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
@@ -67,6 +73,8 @@ typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 typedef enum {
     SM__LAT_INT, SM__LAT_INT_MAD, SM__LAT_INT_DIV, SM__LAT_FP, SM__LAT_FP_MAD, SM__LAT_FP_DIV,
     SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__LAT_DP, SM__LAT_ONE,
+    /* GPGPU-Sim 4.0's latencies of the SM__OP_G_* classes (SM2_GTX480) */
+    SM__LAT_G_MAX, SM__LAT_G_DP_MAX, SM__LAT_G_DDIV, SM__LAT_G_SFU, SM__LAT_G_SHFL,
     SM__N_LAT
 } sm__lat;
 
@@ -85,7 +93,7 @@ typedef struct sm__op_info {
     uint8_t interval;  /* cycles the pipeline stays busy (initiation interval) */
     uint8_t is_store;
 } sm__op_info;
-extern const sm__op_info sm__ops[SM__OP_NORES + 1]; /* and FLAG, BAR, NORES */
+extern const sm__op_info sm__ops[SM__OP_END]; /* and FLAG, BAR, NORES, G_* */
 
 /* An in-flight instruction, from issue to its register write. */
 typedef struct sm__slot {
@@ -206,6 +214,8 @@ typedef struct sm__kernel {
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
     double lat1_share;    /* ALU share at latency 1 (sm.latency_table = "gpgpusim")   */
+    bool trace_gsim;      /* a trace under sm.latency_table = "gpgpusim": its          *
+                           * instructions' GPGPU-Sim classes (sm_trace_inst.gsim)     */
     uint32_t bar_thresh;  /* frac_barrier * 2^32: instruction i is a barrier when a hash *
                            * of (seed, i) falls below it (0: no barriers)               */
     uint32_t mate_thresh; /* same_bank_share * 2^32 (0: off) */
@@ -219,7 +229,7 @@ typedef struct sm__kernel {
     int lat[SM__N_LAT];
     /* sm__ops, copied: addressed from the simulator the hot paths hold, not reloaded
      * from the table's address at each use (exec.c) */
-    sm__op_info ops[SM__OP_NORES + 1];
+    sm__op_info ops[SM__OP_END];
     uint8_t op_tab[1024];
     uint8_t reg_tab[2][1024];
     uint8_t dep_tab[256];
@@ -271,6 +281,7 @@ typedef struct sm__kernel {
      * zero_gating, coalesce; the hazard model): a stored stream's read advances it */
     bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
+    int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR: the issue stage calls it inline        */
@@ -317,6 +328,8 @@ typedef struct sm__hz_slot {
     uint8_t credit;      /* holds a credit (tracker credit) not yet turned into an MSHR */
     uint8_t known_miss;  /* squashed for an MSHR or the request queue: it misses */
     uint8_t checked;     /* the prediction of its last issue has been checked */
+    int64_t early_back;  /* the latest cycle an earlier request's data returns: the
+                          * load completes no sooner (sm.memory = partitions) */
 } sm__hz_slot;
 
 /* The hazard model's state (mem_hazard.c, replay.c, predict.c). */
@@ -326,9 +339,9 @@ typedef struct sm__hz {
     int n_replay;        /* entries in all replay buffers */
     uint64_t seq;        /* squash order: replays go oldest first */
     /* the MSHRs of requests before a load's last free when their own data returns:
-     * FIFO of those cycles (one miss latency per kernel keeps them in order) */
+     * a min-heap of those cycles (with the memory system they return out of order) */
     int64_t rel[SM__MSHR_RING];
-    int rel_head, rel_n;
+    int rel_n;
     uint8_t pc_ctr[SM__LOAD_SITES];
     /* per scheduler, the last issue stage: ready warps hidden from the issue loop (a
      * replay took the slot: all of them; else the loads the tracker holds), and the
@@ -397,6 +410,8 @@ struct sm_sim {
     /* sm_config.result_slots: per SP/SFU pipeline, the cycles its results leave it,
      * by cycle mod SM__RESULT_RING (latencies of SM__RESULT_RING or more unchecked) */
     int64_t result_at[2][SM__MAX_PIPES][SM__RESULT_RING];
+    /* sm_config.result_buses: per shared result bus, the cycles it carries a result */
+    int64_t result_bus[SM__MAX_BUSES][SM__RESULT_RING];
     /* completion timing wheel: results leaving their pipeline at cycle t wait in
      * bucket t mod SM__WHEEL (FIFO); latencies beyond the wheel go round again */
     /* two lists per bucket: results leaving their pipeline (SM__WHEEL_DONE) and
@@ -596,6 +611,7 @@ void sm__mem_done(sm_sim *s, int lat);
 /* mem_hazard.c: the memory stage under the hazard model (k.mem_model) */
 int sm__hz_setup(sm_sim *s, const sm_config *c, const sm_profile *p) __attribute__((noinline));
 void sm__hz_release_due(sm_sim *s);
+void sm__hz_hold_until(sm_sim *s, int64_t at); /* an early request's MSHR, freed at `at` */
 /* The entry points from the hot units are out of line (noinline): inlined, their
  * bodies grew sm_sim_run past the link-time inliner's limits, which then kept
  * sm__collect out of line (+3.5 % host instructions per warp instruction). */

@@ -177,6 +177,10 @@ typedef struct sm_config {
                              * whose result would leave it in the same cycle   *
                              * as an earlier one's (GPGPU-Sim's per-unit       *
                              * `occupied` bits: mixed latencies collide)       */
+    int result_buses;       /* with result_slots: result buses the SP   0     *
+                             * and SFU pipelines share, a result taking one in *
+                             * its cycle (GPGPU-Sim's EX_WB width, 2 on       *
+                             * GTX480); 0: none beyond the pipelines' own      */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
@@ -203,7 +207,7 @@ typedef struct sm_config {
     sm_memory memory;       /* fixed latency or partitions           fixed */
     int mem_channels;       /* DRAM channels (memory partitions)     6     */
     int mem_subparts;       /* L2 sub-partitions per channel         2     */
-    int mem_icnt_latency;   /* interconnect, request + reply, cycles 10    */
+    int mem_icnt_latency;   /* interconnect, request + reply, cycles 14    */
     int mem_rop_latency;    /* L2 ROP queue latency, cycles          120   */
     int mem_l2_sector;      /* L2 data port: cycles per 32-B sector  1     */
     int mem_dram_latency;   /* DRAM latency queue, SM cycles         100   */

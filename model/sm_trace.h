@@ -37,6 +37,32 @@ typedef enum {
     SM_TRACE_N_OPS
 } sm_trace_op;
 
+/* GPGPU-Sim 4.0's timing class of a PTX instruction, used instead of the class above
+ * when sm.latency_table = "gpgpusim" (docs/traces.md, "GPGPU-Sim's latency table"):
+ * ptx_instruction::set_opcode_and_latency(), src/cuda-sim/cuda-sim.cc:684-953, with
+ * SM2_GTX480's latencies and initiation intervals (gpgpusim.config:50-55) and the
+ * default SFU ones (cuda-sim.cc:77-80, 104-107); on GTX480 (no DP unit) a DP_OP runs
+ * on the SFU pipeline (shader.cc:1327-1330), everything else of the ALU on the SP. */
+typedef enum {
+    SM_TRACE_G_SAME,    /* no other class: memory, barriers, control, SASS traces  */
+    SM_TRACE_G_LAT1,    /* the switch's default: latency 1, interval 1 (fma, mov,  *
+                         * cvt, setp, selp, logic, shifts, neg, abs, rem, mad24...) */
+    SM_TRACE_G_INT,     /* add, sub (int): 4, 1                                    */
+    SM_TRACE_G_FP,      /* add, sub, mul (f32): 4, 1                               */
+    SM_TRACE_G_IMUL,    /* mul (int, any width): 4, interval 2                     */
+    SM_TRACE_G_MAX,     /* min, max (int, f32): 13, interval 2                     */
+    SM_TRACE_G_IMAD,    /* mad, madc (int): 5, 1                                   */
+    SM_TRACE_G_FMAD,    /* mad (f32): 5, 1                                         */
+    SM_TRACE_G_DP,      /* add, sub, mul, mad (f64): 8, 8, on the SFU              */
+    SM_TRACE_G_DP_MAX,  /* min, max (f64): 19, 16, on the SFU                      */
+    SM_TRACE_G_DIV,     /* div (f32): 39, 4, on the SFU                            */
+    SM_TRACE_G_IDIV,    /* div (int): 145, 8, on the SFU                           */
+    SM_TRACE_G_DDIV,    /* div (f64): 330, 130, on the SFU                         */
+    SM_TRACE_G_SFU,     /* sqrt, sin, cos, ex2, lg2, rsqrt, rcp: 8, 8, on the SFU  */
+    SM_TRACE_G_SHFL,    /* shfl: 32, 4                                             */
+    SM_TRACE_G_N
+} sm_trace_gsim;
+
 /* One warp instruction, 20 bytes.  Predicates (pdst, psrc) are numbered from 1, 0 being
  * "none": they take part in the scoreboard only (a read waits for the instruction that
  * writes the predicate, a write for the one before it), never in a register-file
@@ -58,6 +84,8 @@ typedef struct sm_trace_inst {
     uint8_t pdst;       /* predicate written + 1, or 0                             */
     uint8_t psrc[SM_TRACE_MAX_PSRC]; /* predicates read + 1, distinct, first      *
                          * the used ones, then 0                                   */
+    uint8_t gsim;       /* sm_trace_gsim: the timing class under                   *
+                         * sm.latency_table = "gpgpusim" (PTX traces)              */
 } sm_trace_inst;
 
 typedef struct sm_trace {

@@ -30,6 +30,22 @@ static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
     [SM_TRACE_BARRIER] = { SM__OP_BAR, SM__OP_BAR },
 };
 
+/* sm_trace_gsim -> sm__op of an instruction with a result (sm.latency_table =
+ * "gpgpusim"); SAME keeps op_of's.  The rfdse classes whose latency and interval
+ * GPGPU-Sim's SM2_GTX480 shares (int and fp add 4, mads 5, interval 1) are reused, so
+ * sm.lat_int, lat_fp, lat_int_mad, lat_fp_mad, lat_dp, lat_fp_div and lat_int_div
+ * still set them. */
+static const uint8_t op_of_gsim[SM_TRACE_G_N] = {
+    [SM_TRACE_G_SAME] = SM__OP_END, /* op_of's */
+    [SM_TRACE_G_LAT1] = SM__OP_LAT1,     [SM_TRACE_G_INT] = SM__OP_INT,
+    [SM_TRACE_G_FP] = SM__OP_FP,         [SM_TRACE_G_IMUL] = SM__OP_G_IMUL,
+    [SM_TRACE_G_MAX] = SM__OP_G_MAX,     [SM_TRACE_G_IMAD] = SM__OP_INT_MAD,
+    [SM_TRACE_G_FMAD] = SM__OP_FP_MAD,   [SM_TRACE_G_DP] = SM__OP_G_DP,
+    [SM_TRACE_G_DP_MAX] = SM__OP_G_DP_MAX, [SM_TRACE_G_DIV] = SM__OP_G_DIV,
+    [SM_TRACE_G_IDIV] = SM__OP_G_IDIV,   [SM_TRACE_G_DDIV] = SM__OP_G_DDIV,
+    [SM_TRACE_G_SFU] = SM__OP_G_SFU,     [SM_TRACE_G_SHFL] = SM__OP_G_SHFL,
+};
+
 int sm__trace_setup(sm__kernel *k, const sm_trace *tr)
 {
     k->trace = tr;
@@ -57,7 +73,11 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
     const sm_trace *tr = k->trace;
     const sm_trace_inst *t = &tr->insts[tr->first[wp->micro_row] + (uint64_t)index];
-    in->op = op_of[t->op][(t->dst != SM_TRACE_NO_REG) | (t->pdst != 0)];
+    int res = (t->dst != SM_TRACE_NO_REG) | (t->pdst != 0);
+    in->op = op_of[t->op][res];
+    if (__builtin_expect(k->trace_gsim, 0) && res && t->gsim != SM_TRACE_G_SAME &&
+        t->gsim < SM_TRACE_G_N)
+        in->op = op_of_gsim[t->gsim];
     in->dst = t->dst;
     /* predicates: a result only where the operation has one (never on a store or a
      * barrier, whose slot is not released: the decoder promises it, this keeps it) */

@@ -33,5 +33,8 @@ int dse__trace_dims_valid(const dse_trace_header *h);
 
 /* The class of a PTX opcode with its modifiers, or -1 (trace_opcodes_ptx.c). */
 int dse__trace_ptx_class_of(const char *opcode);
+/* GPGPU-Sim 4.0's timing class of a PTX opcode with its modifiers (sm_trace_gsim;
+ * trace_opcodes_ptx.c), for sm.latency_table = "gpgpusim". */
+int dse__trace_ptx_gsim_of(const char *opcode);
 
 #endif

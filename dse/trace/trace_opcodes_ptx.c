@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "trace_internal.h"
+#include "sm_trace.h"
 
 /* How a base opcode's class is decided. */
 typedef enum {
@@ -143,4 +144,65 @@ int dse_trace_opcode_is_shared_atomic(const char *opcode, int binary_version)
         return has_mod(opcode, "shared");
     size_t base = strcspn(opcode, ".");
     return base == 5 && !strncmp(opcode, "ATOMS", 5);
+}
+
+/* GPGPU-Sim 4.0's type of an instruction for its latency table: the first type
+ * modifier (ptx_instruction::get_type(); f64 and f32 matter, any other type takes the
+ * int row, cuda-sim.cc:824). */
+static int gsim_type(const char *op)
+{
+    for (const char *p = strchr(op, '.'); p; p = strchr(p + 1, '.')) {
+        if (!strncmp(p + 1, "f64", 3) && (p[4] == '.' || p[4] == '\0'))
+            return 64;
+        if (!strncmp(p + 1, "f32", 3) && (p[4] == '.' || p[4] == '\0'))
+            return 32;
+        static const char *const types[] = { "s8", "s16", "s32", "s64", "u8", "u16", "u32",
+                                             "u64", "b8", "b16", "b32", "b64", "f16", "f16x2",
+                                             "bf16", "pred" };
+        for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+            size_t n = strlen(types[i]);
+            if (!strncmp(p + 1, types[i], n) && (p[1 + n] == '.' || p[1 + n] == '\0'))
+                return 0;
+        }
+    }
+    return 0;
+}
+
+static int base_is(const char *op, size_t base, const char *name)
+{
+    return strlen(name) == base && !strncmp(op, name, base);
+}
+
+/* ptx_instruction::set_opcode_and_latency() (GPGPU-Sim 4.0, src/cuda-sim/cuda-sim.cc
+ * 684-953): add/addc/sub/subc, min/max, mul, mad/madc by type (f32, f64, else int),
+ * div by type on the SFU, sqrt/sin/cos/ex2/lg2/rsqrt/rcp on the SFU, shfl; every other
+ * ALU opcode (fma, mad24, mul24, mov, cvt, setp, selp, logic, shifts, neg, abs, rem,
+ * ...) keeps the default latency and initiation interval 1 (cuda-sim.cc:741).  Memory,
+ * barrier and control instructions keep the model's own classes (SAME). */
+int dse__trace_ptx_gsim_of(const char *opcode)
+{
+    int cls = dse__trace_ptx_class_of(opcode);
+    if (cls != DSE_TRACE_INT && cls != DSE_TRACE_FP32 && cls != DSE_TRACE_FP64 &&
+        cls != DSE_TRACE_SFU)
+        return SM_TRACE_G_SAME;
+    size_t b = strcspn(opcode, ".");
+    int ty = gsim_type(opcode);
+    if (base_is(opcode, b, "add") || base_is(opcode, b, "addc") || base_is(opcode, b, "sub") ||
+        base_is(opcode, b, "subc"))
+        return ty == 64 ? SM_TRACE_G_DP : ty == 32 ? SM_TRACE_G_FP : SM_TRACE_G_INT;
+    if (base_is(opcode, b, "min") || base_is(opcode, b, "max"))
+        return ty == 64 ? SM_TRACE_G_DP_MAX : SM_TRACE_G_MAX;
+    if (base_is(opcode, b, "mul"))
+        return ty == 64 ? SM_TRACE_G_DP : ty == 32 ? SM_TRACE_G_FP : SM_TRACE_G_IMUL;
+    if (base_is(opcode, b, "mad") || base_is(opcode, b, "madc"))
+        return ty == 64 ? SM_TRACE_G_DP : ty == 32 ? SM_TRACE_G_FMAD : SM_TRACE_G_IMAD;
+    if (base_is(opcode, b, "div"))
+        return ty == 64 ? SM_TRACE_G_DDIV : ty == 32 ? SM_TRACE_G_DIV : SM_TRACE_G_IDIV;
+    static const char *const sfu[] = { "sqrt", "sin", "cos", "ex2", "lg2", "rsqrt", "rcp" };
+    for (size_t i = 0; i < sizeof sfu / sizeof *sfu; i++)
+        if (base_is(opcode, b, sfu[i]))
+            return SM_TRACE_G_SFU;
+    if (base_is(opcode, b, "shfl"))
+        return SM_TRACE_G_SHFL;
+    return SM_TRACE_G_LAT1;
 }

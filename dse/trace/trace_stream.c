@@ -254,6 +254,8 @@ static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst 
         o->op = SM_TRACE_CONTROL; /* the model's barriers hold warps that run on */
         info->last_barriers++;
     }
+    if (t->h.binary_version == DSE_TRACE_PTX_VERSION)
+        o->gsim = (uint8_t)dse__trace_ptx_gsim_of(name);
     predicates(in, o, info);
     /* an operation without a result (a store, a barrier) writes no predicate: the
      * model would never release it (sm_trace.h) */
@@ -297,6 +299,9 @@ static uint64_t stream_hash(const stream *st, size_t n_rows)
          * part of the run-cache key itself, so the traces' hashes stay as they were */
         sm_trace_inst c = *o;
         c.redirect = 0;
+        /* gsim left out likewise: it acts only under sm.latency_table = "gpgpusim",
+         * which the key has */
+        c.gsim = 0;
         uint64_t a, b;
         memcpy(&a, &c, 8);
         memcpy(&b, (const char *)&c + 8, 8); /* to pdst: 0 without predicates */

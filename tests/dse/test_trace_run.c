@@ -168,6 +168,120 @@ static void test_shared_conflict(void **state)
     dse_sweep_free(s);
 }
 
+/* The slice [from, to) of trace tr's first warp, as a one-warp trace of its own. */
+static sm_trace slice(const sm_trace *tr, uint64_t *first, uint64_t from, uint64_t to)
+{
+    sm_trace v = *tr;
+    first[0] = 0;
+    first[1] = to - from;
+    v.n_blocks = 1;
+    v.first = first;
+    v.insts = tr->insts + from;
+    return v;
+}
+
+static uint64_t slice_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
+                             sm_latency_table table)
+{
+    uint64_t first[2];
+    sm_trace v = slice(tr, first, from, to);
+    sm_profile w = s->workloads[0];
+    w.trace_stream = &v;
+    sm_config c = s->sm;
+    c.latency_table = table;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run_profile(s, &w, &c, &ideal, 0, &st), SM_OK);
+    assert_int_equal(st.warp_insts, to - from);
+    return st.cycles;
+}
+
+/* gsim-latency.traceg (its comment derives the counts): under sm.latency_table =
+ * "gpgpusim" a PTX trace takes GPGPU-Sim 4.0's latencies and units: fma.rn.f32 at
+ * latency 1, add.f64 on the one SFU pipeline at interval 8; under "rfdse" its own. */
+static void test_gsim_latency(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("gsim-latency.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->first[1], 8);
+    assert_int_equal(tr->insts[0].gsim, SM_TRACE_G_LAT1);
+    assert_int_equal(tr->insts[4].gsim, SM_TRACE_G_DP);
+    const uint64_t M = 4, K = 4, Lmad = (uint64_t)s->sm.lat_fp_mad;
+    assert_int_equal(slice_cycles(s, tr, 0, 4, SM_LATENCY_RFDSE), M * (Lmad + 3) + 1);
+    assert_int_equal(slice_cycles(s, tr, 0, 4, SM_LATENCY_GPGPUSIM), M * (1 + 3) + 1);
+    uint64_t one = slice_cycles(s, tr, 4, 5, SM_LATENCY_RFDSE);
+    assert_int_equal(slice_cycles(s, tr, 4, 5, SM_LATENCY_GPGPUSIM), one);
+    assert_int_equal(slice_cycles(s, tr, 4, 8, SM_LATENCY_RFDSE), one + (K / 2 - 1) * 8 + 1);
+    assert_int_equal(slice_cycles(s, tr, 4, 8, SM_LATENCY_GPGPUSIM), one + (K - 1) * 8);
+    dse_sweep_free(s);
+}
+
+static uint64_t bus_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t n, bool slots,
+                           int buses)
+{
+    uint64_t first[2];
+    sm_trace v = slice(tr, first, 0, n);
+    sm_profile w = s->workloads[0];
+    w.trace_stream = &v;
+    sm_config c = s->sm;
+    c.result_slots = slots;
+    c.result_buses = buses;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run_profile(s, &w, &c, &ideal, 0, &st), SM_OK);
+    return st.cycles;
+}
+
+/* result-bus.traceg (its comment derives the counts): a mad and an add whose results
+ * would leave in the same cycle; with one result bus shared by the pipelines the add's
+ * leaves a cycle later, with two (GPGPU-Sim's GTX480) or none modelled it does not. */
+static void test_result_buses(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("result-bus.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->first[1], 2);
+    uint64_t mad = bus_cycles(s, tr, 1, true, 0);
+    assert_int_equal(bus_cycles(s, tr, 1, false, 0), mad);
+    assert_int_equal(bus_cycles(s, tr, 2, true, 0), mad);
+    assert_int_equal(bus_cycles(s, tr, 2, true, 2), mad);
+    assert_int_equal(bus_cycles(s, tr, 2, true, 1), mad + 1);
+    dse_sweep_free(s);
+}
+
+static uint64_t range_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to)
+{
+    uint64_t first[2];
+    sm_trace v = slice(tr, first, from, to);
+    sm_profile w = s->workloads[0];
+    w.trace_stream = &v;
+    dse_technique ideal;
+    dse_technique_preset("ideal", &ideal);
+    static sm_stats st;
+    assert_int_equal(run_profile(s, &w, &s->sm, &ideal, 0, &st), SM_OK);
+    assert_int_equal(st.l1_misses, 1);
+    return st.cycles;
+}
+
+/* mem-requests.traceg (its comment derives it): a load's line requests leave the LD/ST
+ * unit one a cycle, so a missing load of 4 lines takes 3 cycles more than one of 1. */
+static void test_mem_requests(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("mem-requests.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[0].reqs, 1);
+    assert_int_equal(tr->insts[1].reqs, 4);
+    assert_int_equal(range_cycles(s, tr, 1, 2), range_cycles(s, tr, 0, 1) + 3);
+    dse_sweep_free(s);
+}
+
 /* predicate.traceg: predicates ("P<n>" tokens) decode to the scoreboard's predicate
  * entries, never to register accesses, and a guarded instruction waits for the compare
  * that writes its predicate: cycles = (M + 1)(L + 3) + 2 with M = 5 (its comment
@@ -338,6 +452,9 @@ int main(void)
         cmocka_unit_test(test_decoder_rules),
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_closed_form),
+        cmocka_unit_test(test_gsim_latency),
+        cmocka_unit_test(test_result_buses),
+        cmocka_unit_test(test_mem_requests),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
         cmocka_unit_test(test_every_technique),

@@ -59,6 +59,10 @@ EXPECTED = {
     "l1_hit": L1_HIT / (L1_HIT + L1_MISS),
     "miss_latency": 353,              # averagemflatency
     "mrq_latency": 10, "icnt2mem": 21, "icnt2sh": 108,  # avg_mrq/icnt2mem/icnt2sh_latency
+    # (21 + 0.5) x mf_lat_table's 4501 + 9359 + 2208 replies / the packets into L2,
+    # traffic_breakdown_coretomem: 15 CONST_ACC_R + 2673 GLOBAL_ACC_R + 1 + 1336
+    # GLOBAL_ACC_W + 30 INST_ACC_R
+    "icnt2mem_packet": 21.5 * (4501 + 9359 + 2208) / (15 + 2673 + 1 + 1336 + 30),
     "lanes": (12 * OCC[12] + 32 * OCC[32]) / (OCC[12] + OCC[32]),
     "partial": PARTIAL, "tid_div": PARTIAL,  # 256 threads: no structurally partial warp
     "st_share_w": ST_SHARE_W,

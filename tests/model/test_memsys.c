@@ -67,9 +67,9 @@ static sm_stats *run_micro(fixture *f, const sm__inst *insts, int n)
  * holds it 80 / 1.32 = 60.606 SM cycles, far longer than the LD/ST unit's 1 cycle per
  * load, so the channel is busy from the first request to the last: the last request
  * starts 511 x 60.606 after the first and returns its unloaded DRAM latency later.
- * Unloaded DRAM latency: L1 35 + icnt 5 + ROP 120 + L2 port 4 + reply 5 = 169, + the
- * DRAM latency queue's 100 SM cycles + 24 / 1.32 + 60.606 = 347.79.  The run ends a few
- * cycles after (issue, operand read, write-back): 511 x 60.606 + 347.79 = 31317.5,
+ * Unloaded DRAM latency: the L2 round trip 177 (test_unloaded_latency), + the DRAM
+ * latency queue's 100 SM cycles + 24 / 1.32 + 60.606 = 355.79.  The run ends a few
+ * cycles after (issue, operand read, write-back): 511 x 60.606 + 355.79 = 31325.5,
  * within 10 cycles. */
 static void test_dram_bound_stream(void **state)
 {
@@ -90,14 +90,17 @@ static void test_dram_bound_stream(void **state)
     sm_stats *st = run_micro(f, insts, 16);
     assert_int_equal(st->l1_misses, 512);
     assert_int_equal(st->mem_dram_requests, 512);
-    double line = 80 / (924.0 / 700.0), expect = 511 * line + 169 + 100 + 24 / (924.0 / 700.0) + line;
+    double line = 80 / (924.0 / 700.0), expect = 511 * line + 177 + 100 + 24 / (924.0 / 700.0) + line;
     printf("# DRAM-bound stream: %llu cycles, closed form %.1f; %.3f bytes/cycle, channel %.3f\n",
            (unsigned long long)st->cycles, expect, 512 * 128.0 / (double)st->cycles, 128 / line);
     assert_true(st->cycles >= expect && st->cycles <= expect + 10);
 }
 
-/* The same loads, one SM, default partitions: an isolated miss takes 169 + 100 + 24 /
- * 1.32 + 8 / 1.32 = 293.24, 294 cycles to DRAM, 169 when it hits in L2. */
+/* The same loads, one SM, default partitions: an isolated miss that hits in L2 takes
+ * L1 35 + its miss queue 1 + the request's half of the interconnect 7 + ROP 120 + the
+ * next L2 cycle 1 + the L2 port's 4 sectors 4 + the reply's half 7 + to the LD/ST unit
+ * 1 + from the L1 fill to the write-back 1 = 177 cycles (each stage's source in
+ * model/memsys.c); to DRAM 177 + 100 + 24 / 1.32 + 8 / 1.32 = 301.24, 302 cycles. */
 static void test_unloaded_latency(void **state)
 {
     fixture *f = *state;
@@ -108,34 +111,61 @@ static void test_unloaded_latency(void **state)
     f->p.regs_per_thread = 4;
     f->p.insts_per_warp = 1;
     sm__inst one = load(SM__OP_LD_GLOBAL, 1, true, 1);
-    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 294);
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 302);
     assert_int_equal(f->st.mem_queue_cycles, 0);
     f->p.l2_hit_rate = 1.0;
-    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 169);
+    assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 177);
     assert_int_equal(f->st.mem_dram_requests, 0);
+}
+
+/* The round trip GPGPU-Sim measures (docs/model.md, "The L2 round trip"): one thread
+ * chasing pointers one line apart takes 201.0 cycles a step when every load misses L1
+ * and hits L2, 59.0 when every load hits L1, so an L2 hit returns 142 cycles after an L1
+ * hit would.  The same chase here: one warp's 64 loads, each addressed by the one
+ * before, all missing L1 and hitting L2 against all hitting L1: 64 x (177 - 35) = 64 x
+ * 142 cycles more. */
+static void test_l2_round_trip(void **state)
+{
+    fixture *f = *state;
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.l2_hit_rate = 1.0;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 64;
+    uint64_t cycles[2];
+    for (int miss = 0; miss < 2; miss++) {
+        sm__inst chase = load(SM__OP_LD_GLOBAL, 1, miss, 1);
+        chase.src[0] = 1;
+        cycles[miss] = run_micro(f, &chase, 1)->cycles;
+    }
+    printf("# chase of 64 loads: %llu cycles through L2, %llu through L1\n",
+           (unsigned long long)cycles[1], (unsigned long long)cycles[0]);
+    assert_int_equal(cycles[1] - cycles[0], 64 * 142);
 }
 
 /* Two requests sent in the same cycle to one sub-partition of one channel, with n SMs
  * sharing it: the second waits for the L2 port (n x 4 cycles after the first began)
  * and then for the channel (n x 6.06 after the first began there, 4 cycles after the
- * port): its wait is n x 6.06 in all, so its latency is 293.24 + n x 6.06, rounded up:
- * 300 alone, 385 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
+ * port): its wait is n x 6.06 in all, so its latency is 301.24 + n x 6.06, rounded up:
+ * 308 alone, 393 among 15 SMs.  Two L2 hits: the second waits for the port alone. */
 static void test_share_of_the_channel(void **state)
 {
     fixture *f = *state;
     sm_sim *s = one_channel(f);
-    const int n[2] = { 1, 15 }, expect[2] = { 300, 385 };
+    const int n[2] = { 1, 15 }, expect[2] = { 308, 393 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
-        assert_int_equal(sm__memsys_load(s), 294);
+        assert_int_equal(sm__memsys_load(s), 302);
         assert_int_equal(sm__memsys_load(s), expect[i]);
     }
-    /* both hit in L2: the second waits for the port alone, n x 4: 173, 229 */
+    /* both hit in L2: the second waits for the port alone, n x 4: 181, 237 */
     f->p.l2_hit_rate = 1.0;
-    const int hit[2] = { 173, 229 };
+    const int hit[2] = { 181, 237 };
     for (int i = 0; i < 2; i++) {
         sm__memsys_setup(s, &f->p, n[i]);
-        assert_int_equal(sm__memsys_load(s), 169);
+        assert_int_equal(sm__memsys_load(s), 177);
         assert_int_equal(sm__memsys_load(s), hit[i]);
     }
 }
@@ -271,7 +301,7 @@ static void test_synthetic_partitions(void **state)
     sm_stats part = f->st;
     assert_true(part.mem_l2_requests > part.l1_misses);
     assert_int_equal(part.mem_dram_requests, part.mem_l2_requests);
-    assert_true(part.mem_miss_cycles >= 294 * part.l1_misses);
+    assert_true(part.mem_miss_cycles >= 302 * part.l1_misses);
     f->c.memory = SM_MEMORY_FIXED;
     assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
     assert_int_equal(f->st.l1_misses, part.l1_misses); /* the same loads miss L1 */
@@ -315,27 +345,27 @@ static void test_measured_traffic(void **state)
 }
 
 /* One SM, one channel: two requests sent together, the second waits for the first's
- * channel time, 6.06 / dram_eff: 300 cycles at 1 (293.24 + 6.06), 306 at 0.5
- * (293.24 + 12.12). */
+ * channel time, 6.06 / dram_eff: 308 cycles at 1 (301.24 + 6.06), 314 at 0.5
+ * (301.24 + 12.12). */
 static void test_dram_efficiency(void **state)
 {
     fixture *f = *state;
     sm_sim *s = one_channel(f);
     const double eff[2] = { 1.0, 0.5 };
-    const int expect[2] = { 300, 306 };
+    const int expect[2] = { 308, 314 };
     for (int i = 0; i < 2; i++) {
         f->p.dram_eff = eff[i];
         sm__memsys_setup(s, &f->p, 1);
-        assert_int_equal(sm__memsys_load(s), 294);
+        assert_int_equal(sm__memsys_load(s), 302);
         assert_int_equal(sm__memsys_load(s), expect[i]);
     }
 }
 
 /* This SM's interconnect ports: with an L2 port that takes no time (mem_l2_sector 0)
- * two L2 hits sent together reach the SM together, 165 cycles after dispatch (35 + 5 +
- * 120 + 5); the second's request leaves the injection port a cycle after the first's
- * (one flit each) and its 4 reply flits (136 bytes) wait behind the first's at the
- * ejection port: 165 + 4 = 169. */
+ * two L2 hits sent together reach the SM together, 173 cycles after dispatch (177 less
+ * the port's 4); the second's request leaves the injection port a cycle after the
+ * first's (one flit each) and its 4 reply flits (136 bytes) wait behind the first's at
+ * the ejection port: 173 + 4 = 177. */
 static void test_sm_ports(void **state)
 {
     fixture *f = *state;
@@ -345,20 +375,26 @@ static void test_sm_ports(void **state)
     f->p.l2_hit_rate = 1.0;
     sm_sim *s = direct(f);
     sm__memsys_setup(s, &f->p, 15);
-    assert_int_equal(sm__memsys_load(s), 165);
-    assert_int_equal(sm__memsys_load(s), 169);
-    assert_int_equal(sm__memsys_load(s), 173); /* and the third behind both */
+    assert_int_equal(sm__memsys_load(s), 173);
+    assert_int_equal(sm__memsys_load(s), 177);
+    assert_int_equal(sm__memsys_load(s), 181); /* and the third behind both */
+    /* the waits, split: at the injection port 0 + 1 + 2 cycles; at the ejection port
+     * 0, 3 (the second's reply is due a cycle after the first's, 174, and ends at 177)
+     * and 6 (due at 175, after both: 181) */
+    assert_int_equal(f->st.mem_l2_wait_cycles, 3);
+    assert_int_equal(f->st.mem_eject_cycles, 9);
+    assert_int_equal(f->st.mem_queue_cycles, 12);
     /* A one-sector store that goes on to DRAM, then a load, sent together: the store's
      * one flit leaves first, the L2 acknowledges it (a write-back L2) and its one-flit
-     * acknowledgement ends at 165, in slot 164; the load's request leaves a cycle
-     * later, its reply's flits (166: slots 162-165) step around slot 164 and end at
-     * 167, not 166 as with the acknowledgement sent from DRAM. */
+     * acknowledgement ends at 173, in slot 172; the load's request leaves a cycle
+     * later, its reply's flits (174: slots 170-173) step around slot 172 and end at
+     * 175, not 174 as with the acknowledgement sent from DRAM. */
     f->p.store_sectors = 1.0;
     f->p.store_dram = 1.0;
     sm__memsys_setup(s, &f->p, 15);
     sm__memsys_store(s);
     assert_int_equal(f->st.mem_dram_requests, 1);
-    assert_int_equal(sm__memsys_load(s), 167);
+    assert_int_equal(sm__memsys_load(s), 175);
 }
 
 /* The SMs sharing the servers, weighted by resident blocks: pathfinder's 93 blocks
@@ -395,6 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dram_bound_stream),
         cmocka_unit_test(test_unloaded_latency),
+        cmocka_unit_test(test_l2_round_trip),
         cmocka_unit_test(test_share_of_the_channel),
         cmocka_unit_test(test_conflict_degree),
         cmocka_unit_test(test_shared_capacity),
