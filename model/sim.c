@@ -375,7 +375,7 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
         if ((s->now < s->mem_hold_until) & (s->n_full[u] == s->mem_hold_full) &
             (s->misses == s->mem_hold_misses)) {
             *mshr = true;
-            *until = s->mem_hold_until;
+            *until = s->mem_hold_until < *until ? s->mem_hold_until : *until;
             return true;
         }
         if (sm__mem_blocked(s)) {
@@ -398,16 +398,29 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
 /* Is the SM quiet: would every cycle from now until some later cycle change nothing but
  * the stall counts?  That holds when no register awaits release, no block waits to
  * launch, no scheduler has a warp it could try (every ready warp waits for a unit
- * without a free collector), the SP and SFU collectors are empty and the LD/ST unit
- * cannot dispatch before a later cycle (unit_quiet).  *until bounds the stretch;
- * *mshr: the LD/ST unit charges an MSHR stall per cycle.  (Allowing full SP and SFU
- * collectors too, exact by the same bound, skipped too little to pay for the longer
- * test: docs/performance.md.) */
+ * without a free collector), the SP and SFU collectors are empty or wait for a busy
+ * pipeline, and the LD/ST unit cannot dispatch before a later cycle (unit_quiet).
+ * *until bounds the stretch; *mshr: the LD/ST unit charges an MSHR stall per cycle.
+ * (Bounding full SP and SFU collectors by their operands' arrival too, with a scan of
+ * the collectors, skipped too little to pay for the longer test: docs/performance.md;
+ * the earliest free pipeline alone is one load.) */
 static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
-    if (s->n_wq | s->slot_freed | s->n_full[SM__UNIT_SP] | s->n_full[SM__UNIT_SFU])
+    if (s->n_wq | s->slot_freed)
         return false;
+    int64_t pipes = INT64_MAX;
+    if (s->n_full[SM__UNIT_SP] | s->n_full[SM__UNIT_SFU]) {
+        /* full SP or SFU collectors while every pipeline of their unit is busy past
+         * now (double precision, divides, the SFU's interval): none dispatches
+         * before the unit's earliest free pipeline (pipe_min, exact outside exact
+         * mode, where it stays 0) */
+        int64_t sp = s->n_full[SM__UNIT_SP] ? s->pipe_min[SM__UNIT_SP] : INT64_MAX;
+        int64_t sfu = s->n_full[SM__UNIT_SFU] ? s->pipe_min[SM__UNIT_SFU] : INT64_MAX;
+        pipes = sp < sfu ? sp : sfu;
+        if ((pipes <= s->now) | s->k.result_slots)
+            return false;
+    }
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
             return false; /* (a settled scheduler has no candidate: sched.c) */
@@ -415,12 +428,9 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
         return false;
     if (s->k.frontend && sm__fe_busy(s)) /* a fetch to decode or a buffer to flush */
         return false;
-    *until = INT64_MAX;
+    *until = pipes;
     *mshr = false;
-    for (int u = 0; u < SM__N_UNITS; u++)
-        if (s->n_full[u] && !unit_quiet(s, u, until, mshr))
-            return false;
-    return true;
+    return !s->n_full[SM__UNIT_MEM] || unit_quiet(s, SM__UNIT_MEM, until, mshr);
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
@@ -434,19 +444,19 @@ static bool skip_idle(sm_sim *s)
     bool mshr;
     if (!quiet(s, &units, &mshr))
         return true;
-    int64_t t = sm__next_completion(s);
-    if (t == INT64_MAX && s->design_next == INT64_MAX && units == INT64_MAX)
+    int64_t t = sm__next_completion(s, units); /* at most units */
+    if (t == INT64_MAX && s->design_next == INT64_MAX)
         return mshr; /* waiting LD/ST collectors imply misses in flight */
     if (s->exact)
         return true;
     t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
-    t = t < units ? t : units;
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
     for (int i = 0; i < s->c->n_schedulers; i++) {
         const sm__sched *q = &s->sched[i];
-        s->stall_n[quiet_stall(q, sm__sched_cand(s, q))] += n;
+        /* a settled scheduler's stall is its last one (sched.c) */
+        s->stall_n[sm__sched_settled(s, i) ? q->cls : quiet_stall(q, sm__sched_cand(s, q))] += n;
     }
     s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;

@@ -602,7 +602,7 @@ uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
-int64_t sm__next_completion(const sm_sim *s);
+int64_t sm__next_completion(const sm_sim *s, int64_t bound);
 bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
