@@ -180,21 +180,30 @@ static sm_trace slice(const sm_trace *tr, uint64_t *first, uint64_t from, uint64
     return v;
 }
 
-static uint64_t slice_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
-                             sm_latency_table table)
+/* Instructions [from, to) of the trace as one warp under the ideal technique and
+ * configuration c: its statistics (static, valid until the next call). */
+static const sm_stats *slice_run(const dse_sweep *s, const sm_trace *tr, uint64_t from,
+                                 uint64_t to, const sm_config *c)
 {
     uint64_t first[2];
     sm_trace v = slice(tr, first, from, to);
     sm_profile w = s->workloads[0];
     w.trace_stream = &v;
-    sm_config c = s->sm;
-    c.latency_table = table;
     dse_technique ideal;
     dse_technique_preset("ideal", &ideal);
     static sm_stats st;
-    assert_int_equal(run_profile(s, &w, &c, &ideal, 0, &st), SM_OK);
-    assert_int_equal(st.warp_insts, to - from);
-    return st.cycles;
+    assert_int_equal(run_profile(s, &w, c, &ideal, 0, &st), SM_OK);
+    return &st;
+}
+
+static uint64_t slice_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
+                             sm_latency_table table)
+{
+    sm_config c = s->sm;
+    c.latency_table = table;
+    const sm_stats *st = slice_run(s, tr, from, to, &c);
+    assert_int_equal(st->warp_insts, to - from);
+    return st->cycles;
 }
 
 /* gsim-latency.traceg (its comment derives the counts): under sm.latency_table =
@@ -222,18 +231,10 @@ static void test_gsim_latency(void **state)
 static uint64_t bus_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t n, bool slots,
                            int buses)
 {
-    uint64_t first[2];
-    sm_trace v = slice(tr, first, 0, n);
-    sm_profile w = s->workloads[0];
-    w.trace_stream = &v;
     sm_config c = s->sm;
     c.result_slots = slots;
     c.result_buses = buses;
-    dse_technique ideal;
-    dse_technique_preset("ideal", &ideal);
-    static sm_stats st;
-    assert_int_equal(run_profile(s, &w, &c, &ideal, 0, &st), SM_OK);
-    return st.cycles;
+    return slice_run(s, tr, 0, n, &c)->cycles;
 }
 
 /* result-bus.traceg (its comment derives the counts): a mad and an add whose results
@@ -256,16 +257,9 @@ static void test_result_buses(void **state)
 
 static uint64_t range_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to)
 {
-    uint64_t first[2];
-    sm_trace v = slice(tr, first, from, to);
-    sm_profile w = s->workloads[0];
-    w.trace_stream = &v;
-    dse_technique ideal;
-    dse_technique_preset("ideal", &ideal);
-    static sm_stats st;
-    assert_int_equal(run_profile(s, &w, &s->sm, &ideal, 0, &st), SM_OK);
-    assert_int_equal(st.l1_misses, 1);
-    return st.cycles;
+    const sm_stats *st = slice_run(s, tr, from, to, &s->sm);
+    assert_int_equal(st->l1_misses, 1);
+    return st->cycles;
 }
 
 /* mem-requests.traceg (its comment derives it): a load's line requests leave the LD/ST

@@ -48,6 +48,18 @@ static sm_sim *one_channel(fixture *f)
     return direct(f);
 }
 
+/* Defaults with sm.memory = "partitions" and one block of one warp (4 registers)
+ * running `insts` instructions: an isolated warp's latencies. */
+static void one_warp(fixture *f, int insts)
+{
+    reset(f);
+    f->c.memory = SM_MEMORY_PARTITIONS;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = insts;
+}
+
 static sm__inst load(uint8_t op, uint8_t dst, bool miss, uint8_t ways)
 {
     sm__inst in = { .op = op, .unit = SM__UNIT_MEM, .dst = dst, .n_src = 1,
@@ -104,12 +116,7 @@ static void test_dram_bound_stream(void **state)
 static void test_unloaded_latency(void **state)
 {
     fixture *f = *state;
-    reset(f);
-    f->c.memory = SM_MEMORY_PARTITIONS;
-    f->p.grid_blocks = 1;
-    f->p.block_threads = 32;
-    f->p.regs_per_thread = 4;
-    f->p.insts_per_warp = 1;
+    one_warp(f, 1);
     sm__inst one = load(SM__OP_LD_GLOBAL, 1, true, 1);
     assert_int_equal(run_micro(f, &one, 1)->mem_miss_cycles, 302);
     assert_int_equal(f->st.mem_queue_cycles, 0);
@@ -127,13 +134,8 @@ static void test_unloaded_latency(void **state)
 static void test_l2_round_trip(void **state)
 {
     fixture *f = *state;
-    reset(f);
-    f->c.memory = SM_MEMORY_PARTITIONS;
+    one_warp(f, 64);
     f->p.l2_hit_rate = 1.0;
-    f->p.grid_blocks = 1;
-    f->p.block_threads = 32;
-    f->p.regs_per_thread = 4;
-    f->p.insts_per_warp = 64;
     uint64_t cycles[2];
     for (int miss = 0; miss < 2; miss++) {
         sm__inst chase = load(SM__OP_LD_GLOBAL, 1, miss, 1);
