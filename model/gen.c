@@ -335,14 +335,14 @@ static void flag_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
-/* Is instruction `index` of every warp a barrier?  A function of the kernel's seed and
- * the position alone, so all warps of a block (and every block) meet the same barriers
- * in the same order, as a kernel's __syncthreads; never the last instruction, whose
- * warp would end waiting. */
-static bool barrier_at(const sm__kernel *k, int index)
+/* Is position p of the shortest warp (k.len_min long: every warp's without uneven
+ * warps) a barrier?  A function of the kernel's seed and the position alone, so all
+ * warps of a block (and every block) meet the same barriers in the same order, as a
+ * kernel's __syncthreads; never the last instruction, whose warp would end waiting. */
+static bool barrier_at(const sm__kernel *k, int64_t p)
 {
-    return index < k->insts_per_warp - 1 &&
-           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)index << 20)) < k->bar_thresh;
+    return p < k->len_min - 1 &&
+           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)p << 20)) < k->bar_thresh;
 }
 
 /* Is instruction `index` of warp `wib` of its block a barrier?  Uneven warps: a
@@ -355,8 +355,7 @@ static bool warp_barrier(const sm__kernel *k, int wib, int index)
         return barrier_at(k, index);
     int64_t len = k->warp_len[wib], base = k->len_min;
     int64_t p = ((int64_t)index * base + len - 1) / len; /* the least p mapping to >= index */
-    return p < base - 1 && p * len / base == index &&
-           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)p << 20)) < k->bar_thresh;
+    return p * len / base == index && barrier_at(k, p);
 }
 
 static void bar_inst(sm__inst *in)
@@ -371,8 +370,7 @@ static void bar_inst(sm__inst *in)
 /* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
 static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
-    if (__builtin_expect(k->bar_thresh != 0, 0) &&
-        warp_barrier(k, wp->wib, index))
+    if (__builtin_expect(k->bar_thresh != 0, 0) && warp_barrier(k, wp->wib, index))
         bar_inst(in);
     else
         synth(k, wp, in);
@@ -457,8 +455,7 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
             sm__trace_inst(k, wp, index, in);
         else
             micro(k, wp, index, in);
-    } else if (__builtin_expect(k->bar_thresh != 0, 0) &&
-               warp_barrier(k, wp->wib, index))
+    } else if (__builtin_expect(k->bar_thresh != 0, 0) && warp_barrier(k, wp->wib, index))
         bar_inst(in);
     else
         synth(k, wp, in);

@@ -42,7 +42,7 @@ static size_t put(unsigned char *b, size_t at, const void *p, size_t n)
     return at + n;
 }
 
-/* Every field of the kernel the synthetic generator reads (gen.c synth, barrier_at):
+/* Every field of the kernel the synthetic generator reads (gen.c synth, warp_barrier):
  * returns the length, fills b when not NULL. */
 static size_t gen_key(const sm__kernel *k, unsigned char *b)
 {
