@@ -213,9 +213,11 @@ void sm__issue(sm_sim *s)
     /* Replays first, and the MSHR tracker holds loads predicted to miss (replay.c):
      * one test before the loop, not one per scheduler in it nor one after it (each
      * cost 0.7-1.2 % host instructions on pns, callgrind) */
-    if (__builtin_expect(s->k.replay, 0))
-        sm__hz_pre_issue(s);
-    s->sched_dirty |= s->k.sched_always;
+    if (__builtin_expect(s->k.cycle_cold, 0)) { /* one test for the default kernel */
+        if (s->k.replay)
+            sm__hz_pre_issue(s);
+        s->sched_dirty |= s->k.sched_always;
+    }
     const int n_sched = s->c->n_schedulers;
     for (int i = 0; i < n_sched; i++) {
         const sm__sched *q = &s->sched[i];

@@ -231,6 +231,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     /* designs' hooks and the hazard model change what the issue stage reads without
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
+    k->cycle_cold = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE);
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
@@ -327,6 +328,16 @@ static void reset_state(sm_sim *s)
 
 /* ---- the cycle --------------------------------------------------------------------- */
 
+/* The end of a cycle with the cold features' per-cycle work (k.cycle_cold). */
+static void __attribute__((noinline)) cycle_tail_cold(sm_sim *s)
+{
+    if (s->k.frontend)
+        sm__fe_cycle(s);   /* GPGPU-Sim's decode and fetch (frontend.c)                   */
+    sm__launch(s);         /* freed block slots take the next blocks                      */
+    if (s->k.hooks & SM__HOOK_CYCLE)
+        sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
+}
+
 /* One SM cycle.  Units run back to front, so an instruction advances at most one
  * stage per cycle without double-buffered state: a result written back this cycle
  * frees its register for the issue stage of the same cycle, an instruction issued
@@ -339,11 +350,11 @@ static void cycle(sm_sim *s)
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
     sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
                            /* are arbitrated at once (collector.c)                        */
-    if (__builtin_expect(s->k.frontend, 0))
-        sm__fe_cycle(s);   /* GPGPU-Sim's decode and fetch (frontend.c)                   */
+    if (__builtin_expect(s->k.cycle_cold, 0)) {
+        cycle_tail_cold(s);
+        return;
+    }
     sm__launch(s);         /* freed block slots take the next blocks                      */
-    if (s->k.hooks & SM__HOOK_CYCLE)
-        sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
 }
 
 /* The stall cause the issue stage will record for scheduler q when none of its ready

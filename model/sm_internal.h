@@ -273,6 +273,10 @@ typedef struct sm__kernel {
     /* schedulers that never settle (sched.c): all of them with a design's hooks or the
      * hazard model, whose state changes the issue stage's outcome unannounced; else 0 */
     unsigned sched_always;
+    /* any per-cycle work beyond the default units: replays (replay), schedulers that
+     * never settle (sched_always), the front end, designs' cycle hooks.  The cycle
+     * tests this one flag instead of each of them (sim.c, sched.c) */
+    bool cycle_cold;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
