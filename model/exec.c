@@ -302,13 +302,11 @@ void sm__dispatch(sm_sim *s)
 
 /* Registers due for release this cycle are released (writeback.c); results due
  * leave their pipeline for their bank's write port and come back for their release.
- * (In either order: they touch disjoint state.) */
-void sm__complete(sm_sim *s)
+ * (In either order: they touch disjoint state.)  plain: k.write_cold is clear, a
+ * constant in each copy, so the plain one tests no write feature per result. */
+static inline __attribute__((always_inline)) void complete(sm_sim *s, int i, uint16_t done,
+                                                           uint16_t rel, bool plain)
 {
-    int i = (int)(s->now & (SM__WHEEL - 1));
-    uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
-    if ((done & rel) == SM__NIL) /* both lists empty */
-        return;
     for (int l = 0; l < 2; l++) {
         s->wheel_head[l][i] = SM__NIL;
         s->wheel_link[l][i] = &s->wheel_head[l][i];
@@ -318,6 +316,8 @@ void sm__complete(sm_sim *s)
         next = s->slots[h].next;
         if (s->slots[h].done_at != s->now) {
             wheel_push(s, h, SM__WHEEL_RELEASE); /* due a later round of the wheel */
+        } else if (plain) {
+            sm__release_plain(s, h);
         } else {
             sm__release(s, h);
         }
@@ -327,12 +327,30 @@ void sm__complete(sm_sim *s)
         next = sl->next;
         if (sl->done_at == s->now) {
             sm__mem_done(s, sl->lat);
-            sl->done_at = sm__write(s, h);
+            sl->done_at = plain ? sm__write_plain(s, h) : sm__write(s, h);
             wheel_push(s, h, SM__WHEEL_RELEASE);
         } else {
             wheel_push(s, h, SM__WHEEL_DONE);
         }
     }
+}
+
+static void __attribute__((cold, noinline))
+complete_cold(sm_sim *s, int i, uint16_t done, uint16_t rel)
+{
+    complete(s, i, done, rel, false);
+}
+
+void sm__complete(sm_sim *s)
+{
+    int i = (int)(s->now & (SM__WHEEL - 1));
+    uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
+    if ((done & rel) == SM__NIL) /* both lists empty */
+        return;
+    if (__builtin_expect(s->k.write_cold, 0))
+        complete_cold(s, i, done, rel);
+    else
+        complete(s, i, done, rel, true);
 }
 
 /* Earliest completion after now, for skipping idle cycles, or `bound` if none comes

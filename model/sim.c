@@ -238,6 +238,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     k->lrr = k->policy == &sm__sched_lrr;
+    k->write_cold = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
     sm__streams_select(s);
     return rc;
 }

@@ -277,6 +277,10 @@ typedef struct sm__kernel {
      * never settle (sched_always), the front end, designs' cycle hooks.  The cycle
      * tests this one flag instead of each of them (sim.c, sched.c) */
     bool cycle_cold;
+    /* the write-back's features beyond the plain port: port rules, a shared port,
+     * designs' write hooks.  Completion tests this once per completing cycle and runs
+     * the plain write and release otherwise (exec.c) */
+    bool write_cold;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
@@ -641,8 +645,10 @@ uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n);
 void sm__coll_free(sm_sim *s, int u, int j);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
-
 void sm__release(sm_sim *s, uint16_t slot);
+/* the same with k.write_cold clear: no port rules, shared port or write hooks */
+int64_t sm__write_plain(sm_sim *s, uint16_t slot);
+void sm__release_plain(sm_sim *s, uint16_t slot);
 
 /* ---- register-file designs (design.c; the hook contract: sm_design.h) ------------ */
 enum {
@@ -833,6 +839,17 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
         int64_t r = s->read_next[b] > first ? s->read_next[b] : first;
         s->read_next[b] = r + 1 + slow;
     }
+    s->wr_lanes[lanes][b]++;
+    return grant;
+}
+
+/* The same without port rules or a shared port (k.write_cold clear). */
+static inline int64_t sm__port_write_plain(sm_sim *s, int b, int slow, int lanes)
+{
+    sm__port_order(s);
+    const int64_t first = s->now + 1;
+    int64_t grant = s->write_next[b] > first ? s->write_next[b] : first;
+    s->write_next[b] = grant + 1 + slow;
     s->wr_lanes[lanes][b]++;
     return grant;
 }

@@ -14,13 +14,14 @@
 /* Grants the write of a result that leaves its pipeline this cycle; returns the
  * cycle its register is released.  writes and bank_writes are summed from wr_lanes
  * at the end of the run (sim.c). */
-static inline int64_t write(sm_sim *s, uint16_t slot, bool rules)
+static inline int64_t write(sm_sim *s, uint16_t slot, bool rules, bool plain)
 {
     const sm__slot *sl = &s->slots[slot];
     int slow = sl->wslow;
     if (rules && s->k.coalesce)
         s->port_tag = sm__coalesce_write_tag(s, slot);
-    int64_t grant = sm__port_write_as(s, sl->wbank, slow, sl->wlanes, rules);
+    int64_t grant = plain ? sm__port_write_plain(s, sl->wbank, slow, sl->wlanes)
+                          : sm__port_write_as(s, sl->wbank, slow, sl->wlanes, rules);
     s->st->bank_write_conflicts += (uint64_t)(grant - (s->now + 1));
     s->st->slow_writes += (uint64_t)slow;
     s->n_wq++;
@@ -31,15 +32,17 @@ static inline int64_t write(sm_sim *s, uint16_t slot, bool rules)
  * arguments inside the hot write cost +1.3 % host instructions per warp instruction. */
 static int64_t __attribute__((cold, noinline)) write_rules(sm_sim *s, uint16_t slot)
 {
-    return write(s, slot, true);
+    return write(s, slot, true, false);
 }
 
 int64_t sm__write(sm_sim *s, uint16_t slot)
 {
     if (__builtin_expect(s->k.port_rules, 0))
         return write_rules(s, slot);
-    return write(s, slot, false);
+    return write(s, slot, false, false);
 }
+
+int64_t sm__write_plain(sm_sim *s, uint16_t slot) { return write(s, slot, false, true); }
 
 /* sm__sched_wake's steps for predicate p (a warp waiting for register p wakes too:
  * sm__pred_pending), here so that the hot wake keeps its callers. */
@@ -55,11 +58,12 @@ static void __attribute__((cold, noinline)) release_pred(sm_sim *s, int w, int p
     }
 }
 
-void sm__release(sm_sim *s, uint16_t slot)
+/* plain: k.write_cold is clear, so no design has a write hook */
+static inline void release(sm_sim *s, uint16_t slot, bool plain)
 {
     /* designs see register writes only: their hooks pass a slot without one (a
      * predicate's) by */
-    if (__builtin_expect(s->k.hooks & SM__HOOK_WRITE, 0))
+    if (!plain && (s->k.hooks & SM__HOOK_WRITE))
         sm__designs_write(s, slot);
     const sm__slot *sl = &s->slots[slot];
     int w = sl->warp, dst = sl->dst;
@@ -71,3 +75,6 @@ void sm__release(sm_sim *s, uint16_t slot)
     sm__slot_free(s, slot);
     sm__inst_done(s, w);
 }
+
+void sm__release(sm_sim *s, uint16_t slot) { release(s, slot, false); }
+void sm__release_plain(sm_sim *s, uint16_t slot) { release(s, slot, true); }
