@@ -72,3 +72,8 @@ uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     }
     return collect(s, w, slot, in, false, false);
 }
+
+uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
+{
+    return collect(s, w, slot, in, false, false);
+}

@@ -92,11 +92,14 @@ static void __attribute__((noinline)) issue_barrier(sm_sim *s, sm__sched *q, int
         release_barrier(s, blk);
 }
 
-static void issue_warp(sm_sim *s, sm__sched *q, int w)
+/* plain: k.issue_cold is clear, a constant in each copy (issue_warp_cold), so the
+ * plain one tests none of the cold features per instruction */
+static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sched *q, int w,
+                                                             bool plain)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
-    if (__builtin_expect(s->k.frontend, 0)) /* a profile's stream has no branches */
+    if (!plain && s->k.frontend) /* a profile's stream has no branches */
         sm__fe_issued(s, q, w, in->redirect);
     if (__builtin_expect(in->op == SM__OP_BAR, 0)) {
         issue_barrier(s, q, w);
@@ -121,12 +124,12 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
         sl->wslow = wslow;
         sl->wlanes = wp->tlanes[in->div];
     }
-    uint64_t slow_reads = sm__collect(s, w, slot, in);
+    uint64_t slow_reads = plain ? sm__collect_plain(s, w, slot, in) : sm__collect(s, w, slot, in);
     sm_stats *st = s->st;
     st->warp_insts++;
     st->thread_insts += wp->tlanes[in->div];
     /* every operand fast: from the latencies just read, unless kept as drawn */
-    st->fast_insts += s->k.fast_at_next ? in->fast : !(slow_reads | wslow);
+    st->fast_insts += !plain && s->k.fast_at_next ? in->fast : !(slow_reads | wslow);
     wp->n_inflight++;
     wp->n_issued++;
     wp->passed = 0;
@@ -136,7 +139,7 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     /* Register-file designs see the instruction before the next one replaces it; here
      * rather than in the operand loop of sm__collect, where even a call never taken
      * cost the loop its registers (+6-7 % host instructions per warp instruction). */
-    if (__builtin_expect(s->k.issue_hooks, 0)) { /* one test for the cold features */
+    if (!plain && s->k.issue_hooks) {
         if (s->k.hooks & SM__HOOK_ISSUE)
             sm__designs_issue(s, w, slot, in);
         if (s->k.mem_model) /* memory hazards: replay.c */
@@ -144,13 +147,18 @@ static void issue_warp(sm_sim *s, sm__sched *q, int w)
     }
     if (--wp->n_left) {
         int unit = in->unit;
-        sm__gen_next(&s->k, wp);
+        sm__gen_next_as(&s->k, wp, plain);
         /* unconditionally: a test whether the unit changed mispredicts */
         q->unit_mask[unit] &= ~(1ULL << w);
         q->unit_mask[wp->next.unit] |= 1ULL << w;
     } else {
         q->ready &= ~(1ULL << w);
     }
+}
+
+static void __attribute__((cold, noinline)) issue_warp_cold(sm_sim *s, sm__sched *q, int w)
+{
+    issue_warp(s, q, w, false);
 }
 
 /* In order of precedence: a full collector, the in-flight limit, warps waiting for
@@ -186,7 +194,10 @@ static void issue_sched(sm_sim *s, int i)
         w = s->k.lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
-        issue_warp(s, q, w);
+        if (__builtin_expect(s->k.issue_cold, 0)) /* one test for the cold features */
+            issue_warp_cold(s, q, w);
+        else
+            issue_warp(s, q, w, true);
         s->sched_dirty |= 1u << i; /* its warp's next instruction is untried */
         return;
     }

@@ -281,6 +281,11 @@ typedef struct sm__kernel {
      * designs' write hooks.  Completion tests this once per completing cycle and runs
      * the plain write and release otherwise (exec.c) */
     bool write_cold;
+    /* the issue stage's features beyond the plain path: the front end, designs' issue
+     * hooks and the hazard model (issue_hooks), port rules, release flags, a `fast`
+     * bit computed as drawn, a stream state read past its draws.  The issue stage
+     * tests this once per issue and runs the plain copy otherwise (sched.c) */
+    bool issue_cold;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
@@ -539,10 +544,12 @@ _Static_assert(offsetof(sm__inst, div) == 7 && offsetof(sm__inst, miss) == 8,
  * Without release flags the index is below insts_per_warp (n_left + n_issued is that
  * count), and a stored barrier reads back as bar_inst() draws it (gen.c) but for the
  * hazard model's site and reqs, which only global loads read. */
-static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+static inline __attribute__((always_inline)) void sm__gen_next_as(const sm__kernel *k,
+                                                                   sm__warp *wp, bool plain)
 {
     const uint64_t *x = wp->stream;
-    if (!x | (k->flag_every != 0)) {
+    /* plain: k->issue_cold is clear (no release flags, rng_read or fast_at_next) */
+    if (!x | (!plain && k->flag_every != 0)) {
         sm__gen_next_drawn(k, wp);
         return;
     }
@@ -552,12 +559,18 @@ static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
     memcpy(in, x, 8);
     in->miss = (uint8_t)x[1];
     in->smem_ways = (uint8_t)(x[1] >> 16);
+    if (plain)
+        return;
     if (k->rng_read) /* a kernel constant: predictable */
         wp->rng += (x[1] >> 8 & 0xff) * 0x9E3779B97F4A7C15ULL;
     if (k->fast_at_next) {
         const uint8_t *slow = wp->slow[in->div];
         in->fast = !(slow[in->dst] | slow[in->src[0]] | slow[in->src[1]] | slow[in->src[2]]);
     }
+}
+static inline void sm__gen_next(const sm__kernel *k, sm__warp *wp)
+{
+    sm__gen_next_as(k, wp, false);
 }
 /* The instruction at wp->n_issued of a copy of a warp's stream state, which it advances
  * (n_issued too): a design's look-ahead, leaving the warp's own stream untouched. */
@@ -607,6 +620,8 @@ int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fas
 /* collector.c: operand collectors and the bank read arbiter */
 /* returns the slow cycles (latency - 1) of its reads, summed */
 uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
+/* the same without port rules (k.issue_cold clear) */
+uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
