@@ -210,7 +210,7 @@ static inline int oldest_ready(const sm_sim *s, int u)
  * operands in) are charged when it leaves, all at once: now - ready_at, which is what
  * a per-cycle count of the waiting collectors sums to, so the cycles in which the unit
  * dispatches nothing need not run it (sm__dispatch). */
-static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u)
+static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u, bool plain)
 {
     /* a memory-bound kernel's LD/ST unit spends most cycles refusing the same missing
      * load: repeat the outcome instead of recomputing it (sm_internal.h) */
@@ -233,7 +233,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         const sm__slot *sl = &s->slots[slot];
         if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
             s->st->mshr_stalls++;
-            if (!sent && !s->exact) { /* nothing changed this cycle: the outcome repeats */
+            if (!sent && (plain || !s->exact)) { /* nothing changed: the outcome repeats */
                 s->mem_hold_until = next_arrival(s, u);
                 s->mem_hold_full = s->n_full[u];
                 s->mem_hold_misses = s->misses;
@@ -244,7 +244,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
             s->mem_hold_until = 0;
             s->st->smem_conflict_cycles += sl->xbusy;
         }
-        if (__builtin_expect(s->k.result_slots, 0) && result_taken(s, u, p, sl))
+        if (!plain && s->k.result_slots && result_taken(s, u, p, sl))
             continue; /* this pipeline refuses it; the next may take it */
         /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
         s->pipe_free[u][p] =
@@ -259,7 +259,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         for (int p = 1; p < s->n_pipes[u]; p++)
             m = s->pipe_free[u][p] < m ? s->pipe_free[u][p] : m;
         /* exact mode runs the unit every cycle its collectors are full */
-        s->pipe_min[u] = s->exact ? 0 : m;
+        s->pipe_min[u] = !plain && s->exact ? 0 : m;
     }
 }
 
@@ -284,20 +284,31 @@ bool sm__mem_blocked(const sm_sim *s)
 
 /* A unit runs only in cycles it has a full collector and a free pipeline: in the
  * others dispatch_unit() would dispatch nothing and charge nothing (its dispatch
- * stalls are charged as a collector leaves, its MSHR refusals need a free pipeline). */
-void sm__dispatch(sm_sim *s)
+ * stalls are charged as a collector leaves, its MSHR refusals need a free pipeline).
+ * plain: k.dispatch_cold is clear, a constant in each copy. */
+static inline __attribute__((always_inline)) void dispatch(sm_sim *s, bool plain)
 {
     const int64_t now = s->now;
     if (s->n_full[SM__UNIT_SP] && now >= s->pipe_min[SM__UNIT_SP])
-        dispatch_unit(s, SM__UNIT_SP);
+        dispatch_unit(s, SM__UNIT_SP, plain);
     if (s->n_full[SM__UNIT_SFU] && now >= s->pipe_min[SM__UNIT_SFU])
-        dispatch_unit(s, SM__UNIT_SFU);
+        dispatch_unit(s, SM__UNIT_SFU, plain);
     if (s->n_full[SM__UNIT_MEM]) {
-        if (__builtin_expect(s->k.mem_model, 0)) /* a kernel constant: predictable */
+        if (!plain && s->k.mem_model)
             sm__hz_dispatch(s); /* memory hazards and replay: mem_hazard.c */
         else if (now >= s->pipe_min[SM__UNIT_MEM])
-            dispatch_unit(s, SM__UNIT_MEM);
+            dispatch_unit(s, SM__UNIT_MEM, plain);
     }
+}
+
+static void __attribute__((cold, noinline)) dispatch_cold(sm_sim *s) { dispatch(s, false); }
+
+void sm__dispatch(sm_sim *s)
+{
+    if (__builtin_expect(s->k.dispatch_cold, 0))
+        dispatch_cold(s);
+    else
+        dispatch(s, true);
 }
 
 /* Registers due for release this cycle are released (writeback.c); results due

@@ -239,6 +239,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     k->lrr = k->policy == &sm__sched_lrr;
     k->write_cold = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
+    k->dispatch_cold = k->result_slots || k->mem_model || s->exact;
     k->issue_cold = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                     k->fast_at_next || k->rng_read;
     sm__streams_select(s);

@@ -286,6 +286,9 @@ typedef struct sm__kernel {
      * bit computed as drawn, a stream state read past its draws.  The issue stage
      * tests this once per issue and runs the plain copy otherwise (sched.c) */
     bool issue_cold;
+    /* dispatch's features beyond the plain units: result slots, the hazard model's
+     * memory stage, exact mode.  Dispatch tests this once per cycle (exec.c) */
+    bool dispatch_cold;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
