@@ -95,7 +95,8 @@ static void __attribute__((cold, noinline)) pred_only(sm_sim *s, uint16_t slot)
 /* The instruction in `slot` leaves unit u's collector for its pipeline.  u is a
  * constant where it is inlined (dispatch_unit), so only the LD/ST unit's copy asks the
  * memory side for the latency. */
-static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot, int u)
+static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot, int u,
+                                                         bool plain)
 {
     sm__slot *sl = &s->slots[slot];
     const sm__op_info *oi = &s->k.ops[sl->op];
@@ -108,7 +109,9 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     int lat = u == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
     sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
-    if (__builtin_expect(sl->dst == SM__NO_REG, 0)) { /* a trace's predicate alone */
+    /* a trace's predicate alone (plain: a drawn stream, whose only instructions
+     * without a register result are stores) */
+    if (!plain && sl->dst == SM__NO_REG) {
         pred_only(s, slot);
         return;
     }
@@ -147,7 +150,7 @@ result_taken(sm_sim *s, int u, int p, const sm__slot *sl)
 }
 
 /* For the hazard model's memory stage (mem_hazard.c): the same steps, out of line. */
-void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot, SM__UNIT_MEM); }
+void sm__exec_start(sm_sim *s, uint16_t slot) { start(s, slot, SM__UNIT_MEM, false); }
 uint64_t sm__coll_arrived(const sm_sim *s, int u, int *n) { return arrived(s, u, n); }
 
 /* Frees the collector at position j of unit u's fill order: the ones before it move
@@ -252,7 +255,7 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
         coll_remove(s, u, j); /* co is another collector's from here */
         sent = true;
-        start(s, slot, u);
+        start(s, slot, u, plain);
     }
     if (sent) {
         int64_t m = s->pipe_free[u][0];

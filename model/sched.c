@@ -114,9 +114,11 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
-    sl->pdst = wp->pdst;
-    if (__builtin_expect(wp->pdst != 0, 0))
-        s->ppend[w][wp->pdst] = 1;
+    if (!plain) { /* a plain kernel's stream is drawn: no predicates */
+        sl->pdst = wp->pdst;
+        if (wp->pdst)
+            s->ppend[w][wp->pdst] = 1;
+    }
     uint8_t wslow = wp->slow[in->div][in->dst]; /* 0 for SM__NO_REG */
     if (in->dst != SM__NO_REG) {
         wp->pend[in->dst] = in->op == SM__OP_LD_GLOBAL ? SM__STALL_MEMORY : SM__STALL_DEP;
@@ -191,7 +193,7 @@ static void issue_sched(sm_sim *s, int i)
      * candidate its loop ends at once: no separate test) */
     int w = -1;
     if (cand)
-        w = s->k.lrr ? sm__sched_lrr_in(s, q, cand, q->last, false)
+        w = s->k.lrr ? sm__sched_lrr_plain(s, q, cand)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
         if (__builtin_expect(s->k.issue_cold, 0)) /* one test for the cold features */

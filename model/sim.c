@@ -237,11 +237,14 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->result_slots = c->result_slots;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
-    k->lrr = k->policy == &sm__sched_lrr;
-    k->write_cold = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
-    k->dispatch_cold = k->result_slots || k->mem_model || s->exact;
+    /* the plain paths below also assume a drawn stream: no trace predicates, and an
+     * instruction without a register result is a store (own_stream: cold) */
+    k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
+    k->write_cold = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE) ||
+                    k->own_stream;
+    k->dispatch_cold = k->result_slots || k->mem_model || s->exact || k->own_stream;
     k->issue_cold = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
-                    k->fast_at_next || k->rng_read;
+                    k->fast_at_next || k->rng_read || k->own_stream;
     sm__streams_select(s);
     return rc;
 }

@@ -300,7 +300,8 @@ typedef struct sm__kernel {
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
-    bool lrr;            /* the policy is LRR: the issue stage calls it inline        */
+    bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
+                          * calls its plain copy inline (sm__sched_lrr_plain)         */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -620,6 +621,8 @@ SM_SCHEDULERS(SM__SCHED_DECL)
 #undef SM__SCHED_DECL
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
+/* LRR's pick for a drawn stream (no trace predicates to test): k.lrr */
+int sm__sched_lrr_plain(sm_sim *s, sm__sched *q, uint64_t mask);
 /* collector.c: operand collectors and the bank read arbiter */
 /* returns the slow cycles (latency - 1) of its reads, summed */
 uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
@@ -950,7 +953,8 @@ bool sm__pred_pending(sm_sim *s, int w);
  * on the destination) parks the warp until that register is written; structural
  * hazards are noted in q->why for the stall statistics.  Inline: every policy calls it
  * once per candidate, the hottest call of the issue stage. */
-static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
+static inline __attribute__((always_inline)) bool
+sm__sched_try_as(sm_sim *s, sm__sched *q, int w, bool fast_only, bool drawn)
 {
     sm__warp *wp = &s->warps[w];
     const sm__inst *in = &wp->next;
@@ -959,8 +963,9 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
      * SM__NO_REG, never pending); the slow path finds the first hit in the order
      * destination, sources */
     /* a trace's predicates join the test (none in a drawn stream: no further branch) */
-    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]] | wp->pdst |
-        wp->psrc[0]) {
+    /* drawn: a drawn stream, which has none (a constant) */
+    if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]] |
+        (drawn ? 0 : wp->pdst | wp->psrc[0])) {
         if (pend[in->dst] | pend[in->src[0]] | pend[in->src[1]] | pend[in->src[2]]) {
             int r = pend[in->dst]      ? in->dst
                     : pend[in->src[0]] ? in->src[0]
@@ -969,7 +974,7 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
             sm__sched_block(s, w, r);
             return false;
         }
-        if (sm__pred_pending(s, w))
+        if (!drawn && sm__pred_pending(s, w))
             return false;
     }
     if (fast_only && !in->fast)
@@ -979,6 +984,11 @@ static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
         return false;
     }
     return true;
+}
+
+static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
+{
+    return sm__sched_try_as(s, q, w, fast_only, false);
 }
 
 /* An instruction of warp w has finished (its register written, or no result); the

@@ -70,7 +70,7 @@ static inline void release(sm_sim *s, uint16_t slot, bool plain)
     s->n_wq--;
     s->warps[w].pend[dst] = 0;
     sm__sched_wake(s, w, dst);
-    if (__builtin_expect(sl->pdst != 0, 0))
+    if (!plain && sl->pdst != 0) /* a trace's predicate (plain: a drawn stream) */
         release_pred(s, w, sl->pdst);
     sm__slot_free(s, slot);
     sm__inst_done(s, w);
