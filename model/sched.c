@@ -134,9 +134,13 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     st->fast_insts += !plain && s->k.fast_at_next ? in->fast : !(slow_reads | wslow);
     wp->n_inflight++;
     wp->n_issued++;
-    wp->passed = 0;
-    q->last = q->resume >= 0 ? q->resume : w;
-    q->resume = -1;
+    if (plain) { /* not FWAS (fast_at_next is clear): no resume point, no passing count */
+        q->last = w;
+    } else {
+        wp->passed = 0;
+        q->last = q->resume >= 0 ? q->resume : w;
+        q->resume = -1;
+    }
     s->last_progress = s->now;
     /* Register-file designs see the instruction before the next one replaces it; here
      * rather than in the operand loop of sm__collect, where even a call never taken
