@@ -306,6 +306,8 @@ static inline __attribute__((always_inline)) void dispatch(sm_sim *s, bool plain
 
 static void __attribute__((cold, noinline)) dispatch_cold(sm_sim *s) { dispatch(s, false); }
 
+void sm__dispatch_plain(sm_sim *s) { dispatch(s, true); }
+
 void sm__dispatch(sm_sim *s)
 {
     if (__builtin_expect(s->k.dispatch_cold, 0))
@@ -355,17 +357,21 @@ complete_cold(sm_sim *s, int i, uint16_t done, uint16_t rel)
     complete(s, i, done, rel, false);
 }
 
-void sm__complete(sm_sim *s)
+/* plain: k.plain (so k.write_cold clear), a constant in each copy */
+static inline __attribute__((always_inline)) void complete_now(sm_sim *s, bool plain)
 {
     int i = (int)(s->now & (SM__WHEEL - 1));
     uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
     if ((done & rel) == SM__NIL) /* both lists empty */
         return;
-    if (__builtin_expect(s->k.write_cold, 0))
+    if (!plain && s->k.write_cold)
         complete_cold(s, i, done, rel);
     else
         complete(s, i, done, rel, true);
 }
+
+void sm__complete(sm_sim *s) { complete_now(s, false); }
+void sm__complete_plain(sm_sim *s) { complete_now(s, true); }
 
 /* Earliest completion after now, for skipping idle cycles, or `bound` if none comes
  * before it: the first bucket holding an instruction due in this round, else the

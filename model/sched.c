@@ -186,7 +186,7 @@ static sm__stall classify(const sm__sched *q)
  * bit in sched_dirty; or units_full), each cycle would repeat that outcome, so it
  * charges the same stall without running the policy.  A warp refused for the
  * in-flight limit may go on at any completion: that scheduler does not settle. */
-static void issue_sched(sm_sim *s, int i)
+static inline __attribute__((always_inline)) void issue_sched(sm_sim *s, int i, bool plain)
 {
     sm__sched *q = &s->sched[i];
     uint64_t cand = sm__sched_cand(s, q);
@@ -197,10 +197,10 @@ static void issue_sched(sm_sim *s, int i)
      * candidate its loop ends at once: no separate test) */
     int w = -1;
     if (cand)
-        w = s->k.lrr ? sm__sched_lrr_plain(s, q, cand)
+        w = s->k.lrr ? sm__lrr_in_as(s, q, cand, q->last, false, true)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
-        if (__builtin_expect(s->k.issue_cold, 0)) /* one test for the cold features */
+        if (!plain && s->k.issue_cold) /* one test for the cold features */
             issue_warp_cold(s, q, w);
         else
             issue_warp(s, q, w, true);
@@ -225,12 +225,13 @@ static bool settled_exact(const sm_sim *s, const sm__sched *q)
 }
 #endif
 
-void sm__issue(sm_sim *s)
+/* plain: k.plain, a constant in each copy */
+static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
 {
     /* Replays first, and the MSHR tracker holds loads predicted to miss (replay.c):
      * one test before the loop, not one per scheduler in it nor one after it (each
      * cost 0.7-1.2 % host instructions on pns, callgrind) */
-    if (__builtin_expect(s->k.cycle_cold, 0)) { /* one test for the default kernel */
+    if (!plain && s->k.cycle_cold) { /* one test for the default kernel */
         if (s->k.replay)
             sm__hz_pre_issue(s);
         s->sched_dirty |= s->k.sched_always;
@@ -239,10 +240,13 @@ void sm__issue(sm_sim *s)
     for (int i = 0; i < n_sched; i++) {
         const sm__sched *q = &s->sched[i];
         if (!sm__sched_settled(s, i))
-            issue_sched(s, i);
+            issue_sched(s, i, plain);
         else {
             assert(settled_exact(s, q));
             s->stall_n[q->cls]++;
         }
     }
 }
+
+void sm__issue(sm_sim *s) { issue(s, false); }
+void sm__issue_plain(sm_sim *s) { issue(s, true); }

@@ -231,7 +231,8 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     /* designs' hooks and the hazard model change what the issue stage reads without
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
-    k->cycle_cold = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE);
+    k->cycle_cold = k->replay || k->sched_always || k->frontend ||
+                    (k->hooks & SM__HOOK_CYCLE) || c->result_slots;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
@@ -245,6 +246,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->dispatch_cold = k->result_slots || k->mem_model || s->exact || k->own_stream;
     k->issue_cold = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                     k->fast_at_next || k->rng_read || k->own_stream;
+    k->plain = !(k->cycle_cold || k->dispatch_cold || k->write_cold || k->issue_cold);
     sm__streams_select(s);
     return rc;
 }
@@ -349,7 +351,7 @@ static void __attribute__((noinline)) cycle_tail_cold(sm_sim *s)
  * stage per cycle without double-buffered state: a result written back this cycle
  * frees its register for the issue stage of the same cycle, an instruction issued
  * this cycle reads its operands next cycle. */
-static void cycle(sm_sim *s)
+static void __attribute__((noinline)) cycle(sm_sim *s)
 {
     sm__complete(s);       /* results leave their pipelines for the bank write ports;     */
                            /* written registers are released (writeback.c), warps and    */
@@ -362,6 +364,16 @@ static void cycle(sm_sim *s)
         return;
     }
     sm__launch(s);         /* freed block slots take the next blocks                      */
+}
+
+/* The cycle of a plain kernel (k.plain): the same stages without their cold
+ * features, so none of them is tested per cycle or per instruction. */
+static inline void cycle_plain(sm_sim *s)
+{
+    sm__complete_plain(s);
+    sm__dispatch_plain(s);
+    sm__issue_plain(s);
+    sm__launch(s);
 }
 
 /* The stall cause the issue stage will record for scheduler q when none of its ready
@@ -385,10 +397,10 @@ static int quiet_stall(const sm__sched *q, uint64_t cand)
  * holding that outcome (mem_hold_*): one MSHR stall per cycle until a completion or
  * an arrival (*mshr set).  *until: the first cycle it may dispatch (INT64_MAX: only
  * a completion ends it). */
-static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
+static inline bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr, bool plain)
 {
     if (u == SM__UNIT_MEM) {
-        if (s->k.mem_model) /* its memory stage is stepped cycle by cycle */
+        if (!plain && s->k.mem_model) /* its memory stage is stepped cycle by cycle */
             return false;
         if ((s->now < s->mem_hold_until) & (s->n_full[u] == s->mem_hold_full) &
             (s->misses == s->mem_hold_misses)) {
@@ -422,7 +434,8 @@ static bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr)
  * (Bounding full SP and SFU collectors by their operands' arrival too, with a scan of
  * the collectors, skipped too little to pay for the longer test: docs/performance.md;
  * the earliest free pipeline alone is one load.) */
-static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
+static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t *until,
+                                                         bool *mshr, bool plain)
 {
     /* one branch: evaluated every cycle, and its outcome is data-dependent */
     if (s->n_wq | s->slot_freed)
@@ -436,19 +449,19 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
         int64_t sp = s->n_full[SM__UNIT_SP] ? s->pipe_min[SM__UNIT_SP] : INT64_MAX;
         int64_t sfu = s->n_full[SM__UNIT_SFU] ? s->pipe_min[SM__UNIT_SFU] : INT64_MAX;
         pipes = sp < sfu ? sp : sfu;
-        if ((pipes <= s->now) | s->k.result_slots)
+        if ((pipes <= s->now) | (!plain && s->k.result_slots))
             return false;
     }
     for (int i = 0; i < s->c->n_schedulers; i++)
         if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
             return false; /* (a settled scheduler has no candidate: sched.c) */
-    if (s->hz.n_replay | s->hz.n_hidden) /* replays wait, or warps are hidden (replay.c) */
-        return false;
-    if (s->k.frontend && sm__fe_busy(s)) /* a fetch to decode or a buffer to flush */
+    /* replays wait, or warps are hidden (replay.c); a fetch to decode or a buffer to
+     * flush: none in a plain kernel */
+    if (!plain && ((s->hz.n_replay | s->hz.n_hidden) || (s->k.frontend && sm__fe_busy(s))))
         return false;
     *until = pipes;
     *mshr = false;
-    return !s->n_full[SM__UNIT_MEM] || unit_quiet(s, SM__UNIT_MEM, until, mshr);
+    return !s->n_full[SM__UNIT_MEM] || unit_quiet(s, SM__UNIT_MEM, until, mshr, plain);
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
@@ -456,18 +469,20 @@ static bool quiet(const sm_sim *s, int64_t *until, bool *mshr)
  * the stalls each of them would have recorded.  Memory-bound kernels spend most cycles
  * so (all warps waiting on loads, or the LD/ST unit waiting for an MSHR or a busy
  * pipeline).  Returns false on a deadlock (nothing in flight at all). */
-static bool skip_idle(sm_sim *s)
+static inline __attribute__((always_inline)) bool skip_idle_as(sm_sim *s, bool plain)
 {
     int64_t units;
     bool mshr;
-    if (!quiet(s, &units, &mshr))
+    if (!quiet(s, &units, &mshr, plain))
         return true;
     int64_t t = sm__next_completion(s, units); /* at most units */
-    if (t == INT64_MAX && s->design_next == INT64_MAX)
+    /* plain: no design's cycle hook sets design_next, and exact mode is cold */
+    if (t == INT64_MAX && (plain || s->design_next == INT64_MAX))
         return mshr; /* waiting LD/ST collectors imply misses in flight */
-    if (s->exact)
+    if (!plain && s->exact)
         return true;
-    t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
+    if (!plain)
+        t = t < s->design_next ? t : s->design_next; /* a design's work ends the quiet */
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
@@ -480,6 +495,9 @@ static bool skip_idle(sm_sim *s)
     s->now = t;
     return true;
 }
+
+static bool skip_idle(sm_sim *s) { return skip_idle_as(s, false); }
+static bool skip_idle_plain(sm_sim *s) { return skip_idle_as(s, true); }
 
 static void describe_stuck(sm_sim *s, const char *why)
 {
@@ -587,6 +605,7 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     sm__stop_reset(s);
     /* one test per cycle for the cycle limit and the stopping rule's batches */
     int64_t limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
+    const bool plain = s->k.plain;
     for (;;) {
         if (s->now >= limit) {
             if (s->now < max_cycles) { /* a batch of the stopping rule (stop.c) */
@@ -598,11 +617,14 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
         }
-        cycle(s);
+        if (plain)
+            cycle_plain(s);
+        else
+            cycle(s);
         s->now++;
         if (s->blocks_done == n_blocks)
             return finish(s, SM_OK);
-        if (s->now - s->last_progress > stuck || !skip_idle(s)) {
+        if (s->now - s->last_progress > stuck || !(plain ? skip_idle_plain(s) : skip_idle(s))) {
             describe_stuck(s, "no progress");
             return finish(s, SM_E_STUCK);
         }

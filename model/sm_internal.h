@@ -289,6 +289,8 @@ typedef struct sm__kernel {
     /* dispatch's features beyond the plain units: result slots, the hazard model's
      * memory stage, exact mode.  Dispatch tests this once per cycle (exec.c) */
     bool dispatch_cold;
+    /* none of the four above: the cycle loop runs the stages' plain copies (sim.c) */
+    bool plain;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
      * the issue stage derives it from the latencies the collector reads (sched.c) */
@@ -301,7 +303,7 @@ typedef struct sm__kernel {
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
-                          * calls its plain copy inline (sm__sched_lrr_plain)         */
+                          * runs its drawn copy inline (sm__lrr_in_as)                */
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -598,6 +600,7 @@ void sm__retire_warp(sm_sim *s, int w);
 void sm__occupancy_flush(sm_sim *s);
 /* sched.c: issue stage */
 void sm__issue(sm_sim *s);
+void sm__issue_plain(sm_sim *s); /* k.plain: none of the cold features (sim.c) */
 /* sm.frontend = "gpgpusim" (frontend.c): a warp placed, an instruction issued (its
  * buffer entry used; redirect: a control hazard follows), the fetch and decode stage
  * after the issue stage, and whether that stage has work pending (no idle skip). */
@@ -621,8 +624,6 @@ SM_SCHEDULERS(SM__SCHED_DECL)
 #undef SM__SCHED_DECL
 const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p);
 int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only);
-/* LRR's pick for a drawn stream (no trace predicates to test): k.lrr */
-int sm__sched_lrr_plain(sm_sim *s, sm__sched *q, uint64_t mask);
 /* collector.c: operand collectors and the bank read arbiter */
 /* returns the slow cycles (latency - 1) of its reads, summed */
 uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
@@ -631,6 +632,9 @@ uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
+/* the same for a plain kernel (k.plain: sim.c) */
+void sm__dispatch_plain(sm_sim *s);
+void sm__complete_plain(sm_sim *s);
 int64_t sm__next_completion(const sm_sim *s, int64_t bound);
 bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
@@ -989,6 +993,24 @@ sm__sched_try_as(sm_sim *s, sm__sched *q, int w, bool fast_only, bool drawn)
 static inline bool sm__sched_try(sm_sim *s, sm__sched *q, int w, bool fast_only)
 {
     return sm__sched_try_as(s, q, w, fast_only, false);
+}
+
+/* Tries the warps of `mask` in slot order starting after `after`; shared with the
+ * two-level scheduler, which runs it inside its active group (sched_lrr.c), and
+ * inline in the issue stage for a drawn stream (sched.c).  drawn: the stream is
+ * drawn (no trace predicates), a constant in each copy. */
+static inline __attribute__((always_inline)) int
+sm__lrr_in_as(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fast_only, bool drawn)
+{
+    /* rotate so that bit 0 is the warp after `after`: one pass in slot order, wrapping */
+    int start = (after + 1) & 63;
+    uint64_t m = start ? mask >> start | mask << (64 - start) : mask;
+    for (; m; m &= m - 1) {
+        int w = (__builtin_ctzll(m) + start) & 63;
+        if (sm__sched_try_as(s, q, w, fast_only, drawn))
+            return w;
+    }
+    return -1;
 }
 
 /* An instruction of warp w has finished (its register written, or no result); the
