@@ -189,10 +189,10 @@ static sm__stall classify(const sm__sched *q)
 static inline __attribute__((always_inline)) void issue_sched(sm_sim *s, int i, bool plain)
 {
     sm__sched *q = &s->sched[i];
-    uint64_t cand = sm__sched_cand(s, q);
+    uint64_t cand = sm__sched_cand_as(s, q, plain);
     /* a warp at its block's barrier is no candidate, but not for want of a
      * collector: only the warps a full unit keeps out make this a collector stall */
-    q->why = (uint8_t)((cand != (q->ready & ~q->barrier & ~q->ib_empty)) << SM__STALL_COLLECTOR);
+    q->why = (uint8_t)((cand != sm__sched_avail(q, plain)) << SM__STALL_COLLECTOR);
     /* the base policy called directly: the common case, inlined (and with no
      * candidate its loop ends at once: no separate test) */
     int w = -1;

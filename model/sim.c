@@ -379,9 +379,9 @@ static inline void cycle_plain(sm_sim *s)
 /* The stall cause the issue stage will record for scheduler q when none of its ready
  * warps can be tried (all wait for a unit without a free collector): classify() of
  * sched.c with nothing tried. */
-static int quiet_stall(const sm__sched *q, uint64_t cand)
+static inline int quiet_stall(const sm__sched *q, uint64_t cand, bool plain)
 {
-    if (cand != (q->ready & ~q->barrier & ~q->ib_empty)) /* a full unit keeps a ready warp out */
+    if (cand != sm__sched_avail(q, plain)) /* a full unit keeps a ready warp out */
         return SM__STALL_COLLECTOR;
     return q->n_wait[SM__STALL_MEMORY] ? SM__STALL_MEMORY
            : q->n_wait[SM__STALL_DEP]  ? SM__STALL_DEP
@@ -453,7 +453,7 @@ static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t
             return false;
     }
     for (int i = 0; i < s->c->n_schedulers; i++)
-        if (!sm__sched_settled(s, i) && sm__sched_cand(s, &s->sched[i]))
+        if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], plain))
             return false; /* (a settled scheduler has no candidate: sched.c) */
     /* replays wait, or warps are hidden (replay.c); a fetch to decode or a buffer to
      * flush: none in a plain kernel */
@@ -489,7 +489,8 @@ static inline __attribute__((always_inline)) bool skip_idle_as(sm_sim *s, bool p
     for (int i = 0; i < s->c->n_schedulers; i++) {
         const sm__sched *q = &s->sched[i];
         /* a settled scheduler's stall is its last one (sched.c) */
-        s->stall_n[sm__sched_settled(s, i) ? q->cls : quiet_stall(q, sm__sched_cand(s, q))] += n;
+        s->stall_n[sm__sched_settled(s, i) ? q->cls
+                                           : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain)] += n;
     }
     s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;

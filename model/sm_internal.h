@@ -935,12 +935,23 @@ static inline bool sm__sched_settled(const sm_sim *s, int i)
 /* Ready warps of scheduler q whose unit has a free operand collector: the others
  * cannot issue (the common structural stall), so they are filtered by mask instead
  * of being tried.  Branch-free over the three units. */
-static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
+static inline __attribute__((always_inline)) uint64_t sm__sched_avail(const sm__sched *q,
+                                                                       bool plain)
 {
-    uint64_t cand = q->ready & ~q->barrier & ~q->ib_empty;
+    /* plain (k.plain): no front end, so no warp's buffer is empty */
+    return q->ready & ~q->barrier & (plain ? ~0ULL : ~q->ib_empty);
+}
+static inline __attribute__((always_inline)) uint64_t
+sm__sched_cand_as(const sm_sim *s, const sm__sched *q, bool plain)
+{
+    uint64_t cand = sm__sched_avail(q, plain);
     for (unsigned f = s->units_full; f; f &= f - 1)
         cand &= ~q->unit_mask[__builtin_ctz(f)];
     return cand;
+}
+static inline uint64_t sm__sched_cand(const sm_sim *s, const sm__sched *q)
+{
+    return sm__sched_cand_as(s, q, false);
 }
 
 /* Is a predicate warp w's next instruction writes or reads still to be written?  Then
