@@ -288,7 +288,7 @@ bool sm__mem_blocked(const sm_sim *s)
 /* A unit runs only in cycles it has a full collector and a free pipeline: in the
  * others dispatch_unit() would dispatch nothing and charge nothing (its dispatch
  * stalls are charged as a collector leaves, its MSHR refusals need a free pipeline).
- * plain: k.dispatch_cold is clear, a constant in each copy. */
+ * plain: k.plain, a constant in each copy. */
 static inline __attribute__((always_inline)) void dispatch(sm_sim *s, bool plain)
 {
     const int64_t now = s->now;
@@ -304,22 +304,13 @@ static inline __attribute__((always_inline)) void dispatch(sm_sim *s, bool plain
     }
 }
 
-static void __attribute__((cold, noinline)) dispatch_cold(sm_sim *s) { dispatch(s, false); }
-
 void sm__dispatch_plain(sm_sim *s) { dispatch(s, true); }
-
-void sm__dispatch(sm_sim *s)
-{
-    if (__builtin_expect(s->k.dispatch_cold, 0))
-        dispatch_cold(s);
-    else
-        dispatch(s, true);
-}
+void sm__dispatch(sm_sim *s) { dispatch(s, false); }
 
 /* Registers due for release this cycle are released (writeback.c); results due
  * leave their pipeline for their bank's write port and come back for their release.
- * (In either order: they touch disjoint state.)  plain: k.write_cold is clear, a
- * constant in each copy, so the plain one tests no write feature per result. */
+ * (In either order: they touch disjoint state.)  plain: k.plain, a constant in each
+ * copy, so the plain one tests no write feature per result. */
 static inline __attribute__((always_inline)) void complete(sm_sim *s, int i, uint16_t done,
                                                            uint16_t rel, bool plain)
 {
@@ -351,23 +342,14 @@ static inline __attribute__((always_inline)) void complete(sm_sim *s, int i, uin
     }
 }
 
-static void __attribute__((cold, noinline))
-complete_cold(sm_sim *s, int i, uint16_t done, uint16_t rel)
-{
-    complete(s, i, done, rel, false);
-}
-
-/* plain: k.plain (so k.write_cold clear), a constant in each copy */
+/* plain: k.plain, a constant in each copy */
 static inline __attribute__((always_inline)) void complete_now(sm_sim *s, bool plain)
 {
     int i = (int)(s->now & (SM__WHEEL - 1));
     uint16_t done = s->wheel_head[SM__WHEEL_DONE][i], rel = s->wheel_head[SM__WHEEL_RELEASE][i];
     if ((done & rel) == SM__NIL) /* both lists empty */
         return;
-    if (!plain && s->k.write_cold)
-        complete_cold(s, i, done, rel);
-    else
-        complete(s, i, done, rel, true);
+    complete(s, i, done, rel, plain);
 }
 
 void sm__complete(sm_sim *s) { complete_now(s, false); }

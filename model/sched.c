@@ -92,8 +92,8 @@ static void __attribute__((noinline)) issue_barrier(sm_sim *s, sm__sched *q, int
         release_barrier(s, blk);
 }
 
-/* plain: k.issue_cold is clear, a constant in each copy (issue_warp_cold), so the
- * plain one tests none of the cold features per instruction */
+/* plain: k.plain, a constant in each copy, so the plain one tests none of the cold
+ * features per instruction */
 static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sched *q, int w,
                                                              bool plain)
 {
@@ -162,11 +162,6 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     }
 }
 
-static void __attribute__((cold, noinline)) issue_warp_cold(sm_sim *s, sm__sched *q, int w)
-{
-    issue_warp(s, q, w, false);
-}
-
 /* In order of precedence: a full collector, the in-flight limit, warps waiting for
  * memory, for other results, none.  Selects from the lowest precedence up. */
 static sm__stall classify(const sm__sched *q)
@@ -200,10 +195,7 @@ static inline __attribute__((always_inline)) void issue_sched(sm_sim *s, int i, 
         w = s->k.lrr ? sm__lrr_in_as(s, q, cand, q->last, false, true)
                                           : s->k.policy->pick(s, q, cand, false);
     if (w >= 0) {
-        if (!plain && s->k.issue_cold) /* one test for the cold features */
-            issue_warp_cold(s, q, w);
-        else
-            issue_warp(s, q, w, true);
+        issue_warp(s, q, w, plain);
         s->sched_dirty |= 1u << i; /* its warp's next instruction is untried */
         return;
     }
@@ -231,8 +223,8 @@ static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
     /* Replays first, and the MSHR tracker holds loads predicted to miss (replay.c):
      * one test before the loop, not one per scheduler in it nor one after it (each
      * cost 0.7-1.2 % host instructions on pns, callgrind) */
-    if (!plain && s->k.cycle_cold) { /* one test for the default kernel */
-        if (s->k.replay)
+    if (!plain) { /* a plain kernel has neither */
+        if (__builtin_expect(s->k.replay, 0))
             sm__hz_pre_issue(s);
         s->sched_dirty |= s->k.sched_always;
     }

@@ -160,6 +160,25 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
     return (int)((vectors + map->n_banks - 1) / map->n_banks);
 }
 
+/* Does the kernel need none of the cold features (k.plain), so that the cycle loop may
+ * run the stages' plain copies?  By stage: the cycle (replays, schedulers that never
+ * settle, the front end, designs' cycle hooks, result slots), dispatch (result slots,
+ * the hazard model's memory stage, exact mode), the write-back (port rules, a shared
+ * port, designs' write hooks) and issue (the front end, issue hooks, port rules,
+ * release flags, a `fast` bit computed as drawn, a stream state read past its draws).
+ * A micro-kernel or trace is never plain: the plain copies assume a drawn stream (no
+ * predicates; an instruction without a register result is a store). */
+static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
+{
+    bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
+                 k->result_slots;
+    bool dispatch = k->result_slots || k->mem_model || s->exact;
+    bool write = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
+    bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
+                 k->fast_at_next || k->rng_read;
+    return !(cycle || dispatch || write || issue || k->own_stream);
+}
+
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                         const sm_rf_map *map, int sm_index, int n_sms)
 {
@@ -231,22 +250,14 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     /* designs' hooks and the hazard model change what the issue stage reads without
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
-    k->cycle_cold = k->replay || k->sched_always || k->frontend ||
-                    (k->hooks & SM__HOOK_CYCLE) || c->result_slots;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
-    /* the plain paths below also assume a drawn stream: no trace predicates, and an
-     * instruction without a register result is a store (own_stream: cold) */
+    /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
     k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
-    k->write_cold = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE) ||
-                    k->own_stream;
-    k->dispatch_cold = k->result_slots || k->mem_model || s->exact || k->own_stream;
-    k->issue_cold = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
-                    k->fast_at_next || k->rng_read || k->own_stream;
-    k->plain = !(k->cycle_cold || k->dispatch_cold || k->write_cold || k->issue_cold);
+    k->plain = kernel_plain(s, k);
     sm__streams_select(s);
     return rc;
 }
@@ -337,16 +348,6 @@ static void reset_state(sm_sim *s)
 
 /* ---- the cycle --------------------------------------------------------------------- */
 
-/* The end of a cycle with the cold features' per-cycle work (k.cycle_cold). */
-static void __attribute__((noinline)) cycle_tail_cold(sm_sim *s)
-{
-    if (s->k.frontend)
-        sm__fe_cycle(s);   /* GPGPU-Sim's decode and fetch (frontend.c)                   */
-    sm__launch(s);         /* freed block slots take the next blocks                      */
-    if (s->k.hooks & SM__HOOK_CYCLE)
-        sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
-}
-
 /* One SM cycle.  Units run back to front, so an instruction advances at most one
  * stage per cycle without double-buffered state: a result written back this cycle
  * frees its register for the issue stage of the same cycle, an instruction issued
@@ -359,11 +360,11 @@ static void __attribute__((noinline)) cycle(sm_sim *s)
     sm__dispatch(s);       /* collectors with all operands enter the pipelines            */
     sm__issue(s);          /* warp schedulers: one instruction each; its operand reads    */
                            /* are arbitrated at once (collector.c)                        */
-    if (__builtin_expect(s->k.cycle_cold, 0)) {
-        cycle_tail_cold(s);
-        return;
-    }
+    if (__builtin_expect(s->k.frontend, 0))
+        sm__fe_cycle(s);   /* GPGPU-Sim's decode and fetch (frontend.c)                   */
     sm__launch(s);         /* freed block slots take the next blocks                      */
+    if (s->k.hooks & SM__HOOK_CYCLE)
+        sm__designs_cycle(s); /* register-file designs' own work (design.c)               */
 }
 
 /* The cycle of a plain kernel (k.plain): the same stages without their cold

@@ -273,23 +273,8 @@ typedef struct sm__kernel {
     /* schedulers that never settle (sched.c): all of them with a design's hooks or the
      * hazard model, whose state changes the issue stage's outcome unannounced; else 0 */
     unsigned sched_always;
-    /* any per-cycle work beyond the default units: replays (replay), schedulers that
-     * never settle (sched_always), the front end, designs' cycle hooks.  The cycle
-     * tests this one flag instead of each of them (sim.c, sched.c) */
-    bool cycle_cold;
-    /* the write-back's features beyond the plain port: port rules, a shared port,
-     * designs' write hooks.  Completion tests this once per completing cycle and runs
-     * the plain write and release otherwise (exec.c) */
-    bool write_cold;
-    /* the issue stage's features beyond the plain path: the front end, designs' issue
-     * hooks and the hazard model (issue_hooks), port rules, release flags, a `fast`
-     * bit computed as drawn, a stream state read past its draws.  The issue stage
-     * tests this once per issue and runs the plain copy otherwise (sched.c) */
-    bool issue_cold;
-    /* dispatch's features beyond the plain units: result slots, the hazard model's
-     * memory stage, exact mode.  Dispatch tests this once per cycle (exec.c) */
-    bool dispatch_cold;
-    /* none of the four above: the cycle loop runs the stages' plain copies (sim.c) */
+    /* none of the cold features (sim.c kernel_plain): the cycle loop runs the stages'
+     * plain copies, in which the features' tests are constant-folded away */
     bool plain;
     /* the next instruction's `fast` is read before issue (FWAS) or the tables may change
      * between drawing and issue (designs' hooks): computed as it is drawn; otherwise
@@ -554,7 +539,7 @@ static inline __attribute__((always_inline)) void sm__gen_next_as(const sm__kern
                                                                    sm__warp *wp, bool plain)
 {
     const uint64_t *x = wp->stream;
-    /* plain: k->issue_cold is clear (no release flags, rng_read or fast_at_next) */
+    /* plain: k->plain (no release flags, rng_read or fast_at_next) */
     if (!x | (!plain && k->flag_every != 0)) {
         sm__gen_next_drawn(k, wp);
         return;
@@ -627,7 +612,7 @@ int sm__sched_lrr_in(sm_sim *s, sm__sched *q, uint64_t mask, int after, bool fas
 /* collector.c: operand collectors and the bank read arbiter */
 /* returns the slow cycles (latency - 1) of its reads, summed */
 uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
-/* the same without port rules (k.issue_cold clear) */
+/* the same for k.plain: no port rules */
 uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
 void sm__dispatch(sm_sim *s);
@@ -671,7 +656,7 @@ void sm__coll_free(sm_sim *s, int u, int j);
 /* writeback.c: bank write ports and scoreboard release */
 int64_t sm__write(sm_sim *s, uint16_t slot);
 void sm__release(sm_sim *s, uint16_t slot);
-/* the same with k.write_cold clear: no port rules, shared port or write hooks */
+/* the same for k.plain: no port rules, shared port or write hooks */
 int64_t sm__write_plain(sm_sim *s, uint16_t slot);
 void sm__release_plain(sm_sim *s, uint16_t slot);
 
@@ -868,7 +853,7 @@ static inline int64_t sm__port_write_as(sm_sim *s, int b, int slow, int lanes, b
     return grant;
 }
 
-/* The same without port rules or a shared port (k.write_cold clear). */
+/* The same without port rules or a shared port (k.plain). */
 static inline int64_t sm__port_write_plain(sm_sim *s, int b, int slow, int lanes)
 {
     sm__port_order(s);

@@ -58,7 +58,7 @@ static void __attribute__((cold, noinline)) release_pred(sm_sim *s, int w, int p
     }
 }
 
-/* plain: k.write_cold is clear, so no design has a write hook */
+/* plain: k.plain, so no design has a write hook */
 static inline void release(sm_sim *s, uint16_t slot, bool plain)
 {
     /* designs see register writes only: their hooks pass a slot without one (a
