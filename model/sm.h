@@ -75,7 +75,7 @@
     /* memory hazards and replay (docs/replay.md): all zero with the default knobs */      \
     X(mem_requests, "requests", "memory requests of global loads (several if divergent)") \
     X(mem_stall_queue, "cycles", "memory stage held: miss request queue full (miss_interval)") \
-    X(mem_stall_divergence, "cycles", "memory stage held by a divergent load's extra requests") \
+    X(mem_stall_divergence, "cycles", "memory stage held by extra requests of a divergent load or a trace's store") \
     X(replays_mshr, "replays", "global loads squashed for lack of an MSHR")                 \
     X(replays_queue, "replays", "global loads squashed: miss request queue full")           \
     X(replays_divergence, "replays", "divergent loads squashed after one request")          \
