@@ -34,6 +34,8 @@ typedef enum {
     SM_TRACE_ST_SHARED, /* shared-memory stores                                 */
     SM_TRACE_CONTROL,   /* branches, exits, fences, no-ops: an SP slot, latency 1 */
     SM_TRACE_BARRIER,   /* block barrier (BAR.SYNC)                             */
+    SM_TRACE_FP_DIV,    /* PTX div.f32, div.f64: sm.lat_fp_div                  */
+    SM_TRACE_INT_DIV,   /* PTX div on integers: sm.lat_int_div                  */
     SM_TRACE_N_OPS
 } sm_trace_op;
 

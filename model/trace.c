@@ -28,6 +28,8 @@ static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
     [SM_TRACE_ST_SHARED] = { SM__OP_ST_SHARED, SM__OP_ST_SHARED },
     [SM_TRACE_CONTROL] = { SM__OP_NORES, SM__OP_LAT1 },
     [SM_TRACE_BARRIER] = { SM__OP_BAR, SM__OP_BAR },
+    [SM_TRACE_FP_DIV] = { SM__OP_NORES, SM__OP_FP_DIV },
+    [SM_TRACE_INT_DIV] = { SM__OP_NORES, SM__OP_INT_DIV },
 };
 
 /* sm_trace_gsim -> sm__op of an instruction with a result (sm.latency_table =

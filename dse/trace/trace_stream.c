@@ -126,7 +126,10 @@ static sm_trace_op class_of(const char *op, int version, int cls, int has_dst, i
     case DSE_TRACE_FP32:
         return dse_trace_opcode_is_mad(op, version) ? SM_TRACE_FP_MAD : SM_TRACE_FP;
     case DSE_TRACE_FP64: return SM_TRACE_DP;
-    case DSE_TRACE_SFU: return SM_TRACE_SFU;
+    case DSE_TRACE_SFU:
+        if (version == DSE_TRACE_PTX_VERSION && !strncmp(op, "div.", 4))
+            return strstr(op, ".f32") || strstr(op, ".f64") ? SM_TRACE_FP_DIV : SM_TRACE_INT_DIV;
+        return SM_TRACE_SFU;
     case DSE_TRACE_LD_GLOBAL: *how = 1; return SM_TRACE_LD_GLOBAL;
     case DSE_TRACE_ST_GLOBAL: *how = 2; return SM_TRACE_ST_GLOBAL;
     case DSE_TRACE_LOCAL:
