@@ -234,6 +234,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->oc_stages = c->oc_stages > 0 ? c->oc_stages : 0;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     k->lrr = k->policy == &sm__sched_lrr;

@@ -282,6 +282,7 @@ typedef struct sm__kernel {
     bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
+    int oc_stages;       /* sm_config.oc_stages (exec.c start)                  */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR: the issue stage calls it inline        */

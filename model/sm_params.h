@@ -181,6 +181,11 @@ typedef struct sm_config {
                              * and SFU pipelines share, a result taking one in *
                              * its cycle (GPGPU-Sim's EX_WB width, 2 on       *
                              * GTX480); 0: none beyond the pipelines' own      */
+    int oc_stages;          /* cycles every instruction spends        0     *
+                             * between its operand read and its unit     *
+                             * beyond rfdse's pipeline: GPGPU-Sim 4.0 has *
+                             * 3 (docs/model.md, "GPGPU-Sim's pipeline   *
+                             * depth")                                    */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */

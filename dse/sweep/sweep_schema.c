@@ -123,6 +123,8 @@ static const dse__key sm_keys[] = {
            "SP/SFU pipelines refuse a result cycle already taken (GPGPU-Sim's units)"),
     K_INT(sm_config, result_buses, 0, 4,
           "with result_slots: result buses SP and SFU share (GPGPU-Sim EX_WB; 0: none)"),
+    K_INT(sm_config, oc_stages, 0, 16,
+          "cycles from operand read to execution beyond rfdse's (GPGPU-Sim 4.0: 3)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
     K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
     K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),
