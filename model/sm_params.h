@@ -141,10 +141,13 @@ typedef enum { SM_LATENCY_TABLES(SM__ENUM_VALUE) } sm_latency_table;
 
 /* The instruction front end (frontend.c; docs/model.md, "GPGPU-Sim's front end"): none
  * (every warp's next instruction is always decoded), or GPGPU-Sim's fetch, decode and
- * two-entry instruction buffer per warp, flushed on a control hazard. */
+ * two-entry instruction buffer per warp, flushed on a control hazard; gpgpusim_icache
+ * adds GPGPU-Sim's L1 instruction cache ("GPGPU-Sim's instruction cache"). */
 #define SM_FRONTENDS(X)                                                                     \
     X(SM_FRONTEND_NONE, none, "no front end: the next instruction is always there")         \
-    X(SM_FRONTEND_GPGPUSIM, gpgpusim, "GPGPU-Sim's fetch, decode and 2-entry buffer")
+    X(SM_FRONTEND_GPGPUSIM, gpgpusim, "GPGPU-Sim's fetch, decode and 2-entry buffer")       \
+    X(SM_FRONTEND_GPGPUSIM_ICACHE, gpgpusim_icache,                                         \
+      "GPGPU-Sim's front end with its L1 instruction cache (misses to L2)")
 typedef enum { SM_FRONTENDS(SM__ENUM_VALUE) } sm_frontend;
 
 /* What an L1 miss costs (docs/model.md, "A memory system with bandwidth"). */
@@ -297,6 +300,9 @@ typedef struct sm_profile {
                              * atomics (read-modify-write, serialised)         */
     int atomic_ways;        /* lanes per word of an atomic: its serialisation  */
     int smem_bytes;         /* shared memory per block, bytes (0: none)        */
+    int code_insts;         /* the kernel's code, instructions: a drawn stream's *
+                             * instruction i sits at 8 x (i mod code_insts) for *
+                             * the instruction cache (0: 8 x i, no loop)        */
     int launch_blocks[SM_MAX_LAUNCHES]; /* blocks per launch, in order; none:  *
                              * one launch of grid_blocks                       */
     int n_launches;         /* entries of launch_blocks                        */
