@@ -87,7 +87,7 @@ static void round_trips(const sm_config *c, struct sm__memsys *m)
 /* An instruction-cache miss (frontend.c): the same round trips but for what only a
  * data load pays.  GPGPU-Sim's fetch() sends the miss to L2 without the L1's latency
  * queue (lat_l1_hit) and cycles the L1I's miss queue in the same cycle (shader.cc
- * 959-983: no MISS_QUEUE cycle), and the fill (accept_fetch_response, shader.cc 3738,
+ * 959-983: no MISS_QUEUE cycle), and the fill (accept_fetch_response, shader.cc 3713-3716,
  * from the cluster's icnt_cycle, which gpgpu_sim::cycle runs before the cores' cycle)
  * is fetched in the same cycle (no FILL_TO_WB).  The whole 128-byte line comes back
  * (traffic_breakdown_memtocore[INST_ACC_R]: four 40-byte replies a request), as a
