@@ -260,6 +260,10 @@ typedef struct sm_profile {
     int miss_latency;       /* miss latency for this kernel, 0 = sm_config     */
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */
+    int code_insts;         /* the kernel's code, instructions (here: it fills *
+                             * padding): a drawn instruction i sits at 8 x (i  *
+                             * mod code_insts) for the instruction cache       *
+                             * (sm.frontend = "gpgpusim_icache"; 0: 8 x i)     */
     double tid_divergence;  /* share of instructions under thread-ID branches  */
     double same_bank_share; /* share of instructions whose register sources   *
                              * are put in one bank (bank mates; 0: none)       */
@@ -300,9 +304,6 @@ typedef struct sm_profile {
                              * atomics (read-modify-write, serialised)         */
     int atomic_ways;        /* lanes per word of an atomic: its serialisation  */
     int smem_bytes;         /* shared memory per block, bytes (0: none)        */
-    int code_insts;         /* the kernel's code, instructions: a drawn stream's *
-                             * instruction i sits at 8 x (i mod code_insts) for *
-                             * the instruction cache (0: 8 x i, no loop)        */
     int launch_blocks[SM_MAX_LAUNCHES]; /* blocks per launch, in order; none:  *
                              * one launch of grid_blocks                       */
     int n_launches;         /* entries of launch_blocks                        */
