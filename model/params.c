@@ -60,7 +60,7 @@ void sm_profile_default(sm_profile *p)
         .l2_hit_rate = 0.0, .line_requests = 0.0, .store_sectors = 0.0, .store_dram = 0.0,
         .dram_eff = 1.0,
         .smem_ways = 1.0, .frac_atomic = 0.0, .atomic_ways = 1,
-        .smem_bytes = 0, .n_launches = 0, .launch_dependent = true,
+        .smem_bytes = 0, .code_insts = 0, .n_launches = 0, .launch_dependent = true,
         .weight = 1.0, .seed = 1,
     };
 }

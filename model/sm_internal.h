@@ -26,6 +26,15 @@
 #define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
+/* GPGPU-Sim SM2_GTX480's L1I, -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4
+ * (gpgpusim.config line 83): 4 sets of 4 ways of 128-byte lines (2 KB), LRU, 2 MSHRs
+ * of up to 32 merged requests (docs/model.md, "GPGPU-Sim's instruction cache") */
+#define SM__IC_SETS 4
+#define SM__IC_WAYS 4
+#define SM__IC_LINE 128
+#define SM__IC_MSHRS 2
+#define SM__IC_MERGE 32
+#define SM__IC_L2_LINES 8192 /* code lines tracked for L2 (1 MB of code; aliased above) */
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_BUSES 4        /* result buses (result_buses)                           */
 #define SM__MAX_SCHED 4
@@ -261,7 +270,8 @@ typedef struct sm__kernel {
     struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
-    bool frontend;       /* sm.frontend = "gpgpusim" (frontend.c) */
+    bool frontend;       /* sm.frontend = "gpgpusim" or "gpgpusim_icache" (frontend.c) */
+    bool icache;         /* sm.frontend = "gpgpusim_icache": its L1I (frontend.c) */
     bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
@@ -437,6 +447,28 @@ struct sm_sim {
      * buffer is empty with instructions left (to fetch) */
     int fe_buf, fe_last;
     uint64_t fe_stale, fe_want;
+    /* sm.frontend = "gpgpusim_icache" (frontend.c): GPGPU-Sim's L1 instruction cache,
+     * cold at a run's start and kept across its launches (GPGPU-Sim never invalidates
+     * it), and its MSHRs: a line missing, the cycle it is filled, the warps waiting
+     * for it in order (the first `head` handed on) */
+    struct sm__icache {
+        uint32_t tag[SM__IC_SETS][SM__IC_WAYS]; /* line + 1; 0: invalid */
+        uint64_t used[SM__IC_SETS][SM__IC_WAYS]; /* LRU: the access that last used it */
+        uint64_t n_access;
+        struct sm__ic_mshr {
+            uint32_t line;
+            int64_t ready_at;
+            uint64_t filled;  /* 0: not yet; else the fill's order (access_ready's) */
+            uint8_t n, head;
+            uint8_t warp[SM__IC_MERGE];
+        } mshr[SM__IC_MSHRS];
+        uint8_t n_mshr;      /* MSHRs in use (mshr[0, n_mshr)) */
+        uint64_t n_fill;
+        uint64_t waiting;    /* warps with a miss pending (GPGPU-Sim's imiss_pending) */
+        int lat_l2, lat_dram; /* a miss's round trip: the line in L2 / first on the chip */
+        int code_insts;      /* a drawn stream's code size (sm_profile.code_insts) */
+        uint8_t in_l2[SM__IC_L2_LINES / 8]; /* lines the chip has fetched (then L2 hits) */
+    } ic;
     /* Schedulers whose inputs may have changed since their last cycle without an
      * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
      * Whatever changes a scheduler's warps sets its bit (units_full is compared
@@ -568,6 +600,7 @@ void sm__streams_free(sm_sim *s);
 int sm__trace_setup(sm__kernel *k, const sm_trace *tr);
 void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in);
+uint32_t sm__trace_pc(const sm__kernel *k, const sm__warp *wp, int index);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);
@@ -580,9 +613,12 @@ void sm__issue(sm_sim *s);
 void sm__fe_warp(sm_sim *s, int w);
 void sm__fe_issued(sm_sim *s, sm__sched *q, int w, bool redirect);
 void sm__fe_cycle(sm_sim *s);
+/* sm.frontend = "gpgpusim_icache": the instruction cache emptied and its latencies set
+ * at a run's start (sim.c) */
+void sm__fe_icache_setup(sm_sim *s, const sm_profile *w);
 static inline bool sm__fe_busy(const sm_sim *s)
 {
-    return s->fe_buf >= 0 || s->fe_stale || s->fe_want;
+    return s->fe_buf >= 0 || s->fe_stale || s->fe_want || s->ic.n_mshr;
 }
 void sm__sched_wake(sm_sim *s, int w, int reg);
 typedef struct sm__sched_policy {
@@ -843,6 +879,7 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
  * load's request sent now (128 bytes), sm__memsys_store books a store's bandwidth. */
 void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms);
 void sm__memsys_launch(sm_sim *s, int sms);
+void sm__memsys_fetch_lat(const sm_config *c, int *l2, int *dram);
 void sm__memsys_blocks(sm_sim *s) __attribute__((cold, noinline));
 int sm__memsys_load(sm_sim *s) __attribute__((cold, noinline));
 void sm__memsys_store(sm_sim *s) __attribute__((cold, noinline));

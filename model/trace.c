@@ -106,3 +106,11 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
     in->div = (uint8_t)div;
     wp->tlanes[div] = (uint8_t)(lanes < cap ? lanes : cap);
 }
+
+uint32_t sm__trace_pc(const sm__kernel *k, const sm__warp *wp, int index)
+{
+    const sm_trace *tr = k->trace;
+    uint64_t first = tr->first[wp->micro_row], n = tr->first[wp->micro_row + 1] - first;
+    uint64_t i = index < 0 ? 0 : (uint64_t)index < n ? (uint64_t)index : n - 1;
+    return tr->insts[first + i].pc;
+}

@@ -322,6 +322,9 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, frac_atomic, 0, 1, "share of shared-memory instructions that are atomics"),
     K_INT(sm_profile, atomic_ways, 1, 32, "lanes per word of a shared-memory atomic (serialised)"),
     K_INT(sm_profile, smem_bytes, 0, 1048576, "shared memory per block, bytes"),
+    K_INT(sm_profile, code_insts, 0, 10000000,
+          "the kernel's instructions: where a drawn one sits for the instruction cache "
+          "(sm.frontend = \"gpgpusim_icache\"; 0: no loop)"),
     K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
             "blocks of each launch, in order (none: one launch of grid_blocks)"),
     K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),
