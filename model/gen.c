@@ -7,8 +7,11 @@
  * the SM runs), not its grid index: SMs with equal shares then run identical kernels,
  * which is what lets the sweep driver reuse one SM run for many SMs (sm.h,
  * sm_sim_share).  Which grid blocks an SM would run is of no consequence to a
- * synthetic kernel whose blocks are statistically alike.  Distributions are precomputed into small lookup tables at
- * launch so that drawing an instruction costs two 64-bit draws and a few loads. */
+ * synthetic kernel whose blocks are statistically alike.  What kind of instruction a
+ * position is (an operation class or a barrier) is the kernel's, not the warp's: its
+ * warps run one program (prog_setup), as a kernel's warps run one code.  Distributions
+ * are precomputed into small lookup tables at launch so that drawing an instruction
+ * costs two 64-bit draws, the program's permutation and a few loads. */
 #include <math.h>
 #include <string.h>
 
