@@ -40,6 +40,7 @@
 #define SM__MAX_SCHED 4
 #define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
+#define SM__PROG_ROUNDS 4      /* rounds of the program permutation (gen.c prog_perm)   */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
@@ -225,8 +226,11 @@ typedef struct sm__kernel {
     double lat1_share;    /* ALU share at latency 1 (sm.latency_table = "gpgpusim")   */
     bool trace_gsim;      /* a trace under sm.latency_table = "gpgpusim": its          *
                            * instructions' GPGPU-Sim classes (sm_trace_inst.gsim)     */
-    uint32_t bar_thresh;  /* frac_barrier * 2^32: instruction i is a barrier when a hash *
-                           * of (seed, i) falls below it (0: no barriers)               */
+    /* the kernel's program (gen.c prog_setup): position p < prog_len of the shortest
+     * warp is a barrier when its slot (a keyed permutation of [0, prog_len)) is below
+     * n_bar, else the op table's entry for the slot */
+    int prog_len, n_bar, prog_bits;
+    uint64_t prog_key[SM__PROG_ROUNDS];
     uint32_t mate_thresh; /* same_bank_share * 2^32 (0: off) */
     int mate_srcs;        /* same_bank_srcs */
     uint8_t n_mates[SM__MAX_REGS];              /* registers in r's (plain) bank, not r */

@@ -59,7 +59,8 @@ int sm__trace_setup(sm__kernel *k, const sm_trace *tr)
     /* the drawn stream's knobs do not apply: no thread-ID branches, bank mates, barriers
      * by position or partial warps beyond the block's tail */
     k->first_div = k->regs;
-    k->div_thresh = k->partial_thresh = k->mate_thresh = k->bar_thresh = 0;
+    k->div_thresh = k->partial_thresh = k->mate_thresh = 0;
+    k->n_bar = k->prog_len = 0;
     return SM_OK;
 }
 
