@@ -449,6 +449,8 @@ static bool added_later(const char *name)
         "mem_load_requests", "smem_conflict_cycles", "mem_l2_wait_cycles", "mem_eject_cycles",
         /* coalesce's byte slices (issue 31): zero without the design */
         "sub_const",
+        /* the instruction cache (sm.frontend = "gpgpusim_icache"): zero without it */
+        "icache_accesses", "icache_misses",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))

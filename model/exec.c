@@ -108,7 +108,9 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
     }
     int lat = u == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
     sl->lat = (uint8_t)lat;
-    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy; /* a conflicting shared access */
+    /* a conflicting shared access holds it longer; sm.oc_stages adds the pipeline
+     * registers GPGPU-Sim has beyond rfdse's, the same for every unit */
+    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy + s->k.oc_stages;
     /* a trace's predicate alone (plain: a drawn stream, whose only instructions
      * without a register result are stores) */
     if (!plain && sl->dst == SM__NO_REG) {

@@ -7,8 +7,11 @@
  * the SM runs), not its grid index: SMs with equal shares then run identical kernels,
  * which is what lets the sweep driver reuse one SM run for many SMs (sm.h,
  * sm_sim_share).  Which grid blocks an SM would run is of no consequence to a
- * synthetic kernel whose blocks are statistically alike.  Distributions are precomputed into small lookup tables at
- * launch so that drawing an instruction costs two 64-bit draws and a few loads. */
+ * synthetic kernel whose blocks are statistically alike.  What kind of instruction a
+ * position is (an operation class or a barrier) is the kernel's, not the warp's: its
+ * warps run one program (prog_setup), as a kernel's warps run one code.  Distributions
+ * are precomputed into small lookup tables at launch so that drawing an instruction
+ * costs two 64-bit draws, the program's permutation and a few loads. */
 #include <math.h>
 #include <string.h>
 
@@ -182,6 +185,26 @@ static void warp_lengths(sm__kernel *k, const sm_profile *p)
     k->len_min = shortest;
 }
 
+/* The kernel's program: the warps of a kernel run one code, so position q of every
+ * warp of every block is the same kind of instruction, a barrier or an operation class
+ * (registers, dependencies, hits and lanes stay each warp's draws).  Positions [0,
+ * prog_len) of the shortest warp (all but its last) are permuted by a bijection keyed
+ * by the seed (prog_slot); the first n_bar images are barriers, the rest take the op
+ * table's entries evenly spaced, so the kernel has its share of each class to one
+ * instruction, not a binomial draw of it.  Uneven warps: as many barriers as
+ * frac_barrier of the mean warp. */
+static void prog_setup(sm__kernel *k, const sm_profile *p)
+{
+    k->prog_len = k->len_min > 1 ? k->len_min - 1 : 0;
+    double bars = round(p->frac_barrier * (double)k->block_insts / k->warps_per_block);
+    k->n_bar = bars < k->prog_len ? (int)bars : k->prog_len;
+    k->prog_bits = 0;
+    while (((int64_t)1 << k->prog_bits) < k->prog_len)
+        k->prog_bits++;
+    for (int r = 0; r < SM__PROG_ROUNDS; r++)
+        k->prog_key[r] = mix64(k->seed ^ 0x50C0DE0000ULL ^ (uint64_t)(r + 1) << 44);
+}
+
 void sm__gen_setup(sm__kernel *k, const sm_profile *p)
 {
     k->seed = p->seed;
@@ -196,11 +219,7 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     k->partial_lanes = p->partial_lanes;
     k->hit_thresh = (uint32_t)lround(p->l1_hit_rate * 4096);
     warp_lengths(k, p);
-    /* uneven warps: every warp meets the same barriers, as many as the mean warp's
-     * share gives, placed on the shortest warp's positions (warp_barrier) */
-    k->bar_thresh = prob32(k->uneven ? fmin(1.0, p->frac_barrier * k->block_insts /
-                                                     k->warps_per_block / k->len_min)
-                                     : p->frac_barrier);
+    prog_setup(k, p);
     double ways = p->smem_ways < 1 ? 1.0 : p->smem_ways;
     k->smem_base = (int)floor(ways);
     k->smem_thresh = prob32(ways - k->smem_base);
@@ -268,11 +287,10 @@ static uint8_t smem_degree(const sm__kernel *k, uint64_t a, uint64_t b)
 
 /* Draws the next instruction.  Written without data-dependent branches where it costs
  * nothing (selects instead of ifs): the operation mix makes them unpredictable. */
-static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in)
+static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op)
 {
     uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
     int div = (uint32_t)a < k->div_thresh;
-    int op = k->op_tab[(a >> 32) & 1023];
     const uint8_t *rt = k->reg_tab[div];
     /* sources: loads and SFU 1, stores 2, ALU from the profile's mean */
     int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
@@ -335,27 +353,49 @@ static void flag_inst(sm__inst *in)
                       .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .smem_ways = 1 };
 }
 
-/* Is position p of the shortest warp (k.len_min long: every warp's without uneven
- * warps) a barrier?  A function of the kernel's seed and the position alone, so all
- * warps of a block (and every block) meet the same barriers in the same order, as a
- * kernel's __syncthreads; never the last instruction, whose warp would end waiting. */
-static bool barrier_at(const sm__kernel *k, int64_t p)
+/* A bijection of [0, 2^prog_bits) keyed by the seed (rounds of an odd multiplier, an
+ * addend and a right xor-shift, each one-to-one), walked until it lands in [0,
+ * prog_len): one-to-one on [0, prog_len), and the walk ends as the cycle through q
+ * returns to q at the latest. */
+static int64_t prog_perm(const sm__kernel *k, int64_t q)
 {
-    return p < k->len_min - 1 &&
-           (uint32_t)mix64(k->seed ^ 0xBA7713E5ULL ^ ((uint64_t)p << 20)) < k->bar_thresh;
+    uint64_t mask = ((uint64_t)1 << k->prog_bits) - 1, x = (uint64_t)q;
+    int shift = k->prog_bits / 2 + 1;
+    do {
+        for (int r = 0; r < SM__PROG_ROUNDS; r++) {
+            x = (x * (k->prog_key[r] | 1) + (k->prog_key[r] >> 40)) & mask;
+            x ^= x >> shift;
+        }
+    } while (x >= (uint64_t)k->prog_len);
+    return (int64_t)x;
 }
 
-/* Is instruction `index` of warp `wib` of its block a barrier?  Uneven warps: a
- * warp of length L meets barrier p of the shortest warp (length L0) at floor(p L /
- * L0), a map that keeps the order and, as L >= L0, never joins two barriers, so all
- * warps of a block meet the same barriers in the same order. */
-static bool warp_barrier(const sm__kernel *k, int wib, int index)
+/* The program slot (prog_perm's image) instruction `index` of warp `wib` of its block
+ * runs, or -1 for an instruction of the warp's own: the last, and with uneven warps a
+ * longer warp's extra ones.  A warp of length L runs position p of the shortest warp
+ * (length L0) at floor(p L / L0), a map that keeps the order and, as L >= L0, never
+ * joins two positions, so all warps of a block meet the same barriers in the same
+ * order; never a barrier as the last instruction, whose warp would end waiting. */
+static int64_t prog_slot(const sm__kernel *k, int wib, int index)
 {
-    if (!k->uneven)
-        return barrier_at(k, index);
-    int64_t len = k->warp_len[wib], base = k->len_min;
-    int64_t p = ((int64_t)index * base + len - 1) / len; /* the least p mapping to >= index */
-    return p * len / base == index && barrier_at(k, p);
+    int64_t p = index;
+    if (k->uneven) {
+        int64_t len = k->warp_len[wib], base = k->len_min;
+        p = ((int64_t)index * base + len - 1) / len; /* the least p mapping to >= index */
+        if (p * len / base != index)
+            return -1;
+    }
+    return p < k->prog_len ? prog_perm(k, p) : -1;
+}
+
+/* The operation class of a slot that is not a barrier: the op table's entries evenly
+ * over the non-barrier slots; an instruction of the warp's own draws it from a hash of
+ * (seed, index). */
+static int prog_op(const sm__kernel *k, int64_t slot, int index)
+{
+    if (slot < 0)
+        return k->op_tab[(mix64(k->seed ^ 0x0DD0BEEFULL ^ (uint64_t)index << 20) >> 32) & 1023];
+    return k->op_tab[(slot - k->n_bar) * 1024 / (k->prog_len - k->n_bar)];
 }
 
 static void bar_inst(sm__inst *in)
@@ -370,10 +410,11 @@ static void bar_inst(sm__inst *in)
 /* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
 static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
-    if (__builtin_expect(k->bar_thresh != 0, 0) && warp_barrier(k, wp->wib, index))
+    int64_t slot = prog_slot(k, wp->wib, index);
+    if (slot >= 0 && slot < k->n_bar)
         bar_inst(in);
     else
-        synth(k, wp, in);
+        synth(k, wp, in, prog_op(k, slot, index));
 }
 
 static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
@@ -455,10 +496,8 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
             sm__trace_inst(k, wp, index, in);
         else
             micro(k, wp, index, in);
-    } else if (__builtin_expect(k->bar_thresh != 0, 0) && warp_barrier(k, wp->wib, index))
-        bar_inst(in);
-    else
-        synth(k, wp, in);
+    } else
+        draw_synth(k, wp, index, in);
 }
 
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)

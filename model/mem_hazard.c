@@ -281,6 +281,8 @@ static int mem_stage(sm_sim *s, int p, int j, uint16_t slot)
             return STAGE_STALLED;
         }
         send_request(s, h);
+    } else if (h->reqs_left) { /* a trace's store: one of its lines this cycle */
+        h->reqs_left--;
     }
     s->pipe_free[u][p] = s->now + sm__ops[sl->op].interval + sl->xbusy;
     s->st->smem_conflict_cycles += sl->xbusy;
@@ -289,11 +291,11 @@ static int mem_stage(sm_sim *s, int p, int j, uint16_t slot)
             int64_t lat = sm__memsys_load(s), early = h->early_back - s->now;
             s->k.lat[SM__LAT_MISS] = (int)(early > lat ? early : lat);
         }
-        else if (sl->op == SM__OP_ST_GLOBAL)
+        else if (sl->op == SM__OP_ST_GLOBAL && h->reqs_left == 0) /* booked once */
             sm__memsys_store(s);
     }
-    if (load && h->reqs_left > 0) { /* divergent: more requests to send */
-        if (buffer_room(s, sl->warp)) {
+    if (h->reqs_left > 0) { /* a divergent load or a store: more lines to send */
+        if (load && buffer_room(s, sl->warp)) {
             squash(s, j, slot, HZ_DIVERGE);
             return STAGE_LEFT;
         }

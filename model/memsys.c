@@ -69,6 +69,38 @@ static uint32_t prob32(double p)
     return p <= 0 ? 0 : p >= 1 ? UINT32_MAX : (uint32_t)(p * 4294967296.0);
 }
 
+/* The unloaded round trips of a line (m->l2_time, dram_time, to_l2, l2_lat, dram_lat). */
+static void round_trips(const sm_config *c, struct sm__memsys *m)
+{
+    m->l2_time = SECTORS * c->mem_l2_sector;
+    m->dram_time = SECTORS * c->mem_dram_sector / c->mem_dram_clock;
+    int reply = c->mem_icnt_latency - c->mem_icnt_latency / 2;
+    m->to_l2 = c->lat_l1_hit + MISS_QUEUE + c->mem_icnt_latency / 2 + c->mem_rop_latency +
+               ROP_TO_L2;
+    m->l2_lat = m->to_l2 + m->l2_time + reply + TO_LDST + FILL_TO_WB;
+    /* GPGPU-Sim's DRAM latency queue counts SM cycles (gpu_sim_cycle), the row
+     * activate and CAS are DRAM cycles */
+    m->dram_lat = m->l2_lat + c->mem_dram_latency + c->mem_dram_access / c->mem_dram_clock +
+                  m->dram_time;
+}
+
+/* An instruction-cache miss (frontend.c): the same round trips but for what only a
+ * data load pays.  GPGPU-Sim's fetch() sends the miss to L2 without the L1's latency
+ * queue (lat_l1_hit) and cycles the L1I's miss queue in the same cycle (shader.cc
+ * 959-983: no MISS_QUEUE cycle), and the fill (accept_fetch_response, shader.cc 3713-3716,
+ * from the cluster's icnt_cycle, which gpgpu_sim::cycle runs before the cores' cycle)
+ * is fetched in the same cycle (no FILL_TO_WB).  The whole 128-byte line comes back
+ * (traffic_breakdown_memtocore[INST_ACC_R]: four 40-byte replies a request), as a
+ * load's; unloaded, as the fixed memory's miss_latency is a mean. */
+void sm__memsys_fetch_lat(const sm_config *c, int *l2, int *dram)
+{
+    struct sm__memsys m;
+    round_trips(c, &m);
+    double saved = c->lat_l1_hit + MISS_QUEUE + FILL_TO_WB;
+    *l2 = (int)lround(m.l2_lat - saved);
+    *dram = (int)lround(m.dram_lat - saved);
+}
+
 void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
 {
     const sm_config *c = s->c;
@@ -79,17 +111,8 @@ void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms)
     m->n_sub = c->mem_channels * c->mem_subparts;
     memset(m->l2_free, 0, sizeof m->l2_free);
     memset(m->dram_free, 0, sizeof m->dram_free);
-    m->l2_time = SECTORS * c->mem_l2_sector;
-    m->dram_time = SECTORS * c->mem_dram_sector / c->mem_dram_clock;
+    round_trips(c, m);
     m->dram_eff = p->dram_eff;
-    int reply = c->mem_icnt_latency - c->mem_icnt_latency / 2;
-    m->to_l2 = c->lat_l1_hit + MISS_QUEUE + c->mem_icnt_latency / 2 + c->mem_rop_latency +
-               ROP_TO_L2;
-    m->l2_lat = m->to_l2 + m->l2_time + reply + TO_LDST + FILL_TO_WB;
-    /* GPGPU-Sim's DRAM latency queue counts SM cycles (gpu_sim_cycle), the row
-     * activate and CAS are DRAM cycles */
-    m->dram_lat = m->l2_lat + c->mem_dram_latency + c->mem_dram_access / c->mem_dram_clock +
-                  m->dram_time;
     m->hit_thresh = prob32(p->l2_hit_rate);
     m->st_base = (int)floor(p->store_sectors);
     m->st_thresh = prob32(p->store_sectors - m->st_base);

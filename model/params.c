@@ -13,7 +13,7 @@ void sm_config_default(sm_config *c)
         .oc_sp = 6, .oc_sfu = 8, .oc_mem = 2, .bank_ports = SM_PORTS_SEPARATE,
         /* the model of issue 2 and of GPGPU-Sim's slow-bank patch (docs/model.md) */
         .slow_access = SM_SLOW_HOLD_PORT, .bro_ports = SM_BRO_PORTS_VIRTUAL,
-        .result_slots = false, .result_buses = 0,
+        .result_slots = false, .result_buses = 0, .oc_stages = 0,
         .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
@@ -60,7 +60,7 @@ void sm_profile_default(sm_profile *p)
         .l2_hit_rate = 0.0, .line_requests = 0.0, .store_sectors = 0.0, .store_dram = 0.0,
         .dram_eff = 1.0,
         .smem_ways = 1.0, .frac_atomic = 0.0, .atomic_ways = 1,
-        .smem_bytes = 0, .n_launches = 0, .launch_dependent = true,
+        .smem_bytes = 0, .code_insts = 0, .n_launches = 0, .launch_dependent = true,
         .weight = 1.0, .seed = 1,
     };
 }

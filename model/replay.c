@@ -70,6 +70,9 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
         sm__pool_take(s);
     h->replays = h->mshr_replays = h->known_miss = h->credit = 0;
     h->early_back = 0;
+    /* a trace's store carries its 128-byte lines too, which the LD/ST unit sends to L1
+     * one a cycle as a load's (mem_hazard.c); a drawn store is one request */
+    h->reqs_left = (uint8_t)(in->op == SM__OP_ST_GLOBAL && s->k.trace ? in->reqs : 0);
     if (in->op != SM__OP_LD_GLOBAL)
         return;
     h->in = *in;

@@ -225,7 +225,10 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
         return SM_E_INVALID;
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
     k->trace_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && w->trace_stream;
-    k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM;
+    k->icache = c->frontend == SM_FRONTEND_GPGPUSIM_ICACHE;
+    k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM || k->icache;
+    if (k->icache) /* cold at the run's start (reset_state emptied its MSHRs) */
+        sm__fe_icache_setup(s, w);
     sm_profile traced;
     if (w->trace_stream) {
         /* a trace's lanes and registers are its own: the drawn stream's shape knobs
@@ -253,6 +256,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
     k->rng_read = k->hooks || k->mem_model || k->port_rules;
     k->result_slots = c->result_slots;
+    k->oc_stages = c->oc_stages > 0 ? c->oc_stages : 0;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
@@ -344,6 +348,8 @@ static void reset_state(sm_sim *s)
     s->fe_buf = -1;
     s->fe_last = 0; /* shader.cc: m_last_warp_fetched = 0 */
     s->fe_stale = s->fe_want = 0;
+    s->ic.n_mshr = 0;
+    s->ic.waiting = 0;
 }
 
 /* ---- the cycle --------------------------------------------------------------------- */

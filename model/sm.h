@@ -75,7 +75,7 @@
     /* memory hazards and replay (docs/replay.md): all zero with the default knobs */      \
     X(mem_requests, "requests", "memory requests of global loads (several if divergent)") \
     X(mem_stall_queue, "cycles", "memory stage held: miss request queue full (miss_interval)") \
-    X(mem_stall_divergence, "cycles", "memory stage held by a divergent load's extra requests") \
+    X(mem_stall_divergence, "cycles", "memory stage held by extra requests of a divergent load or a trace's store") \
     X(replays_mshr, "replays", "global loads squashed for lack of an MSHR")                 \
     X(replays_queue, "replays", "global loads squashed: miss request queue full")           \
     X(replays_divergence, "replays", "divergent loads squashed after one request")          \
@@ -93,7 +93,9 @@
     X(mem_eject_cycles, "cycles", "sm.memory = partitions: of them, at this SM's ejection port") \
     X(mem_miss_cycles, "cycles", "sm.memory = partitions: latency of missing loads' requests, summed") \
     X(mem_load_requests, "requests", "sm.memory = partitions: missing loads' line requests sent to L2") \
-    X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add")
+    X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add") \
+    X(icache_accesses, "fetches", "sm.frontend = gpgpusim_icache: L1I lookups (hits and misses)") \
+    X(icache_misses, "fetches", "sm.frontend = gpgpusim_icache: of them, misses (merged ones too)")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the

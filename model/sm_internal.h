@@ -26,11 +26,21 @@
 #define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
+/* GPGPU-Sim SM2_GTX480's L1I, -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4
+ * (gpgpusim.config line 83): 4 sets of 4 ways of 128-byte lines (2 KB), LRU, 2 MSHRs
+ * of up to 32 merged requests (docs/model.md, "GPGPU-Sim's instruction cache") */
+#define SM__IC_SETS 4
+#define SM__IC_WAYS 4
+#define SM__IC_LINE 128
+#define SM__IC_MSHRS 2
+#define SM__IC_MERGE 32
+#define SM__IC_L2_LINES 8192 /* code lines tracked for L2 (1 MB of code; aliased above) */
 #define SM__RESULT_RING 64     /* result cycles remembered per pipeline (result_slots) */
 #define SM__MAX_BUSES 4        /* result buses (result_buses)                           */
 #define SM__MAX_SCHED 4
 #define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
+#define SM__PROG_ROUNDS 4      /* rounds of the program permutation (gen.c prog_perm)   */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
 #define SM__WHEEL 1024         /* completion wheel buckets (power of two)              */
@@ -216,8 +226,11 @@ typedef struct sm__kernel {
     double lat1_share;    /* ALU share at latency 1 (sm.latency_table = "gpgpusim")   */
     bool trace_gsim;      /* a trace under sm.latency_table = "gpgpusim": its          *
                            * instructions' GPGPU-Sim classes (sm_trace_inst.gsim)     */
-    uint32_t bar_thresh;  /* frac_barrier * 2^32: instruction i is a barrier when a hash *
-                           * of (seed, i) falls below it (0: no barriers)               */
+    /* the kernel's program (gen.c prog_setup): position p < prog_len of the shortest
+     * warp is a barrier when its slot (a keyed permutation of [0, prog_len)) is below
+     * n_bar, else the op table's entry for the slot */
+    int prog_len, n_bar, prog_bits;
+    uint64_t prog_key[SM__PROG_ROUNDS];
     uint32_t mate_thresh; /* same_bank_share * 2^32 (0: off) */
     int mate_srcs;        /* same_bank_srcs */
     uint8_t n_mates[SM__MAX_REGS];              /* registers in r's (plain) bank, not r */
@@ -261,7 +274,8 @@ typedef struct sm__kernel {
     struct sm__stream_set *streams; /* stored streams of this generator (streams.c) */
     const sm__inst *micro; /* hand-written kernel (tests), or NULL */
     const sm_trace *trace; /* a trace workload's warps (trace.c), or NULL */
-    bool frontend;       /* sm.frontend = "gpgpusim" (frontend.c) */
+    bool frontend;       /* sm.frontend = "gpgpusim" or "gpgpusim_icache" (frontend.c) */
+    bool icache;         /* sm.frontend = "gpgpusim_icache": its L1I (frontend.c) */
     bool own_stream;     /* micro or trace: the warps do not draw (gen.c's one test) */
     int n_micro;
     bool micro_rows;     /* tests: warp g of the share runs row g of micro (mem_hazard) */
@@ -285,6 +299,7 @@ typedef struct sm__kernel {
     bool rng_read;
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
+    int oc_stages;       /* sm_config.oc_stages (exec.c start)                  */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
@@ -440,6 +455,28 @@ struct sm_sim {
      * buffer is empty with instructions left (to fetch) */
     int fe_buf, fe_last;
     uint64_t fe_stale, fe_want;
+    /* sm.frontend = "gpgpusim_icache" (frontend.c): GPGPU-Sim's L1 instruction cache,
+     * cold at a run's start and kept across its launches (GPGPU-Sim never invalidates
+     * it), and its MSHRs: a line missing, the cycle it is filled, the warps waiting
+     * for it in order (the first `head` handed on) */
+    struct sm__icache {
+        uint32_t tag[SM__IC_SETS][SM__IC_WAYS]; /* line + 1; 0: invalid */
+        uint64_t used[SM__IC_SETS][SM__IC_WAYS]; /* LRU: the access that last used it */
+        uint64_t n_access;
+        struct sm__ic_mshr {
+            uint32_t line;
+            int64_t ready_at;
+            uint64_t filled;  /* 0: not yet; else the fill's order (access_ready's) */
+            uint8_t n, head;
+            uint8_t warp[SM__IC_MERGE];
+        } mshr[SM__IC_MSHRS];
+        uint8_t n_mshr;      /* MSHRs in use (mshr[0, n_mshr)) */
+        uint64_t n_fill;
+        uint64_t waiting;    /* warps with a miss pending (GPGPU-Sim's imiss_pending) */
+        int lat_l2, lat_dram; /* a miss's round trip: the line in L2 / first on the chip */
+        int code_insts;      /* a drawn stream's code size (sm_profile.code_insts) */
+        uint8_t in_l2[SM__IC_L2_LINES / 8]; /* lines the chip has fetched (then L2 hits) */
+    } ic;
     /* Schedulers whose inputs may have changed since their last cycle without an
      * issue (bit per scheduler; sched.c): the others repeat that cycle's outcome.
      * Whatever changes a scheduler's warps sets its bit (units_full is compared
@@ -579,6 +616,7 @@ void sm__streams_free(sm_sim *s);
 int sm__trace_setup(sm__kernel *k, const sm_trace *tr);
 void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block);
 void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in);
+uint32_t sm__trace_pc(const sm__kernel *k, const sm__warp *wp, int index);
 /* block.c: launch and retirement */
 void sm__launch(sm_sim *s);
 void sm__retire_warp(sm_sim *s, int w);
@@ -592,9 +630,12 @@ void sm__issue_plain(sm_sim *s); /* k.plain: none of the cold features (sim.c) *
 void sm__fe_warp(sm_sim *s, int w);
 void sm__fe_issued(sm_sim *s, sm__sched *q, int w, bool redirect);
 void sm__fe_cycle(sm_sim *s);
+/* sm.frontend = "gpgpusim_icache": the instruction cache emptied and its latencies set
+ * at a run's start (sim.c) */
+void sm__fe_icache_setup(sm_sim *s, const sm_profile *w);
 static inline bool sm__fe_busy(const sm_sim *s)
 {
-    return s->fe_buf >= 0 || s->fe_stale || s->fe_want;
+    return s->fe_buf >= 0 || s->fe_stale || s->fe_want || s->ic.n_mshr;
 }
 void sm__sched_wake(sm_sim *s, int w, int reg);
 typedef struct sm__sched_policy {
@@ -873,6 +914,7 @@ static inline int64_t sm__port_write(sm_sim *s, int b, int slow, int lanes)
  * load's request sent now (128 bytes), sm__memsys_store books a store's bandwidth. */
 void sm__memsys_setup(sm_sim *s, const sm_profile *p, int n_sms);
 void sm__memsys_launch(sm_sim *s, int sms);
+void sm__memsys_fetch_lat(const sm_config *c, int *l2, int *dram);
 void sm__memsys_blocks(sm_sim *s) __attribute__((cold, noinline));
 int sm__memsys_load(sm_sim *s) __attribute__((cold, noinline));
 void sm__memsys_store(sm_sim *s) __attribute__((cold, noinline));

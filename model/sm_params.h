@@ -141,10 +141,13 @@ typedef enum { SM_LATENCY_TABLES(SM__ENUM_VALUE) } sm_latency_table;
 
 /* The instruction front end (frontend.c; docs/model.md, "GPGPU-Sim's front end"): none
  * (every warp's next instruction is always decoded), or GPGPU-Sim's fetch, decode and
- * two-entry instruction buffer per warp, flushed on a control hazard. */
+ * two-entry instruction buffer per warp, flushed on a control hazard; gpgpusim_icache
+ * adds GPGPU-Sim's L1 instruction cache ("GPGPU-Sim's instruction cache"). */
 #define SM_FRONTENDS(X)                                                                     \
     X(SM_FRONTEND_NONE, none, "no front end: the next instruction is always there")         \
-    X(SM_FRONTEND_GPGPUSIM, gpgpusim, "GPGPU-Sim's fetch, decode and 2-entry buffer")
+    X(SM_FRONTEND_GPGPUSIM, gpgpusim, "GPGPU-Sim's fetch, decode and 2-entry buffer")       \
+    X(SM_FRONTEND_GPGPUSIM_ICACHE, gpgpusim_icache,                                         \
+      "GPGPU-Sim's front end with its L1 instruction cache (misses to L2)")
 typedef enum { SM_FRONTENDS(SM__ENUM_VALUE) } sm_frontend;
 
 /* What an L1 miss costs (docs/model.md, "A memory system with bandwidth"). */
@@ -181,6 +184,11 @@ typedef struct sm_config {
                              * and SFU pipelines share, a result taking one in *
                              * its cycle (GPGPU-Sim's EX_WB width, 2 on       *
                              * GTX480); 0: none beyond the pipelines' own      */
+    int oc_stages;          /* cycles every instruction spends        0     *
+                             * between its operand read and its unit     *
+                             * beyond rfdse's pipeline: GPGPU-Sim 4.0 has *
+                             * 3 (docs/model.md, "GPGPU-Sim's pipeline   *
+                             * depth")                                    */
     int n_sp;               /* SP pipelines                          2     */
     int n_sfu;              /* SFU pipelines                         1     */
     int n_ldst;             /* LD/ST pipelines                       1     */
@@ -257,6 +265,10 @@ typedef struct sm_profile {
     int miss_latency;       /* miss latency for this kernel, 0 = sm_config     */
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */
+    int code_insts;         /* the kernel's code, instructions (here: it fills *
+                             * padding): a drawn instruction i sits at 8 x (i  *
+                             * mod code_insts) for the instruction cache       *
+                             * (sm.frontend = "gpgpusim_icache"; 0: 8 x i)     */
     double tid_divergence;  /* share of instructions under thread-ID branches  */
     double same_bank_share; /* share of instructions whose register sources   *
                              * are put in one bank (bank mates; 0: none)       */

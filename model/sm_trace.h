@@ -34,6 +34,8 @@ typedef enum {
     SM_TRACE_ST_SHARED, /* shared-memory stores                                 */
     SM_TRACE_CONTROL,   /* branches, exits, fences, no-ops: an SP slot, latency 1 */
     SM_TRACE_BARRIER,   /* block barrier (BAR.SYNC)                             */
+    SM_TRACE_FP_DIV,    /* PTX div.f32, div.f64: sm.lat_fp_div                  */
+    SM_TRACE_INT_DIV,   /* PTX div on integers: sm.lat_int_div                  */
     SM_TRACE_N_OPS
 } sm_trace_op;
 
@@ -63,7 +65,7 @@ typedef enum {
     SM_TRACE_G_N
 } sm_trace_gsim;
 
-/* One warp instruction, 20 bytes.  Predicates (pdst, psrc) are numbered from 1, 0 being
+/* One warp instruction, 24 bytes.  Predicates (pdst, psrc) are numbered from 1, 0 being
  * "none": they take part in the scoreboard only (a read waits for the instruction that
  * writes the predicate, a write for the one before it), never in a register-file
  * access; an instruction without a result (a store, a barrier) writes none. */
@@ -86,6 +88,9 @@ typedef struct sm_trace_inst {
                          * the used ones, then 0                                   */
     uint8_t gsim;       /* sm_trace_gsim: the timing class under                   *
                          * sm.latency_table = "gpgpusim" (PTX traces)              */
+    uint32_t pc;        /* its address in the kernel's code (the trace's PC): the  *
+                         * instruction cache's (sm.frontend = "gpgpusim_icache");  *
+                         * not in the trace's hash, as redirect                    */
 } sm_trace_inst;
 
 typedef struct sm_trace {

@@ -42,7 +42,7 @@ static size_t put(unsigned char *b, size_t at, const void *p, size_t n)
     return at + n;
 }
 
-/* Every field of the kernel the synthetic generator reads (gen.c synth, warp_barrier):
+/* Every field of the kernel the synthetic generator reads (gen.c synth, prog_slot):
  * returns the length, fills b when not NULL. */
 static size_t gen_key(const sm__kernel *k, unsigned char *b)
 {
@@ -53,7 +53,7 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
     n = put(b, n, &k->div_thresh, sizeof k->div_thresh);
     n = put(b, n, &k->alu_src_thresh, sizeof k->alu_src_thresh);
     n = put(b, n, &k->hit_thresh, sizeof k->hit_thresh);
-    n = put(b, n, &k->bar_thresh, sizeof k->bar_thresh);
+    n = put(b, n, &k->n_bar, sizeof k->n_bar); /* the program's other fields: seed, lengths */
     if (k->uneven) {
         n = put(b, n, &k->len_min, sizeof k->len_min);
         n = put(b, n, k->warp_len, sizeof k->warp_len);

@@ -28,6 +28,8 @@ static const uint8_t op_of[SM_TRACE_N_OPS][2] = {
     [SM_TRACE_ST_SHARED] = { SM__OP_ST_SHARED, SM__OP_ST_SHARED },
     [SM_TRACE_CONTROL] = { SM__OP_NORES, SM__OP_LAT1 },
     [SM_TRACE_BARRIER] = { SM__OP_BAR, SM__OP_BAR },
+    [SM_TRACE_FP_DIV] = { SM__OP_NORES, SM__OP_FP_DIV },
+    [SM_TRACE_INT_DIV] = { SM__OP_NORES, SM__OP_INT_DIV },
 };
 
 /* sm_trace_gsim -> sm__op of an instruction with a result (sm.latency_table =
@@ -57,7 +59,8 @@ int sm__trace_setup(sm__kernel *k, const sm_trace *tr)
     /* the drawn stream's knobs do not apply: no thread-ID branches, bank mates, barriers
      * by position or partial warps beyond the block's tail */
     k->first_div = k->regs;
-    k->div_thresh = k->partial_thresh = k->mate_thresh = k->bar_thresh = 0;
+    k->div_thresh = k->partial_thresh = k->mate_thresh = 0;
+    k->n_bar = k->prog_len = 0;
     return SM_OK;
 }
 
@@ -103,4 +106,12 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
     int cap = div ? (wp->lanes < SM__DIV_LANES ? wp->lanes : SM__DIV_LANES) : wp->lanes;
     in->div = (uint8_t)div;
     wp->tlanes[div] = (uint8_t)(lanes < cap ? lanes : cap);
+}
+
+uint32_t sm__trace_pc(const sm__kernel *k, const sm__warp *wp, int index)
+{
+    const sm_trace *tr = k->trace;
+    uint64_t first = tr->first[wp->micro_row], n = tr->first[wp->micro_row + 1] - first;
+    uint64_t i = index < 0 ? 0 : (uint64_t)index < n ? (uint64_t)index : n - 1;
+    return tr->insts[first + i].pc;
 }

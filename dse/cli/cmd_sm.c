@@ -142,7 +142,7 @@ static const struct stat_group {
     { "Register file", (const char *const[]){ "n_banks", "n_sub_banks", "hybrid_banks", "reads",
                                               "writes", "slow_*", "bank_*", "read_lanes",
                                               "write_lanes", NULL } },
-    { "Memory", (const char *const[]){ "mshr_stalls", "l1_misses", "mem_*", "replay*",
+    { "Memory", (const char *const[]){ "mshr_stalls", "l1_misses", "mem_*", "replay*", "icache_*",
                                        "tracker_holds", "predictions*", NULL } },
 };
 #define N_GROUPS ((int)(sizeof groups / sizeof groups[0]))

@@ -123,6 +123,8 @@ static const dse__key sm_keys[] = {
            "SP/SFU pipelines refuse a result cycle already taken (GPGPU-Sim's units)"),
     K_INT(sm_config, result_buses, 0, 4,
           "with result_slots: result buses SP and SFU share (GPGPU-Sim EX_WB; 0: none)"),
+    K_INT(sm_config, oc_stages, 0, 16,
+          "cycles from operand read to execution beyond rfdse's (GPGPU-Sim 4.0: 3)"),
     K_INT(sm_config, n_sp, 1, 16, "SP pipelines"),
     K_INT(sm_config, n_sfu, 1, 16, "SFU pipelines"),
     K_INT(sm_config, n_ldst, 1, 16, "LD/ST pipelines"),
@@ -320,6 +322,9 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, frac_atomic, 0, 1, "share of shared-memory instructions that are atomics"),
     K_INT(sm_profile, atomic_ways, 1, 32, "lanes per word of a shared-memory atomic (serialised)"),
     K_INT(sm_profile, smem_bytes, 0, 1048576, "shared memory per block, bytes"),
+    K_INT(sm_profile, code_insts, 0, 10000000,
+          "the kernel's instructions: where a drawn one sits for the instruction cache "
+          "(sm.frontend = \"gpgpusim_icache\"; 0: no loop)"),
     K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
             "blocks of each launch, in order (none: one launch of grid_blocks)"),
     K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),

@@ -126,7 +126,10 @@ static sm_trace_op class_of(const char *op, int version, int cls, int has_dst, i
     case DSE_TRACE_FP32:
         return dse_trace_opcode_is_mad(op, version) ? SM_TRACE_FP_MAD : SM_TRACE_FP;
     case DSE_TRACE_FP64: return SM_TRACE_DP;
-    case DSE_TRACE_SFU: return SM_TRACE_SFU;
+    case DSE_TRACE_SFU:
+        if (version == DSE_TRACE_PTX_VERSION && !strncmp(op, "div.", 4))
+            return strstr(op, ".f32") || strstr(op, ".f64") ? SM_TRACE_FP_DIV : SM_TRACE_INT_DIV;
+        return SM_TRACE_SFU;
     case DSE_TRACE_LD_GLOBAL: *how = 1; return SM_TRACE_LD_GLOBAL;
     case DSE_TRACE_ST_GLOBAL: *how = 2; return SM_TRACE_ST_GLOBAL;
     case DSE_TRACE_LOCAL:
@@ -302,6 +305,8 @@ static uint64_t stream_hash(const stream *st, size_t n_rows)
         /* gsim left out likewise: it acts only under sm.latency_table = "gpgpusim",
          * which the key has */
         c.gsim = 0;
+        /* pc (bytes 20-23) is never read here: the instruction cache it feeds acts only
+         * under sm.frontend = "gpgpusim_icache", which the key has */
         uint64_t a, b;
         memcpy(&a, &c, 8);
         memcpy(&b, (const char *)&c + 8, 8); /* to pdst: 0 without predicates */
@@ -387,6 +392,7 @@ static void decode_block(const dse_trace *t, const size_t *rows, int wpb, stream
             if (k < w->n) {
                 sm_trace_inst *o = &st->insts[st->first[r] + k];
                 decode(t, w->first + k, k + 1 == w->n, c, o, info);
+                o->pc = (uint32_t)t->insts[w->first + k].pc;
                 o->redirect = (uint8_t)(k + 1 < w->n && t->insts[w->first + k + 1].pc !=
                                                             t->insts[w->first + k].pc + isize);
             }

@@ -145,13 +145,14 @@ static void test_tables_cover_every_field(void **state)
         rows++;
     }
     assert_true(rows >= 9); /* nbti_rename_order, rfc_regs, reg_release's seven */
-    assert_int_equal(c, 3); /* padding after the result_slots bool (3); the 4 before *
-                             * an 8-byte field since sm.frontend's int are           *
-                             * sm.result_buses' since                                */
+    assert_int_equal(c, 7); /* padding after the result_slots bool (3); the 4 before *
+                             * an 8-byte field since sm.frontend's int were          *
+                             * sm.result_buses', and are again since sm.oc_stages    */
     assert_int_equal(p, sizeof(((sm_profile *)0)->name) + sizeof(((sm_profile *)0)->trace) +
-                            sizeof(((sm_profile *)0)->trace_stream) + 2 * 4 + 3);
+                            sizeof(((sm_profile *)0)->trace_stream) + 4 + 3);
     /* name; a trace workload's file name and its decoded stream (trace_hash, a key,
-     * stands for both: docs/traces.md); padding after miss_latency and partial_lanes,
+     * stands for both: docs/traces.md); padding after miss_latency (code_insts fills
+     * what was padding after partial_lanes),
      * and after the launch_dependent bool (n_warp_weights fills load_sites' padding) */
 }
 

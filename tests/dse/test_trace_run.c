@@ -276,6 +276,57 @@ static void test_mem_requests(void **state)
     dse_sweep_free(s);
 }
 
+/* store-lines.traceg (its comment derives it): a global store's line requests leave the
+ * LD/ST unit one a cycle as a load's, so a load behind a 4-line store completes 3
+ * cycles later than behind a 1-line store. */
+static void test_store_lines(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("store-lines.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[0].op, SM_TRACE_ST_GLOBAL);
+    assert_int_equal(tr->insts[0].reqs, 1);
+    assert_int_equal(tr->insts[2].reqs, 4);
+    uint64_t one = range_cycles(s, tr, 0, 2);
+    const sm_stats *st = slice_run(s, tr, 2, 4, &s->sm);
+    assert_int_equal(st->l1_misses, 1);
+    assert_int_equal(st->cycles, one + 3);
+    assert_int_equal(st->mem_stall_divergence, 3); /* the store's three further lines */
+    dse_sweep_free(s);
+}
+
+static uint64_t stage_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
+                             int stages)
+{
+    sm_config c = s->sm;
+    c.oc_stages = stages;
+    const sm_stats *st = slice_run(s, tr, from, to, &c);
+    assert_int_equal(st->warp_insts, to - from);
+    return st->cycles;
+}
+
+/* div.traceg (its comment derives the counts): a PTX div takes rfdse's divide classes
+ * under its own latency table (lat_fp_div, lat_int_div), as the profiles' divides do;
+ * sm.oc_stages adds its cycles to every link of a dependent chain. */
+static void test_divides(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("div.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[0].op, SM_TRACE_FP_DIV);
+    assert_int_equal(tr->insts[2].op, SM_TRACE_INT_DIV);
+    assert_int_equal(tr->insts[0].gsim, SM_TRACE_G_DIV);
+    const uint64_t M = 2, Lf = (uint64_t)s->sm.lat_fp_div, Li = (uint64_t)s->sm.lat_int_div;
+    assert_true(Lf != (uint64_t)s->sm.lat_sfu);
+    assert_int_equal(stage_cycles(s, tr, 0, 2, 0), M * (Lf + 3) + 1);
+    assert_int_equal(stage_cycles(s, tr, 2, 4, 0), M * (Li + 3) + 1);
+    for (int S = 1; S <= 3; S++)
+        assert_int_equal(stage_cycles(s, tr, 0, 2, S), M * (Lf + 3 + (uint64_t)S) + 1);
+    dse_sweep_free(s);
+}
+
 /* predicate.traceg: predicates ("P<n>" tokens) decode to the scoreboard's predicate
  * entries, never to register accesses, and a guarded instruction waits for the compare
  * that writes its predicate: cycles = (M + 1)(L + 3) + 2 with M = 5 (its comment
@@ -449,6 +500,8 @@ int main(void)
         cmocka_unit_test(test_gsim_latency),
         cmocka_unit_test(test_result_buses),
         cmocka_unit_test(test_mem_requests),
+        cmocka_unit_test(test_store_lines),
+        cmocka_unit_test(test_divides),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
         cmocka_unit_test(test_every_technique),
