@@ -126,7 +126,8 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
         sl->wslow = wslow;
         sl->wlanes = wp->tlanes[in->div];
     }
-    uint64_t slow_reads = plain ? sm__collect_plain(s, w, slot, in) : sm__collect(s, w, slot, in);
+    uint64_t slow_reads =
+        plain ? sm__collect_plain(s, w, slot, in) : sm__collect(s, w, slot, in);
     sm_stats *st = s->st;
     st->warp_insts++;
     st->thread_insts += wp->tlanes[in->div];

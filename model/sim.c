@@ -496,8 +496,9 @@ static inline __attribute__((always_inline)) bool skip_idle_as(sm_sim *s, bool p
     for (int i = 0; i < s->c->n_schedulers; i++) {
         const sm__sched *q = &s->sched[i];
         /* a settled scheduler's stall is its last one (sched.c) */
-        s->stall_n[sm__sched_settled(s, i) ? q->cls
-                                           : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain)] += n;
+        int cls = sm__sched_settled(s, i) ? q->cls
+                                          : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain);
+        s->stall_n[cls] += n;
     }
     s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;
