@@ -196,14 +196,21 @@ static const sm_stats *slice_run(const dse_sweep *s, const sm_trace *tr, uint64_
     return &st;
 }
 
+/* Cycles of the slice [from, to) under configuration c, every instruction of it run. */
+static uint64_t counted_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from,
+                               uint64_t to, const sm_config *c)
+{
+    const sm_stats *st = slice_run(s, tr, from, to, c);
+    assert_int_equal(st->warp_insts, to - from);
+    return st->cycles;
+}
+
 static uint64_t slice_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t from, uint64_t to,
                              sm_latency_table table)
 {
     sm_config c = s->sm;
     c.latency_table = table;
-    const sm_stats *st = slice_run(s, tr, from, to, &c);
-    assert_int_equal(st->warp_insts, to - from);
-    return st->cycles;
+    return counted_cycles(s, tr, from, to, &c);
 }
 
 /* gsim-latency.traceg (its comment derives the counts): under sm.latency_table =
@@ -301,9 +308,7 @@ static uint64_t stage_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t fr
 {
     sm_config c = s->sm;
     c.oc_stages = stages;
-    const sm_stats *st = slice_run(s, tr, from, to, &c);
-    assert_int_equal(st->warp_insts, to - from);
-    return st->cycles;
+    return counted_cycles(s, tr, from, to, &c);
 }
 
 /* div.traceg (its comment derives the counts): a PTX div takes rfdse's divide classes
