@@ -21,7 +21,7 @@
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
     "                 [--force-revision] [--quiet] [--techniques A,B] [--workloads X,Y]\n"
-    "                 [--dry-run]\n"
+    "                 [--dry-run] [--run-store DIR]\n"
     "\n"
     "Runs a sweep: every (chip, technique, workload) of the sweep file, distributed over\n"
     "the MPI ranks (`mpirun -n K rfdse run ...`; one process without mpirun works too),\n"
@@ -53,7 +53,14 @@ static const char help[] =
     "      --flush-interval S  seconds between collective writes (default 10); work\n"
     "                        finished since the last write is redone after a crash\n"
     "      --no-reuse        simulate every SM run, even one whose inputs equal an earlier\n"
-    "                        run's (the results are the same; for verification)\n"
+    "                        run's (the results are the same; for verification); no run\n"
+    "                        store either\n"
+    "      --run-store DIR   keep the SM runs simulated in DIR (made if missing) and reuse\n"
+    "                        those earlier runs of this same rfdse binary kept there: later\n"
+    "                        sweeps with the same chips, re-runs, resumed or grown sweeps,\n"
+    "                        other jobs; many ranks and jobs may share one DIR (NFS too).\n"
+    "                        Results are bit-identical with or without it.  Default: the\n"
+    "                        environment variable RFDSE_RUN_STORE, else none\n"
     "  -h, --help            show this help\n"
     "\n"
     "Stopping: SIGINT (Ctrl-C) or SIGTERM, to mpirun or to the ranks, make every rank\n"
@@ -143,7 +150,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
         { "force-revision", no_argument, NULL, 'R' }, { "dry-run", no_argument, NULL, 'd' },
         { "techniques", required_argument, NULL, 'T' }, { "workloads", required_argument, NULL, 'W' },
-        { NULL, 0, NULL, 0 },
+        { "run-store", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
     };
     long long v;
     int c;
@@ -163,6 +170,7 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'd': a->dry_run = true; break;
         case 'T': a->techniques = optarg; break;
         case 'W': a->workloads = optarg; break;
+        case 'S': a->opts.run_store = optarg; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);
@@ -177,6 +185,11 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         return usage(err, "--resume and --force exclude each other");
     if (a->opts.force_revision && !a->opts.resume)
         return usage(err, "--force-revision goes with --resume");
+    const char *env = getenv("RFDSE_RUN_STORE");
+    if (!a->opts.run_store && env && *env)
+        a->opts.run_store = env;
+    if (a->opts.run_store && !*a->opts.run_store)
+        return usage(err, "--run-store expects a directory, got ''");
     return 0;
 }
 

@@ -42,7 +42,13 @@ long dse_eval_planned_runs(const dse_sweep *s, int ranks);
  * reused across points (an aging-only axis re-simulates nothing at time zero). */
 void dse_eval_take_cache(dse_eval *to, dse_eval *from);
 
-/* Reused and simulated SM runs so far. */
-void dse_eval_counts(const dse_eval *e, long *reused, long *simulated);
+/* Reused and simulated SM runs so far; of the reused, those from the run store. */
+void dse_eval_counts(const dse_eval *e, long *reused, long *simulated, long *from_store);
+
+/* SM runs kept on disk for later processes (`rfdse run --run-store`, dse_run_store.h):
+ * the run cache looks its misses up there and adds what it simulates.  st stays the
+ * caller's, open until the evaluator is freed; it moves with dse_eval_take_cache. */
+typedef struct dse_run_store dse_run_store;
+void dse_eval_set_store(dse_eval *e, dse_run_store *st);
 
 #endif

@@ -322,6 +322,7 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
         return -1;
     }
     chip_info(e, chip, info);
+    dse_sim_cache_chip(e->cache, s->chips.seed, chip);
     if (ensure_ideal(e, err, n))
         return -1;
     double base_raw[DSE_MAX_WORKLOADS], base_mix[VAR_MAX_YEARS];
@@ -368,10 +369,16 @@ void dse_eval_take_cache(dse_eval *to, dse_eval *from)
     from->direct_runs = 0;
 }
 
-void dse_eval_counts(const dse_eval *e, long *reused, long *simulated)
+void dse_eval_counts(const dse_eval *e, long *reused, long *simulated, long *from_store)
 {
     dse_sim_cache_counts(e->cache, reused, simulated);
     *simulated += e->direct_runs;
+    *from_store = dse_sim_cache_stored(e->cache);
+}
+
+void dse_eval_set_store(dse_eval *e, dse_run_store *st)
+{
+    dse_sim_cache_set_store(e->cache, st);
 }
 
 long dse_eval_planned_runs(const dse_sweep *s, int ranks)

@@ -14,6 +14,7 @@
 #include "dse_progress.h"
 #include "dse_quote.h"
 #include "dse_results.h"
+#include "dse_run_store.h"
 #include "dse_sched.h"
 #include "out.h"
 #include "search.h"
@@ -34,6 +35,7 @@ typedef struct run_state {
     dse_results *results;
     dse_sched *sched;
     dse_eval *eval;
+    dse_run_store *store;   /* --run-store, or NULL */
     int eval_point;         /* with axes: the design point `eval` evaluates, or -1 */
     dse_sweep *point_sweep; /* with axes: that point's plain sweep (owned) */
     double *values;         /* with axes: [point][knob], every rank the same (a search:
@@ -137,6 +139,27 @@ static int open_results(run_state *st)
     return st->results ? 0 : status;
 }
 
+/* --run-store: every rank opens the store (and this binary's identity) before the
+ * results file is touched; the lowest rank that cannot says why, and the run is a bad
+ * input (2).  --no-reuse simulates every run: no store. */
+static int open_store(run_state *st)
+{
+    char err[4400] = "";
+    uint8_t id[DSE_RUN_STORE_ID];
+    int size, mine, first;
+    if (st->o->run_store && !st->o->no_reuse && !dse_run_store_binary_id(id, err, sizeof err))
+        st->store = dse_run_store_open(st->o->run_store, id, st->rank, stderr, err, sizeof err);
+    MPI_Comm_size(st->comm, &size);
+    mine = *err ? st->rank : size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, st->comm);
+    if (first == st->rank) {
+        fputs("rfdse run: --run-store: ", stderr);
+        dse__fput_escaped(stderr, err);
+        fputc('\n', stderr);
+    }
+    return first < size ? 2 : 0;
+}
+
 /* Chips with at least one technique not done among rows row0..row1-1; counts the units
  * already done.  With axes a "chip" handed out is a row point x n_chips + chip of
  * /progress/done. */
@@ -183,6 +206,8 @@ static int ensure_point(run_state *st, int p, char *err, size_t n)
     }
     if (st->eval)
         dse_eval_take_cache(e, st->eval);
+    else
+        dse_eval_set_store(e, st->store);
     dse_eval_free(st->eval);
     dse_sweep_free(st->point_sweep);
     st->eval = e;
@@ -389,6 +414,8 @@ static int setup(run_state *st, double t0)
     if (st->dims.n_points <= 0 && !(st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err,
                                                                sizeof err)))
         fail_rank(st, err);
+    if (st->eval)
+        dse_eval_set_store(st->eval, st->store);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
     dse_dims_of(ev, &ev_dims);
@@ -402,10 +429,13 @@ static int setup(run_state *st, double t0)
  * 1.1 s, the progress line counting the set-up and the closing line not). */
 static void report(run_state *st, long computed, double seconds, double working)
 {
-    long counts[2] = { 0, 0 }, sums[2];
+    long counts[3] = { 0, 0, 0 }, sums[3];
+    char stored[64] = "";
     if (st->eval)
-        dse_eval_counts(st->eval, &counts[0], &counts[1]);
-    MPI_Reduce(counts, sums, 2, MPI_LONG, MPI_SUM, 0, st->comm);
+        dse_eval_counts(st->eval, &counts[0], &counts[1], &counts[2]);
+    MPI_Reduce(counts, sums, 3, MPI_LONG, MPI_SUM, 0, st->comm);
+    if (st->store)
+        snprintf(stored, sizeof stored, " (%ld from the run store)", sums[2]);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     long rss = ru.ru_maxrss, max_rss = 0; /* KiB on Linux */
@@ -414,10 +444,10 @@ static void report(run_state *st, long computed, double seconds, double working)
     MPI_Comm_size(st->comm, &size);
     if (st->rank == 0)
         printf("rfdse: %ld units in %.1f s (%.1f s set-up, then %.2f units/s) on %d rank%s; "
-               "SM runs simulated %ld, reused %ld; peak memory per rank %.1f MiB\n",
+               "SM runs simulated %ld, reused %ld%s; peak memory per rank %.1f MiB\n",
                computed, seconds, seconds - working,
                working > 0 ? (double)computed / working : 0.0, size, size == 1 ? "" : "s",
-               sums[1], sums[0],
+               sums[1], sums[0], stored,
                (double)max_rss / 1024.0);
 }
 
@@ -428,6 +458,7 @@ static void teardown(run_state *st)
     dse_sweep_free(st->stored);
     dse_sweep_free(st->evaluated);
     dse_eval_free(st->eval);
+    dse_run_store_close(st->store); /* after the evaluator: it writes the last chip's */
     dse_sweep_free(st->point_sweep);
     free(st->values);
     dse_sched_free(st->sched);
@@ -494,7 +525,9 @@ int dse_run(const dse_sweep *s, const dse_run_opts *o, MPI_Comm comm)
         fatal(&st, "out of memory");
     double t0 = dse_now(); /* rank 0's is the one every printed time counts from */
     dse_dims_of(st.s, &st.dims);
-    int status = open_results(&st);
+    int status = open_store(&st);
+    if (!status)
+        status = open_results(&st);
     if (status) {
         teardown(&st);
         return status;

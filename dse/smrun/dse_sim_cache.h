@@ -17,6 +17,7 @@
 #ifndef RFDSE_DSE_SIM_CACHE_H
 #define RFDSE_DSE_SIM_CACHE_H
 
+#include "dse_run_store.h"
 #include "sm.h"
 
 typedef struct dse_sim_cache dse_sim_cache;
@@ -87,5 +88,15 @@ size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_t
 
 /* Lookups and simulations so far, for the benchmark report. */
 void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses);
+
+/* Runs on disk (dse_run_store.h): a run the cache misses is looked up in st before it
+ * is simulated, and a simulated run is added to it.  st stays the caller's; NULL: none. */
+void dse_sim_cache_set_store(dse_sim_cache *c, dse_run_store *st);
+
+/* The chip whose runs come next (the run store keeps runs by chip). */
+void dse_sim_cache_chip(dse_sim_cache *c, uint64_t seed, int chip);
+
+/* Of the hits, the runs found in the run store. */
+long dse_sim_cache_stored(const dse_sim_cache *c);
 
 #endif

@@ -1,6 +1,7 @@
 /* Memo of SM runs keyed by their complete inputs (see dse_sim_cache.h). */
 #include "dse_sim_cache.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +30,27 @@ static const double *cfield(const dse_sm_result *r, size_t at)
 typedef struct slot {
     uint64_t hash;
     uint32_t len;
-    uint8_t *key;  /* NULL: empty; one block: the key, then the duties  */
-    double *duty;  /* into key's block: each DSE_SM_RESULT_SUB_ARRAYS by map
-                      position, then each DSE_SM_RESULT_BANK_ARRAYS whole     */
-    uint32_t size;    /* of the block behind key, bytes                         */
-    uint32_t reused;  /* hits since it was stored (or since the last eviction)  */
-    double scalar[N_SCALARS]; /* DSE_SM_RESULT_SCALARS, in list order           */
+    uint8_t *key;     /* NULL: empty; one block: the key, then the values           */
+    double *values;   /* into key's block: the run's values (values_of)             */
+    uint32_t size;    /* of the block behind key, bytes                              */
+    uint32_t reused;  /* hits since it was stored (or since the last eviction)       */
+    int32_t chip;     /* the chip it was stored under (the run store's segments)     */
+    bool shared;      /* in the run store's shared runs (or no store)                */
 } slot;
+
+/* A run's values: the DSE_SM_RESULT_SCALARS in list order, each DSE_SM_RESULT_SUB_ARRAYS
+ * by map position, then each DSE_SM_RESULT_BANK_ARRAYS whole. */
+#define VALUES_MAX (N_SCALARS + N_SUB_ARRAYS * DSE_MAX_SUBS + N_BANK_ARRAYS * SM_MAX_BANKS)
 
 struct dse_sim_cache {
     slot *slots;
     size_t mask, used;
     size_t bytes;         /* of the keys' blocks: bounded by DSE_SIM_CACHE_BYTES */
-    long hits, misses;
+    long hits, misses, stored;
+    dse_run_store *store; /* NULL: none (not owned)          */
+    int chip;             /* the chip being evaluated, or -1 */
     uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
+    double values[VALUES_MAX]; /* scratch for a run's values     */
     sm_stats stats;       /* scratch for a run's statistics      */
 };
 
@@ -57,6 +65,7 @@ dse_sim_cache *dse_sim_cache_alloc(int capacity_log2)
         return NULL;
     }
     c->mask = ((size_t)1 << capacity_log2) - 1;
+    c->chip = -1;
     return c;
 }
 
@@ -219,50 +228,81 @@ void dse_sm_result_of(const sm_stats *st, const sm_rf_map *m, dse_sm_result *r)
 
 static int n_positions(const sm_rf_map *m) { return m->n_banks * m->subs_per_bank; }
 
-/* Cached duties are stored by map position, so a hit from a map with other sub_id
- * labels (the same pattern on other physical sub-banks) gets them under its labels. */
-static void duties_from_slot(const slot *s, const sm_rf_map *m, dse_sm_result *r)
+static size_t n_values(const sm_rf_map *m)
+{
+    return N_SCALARS + N_SUB_ARRAYS * (size_t)n_positions(m) + N_BANK_ARRAYS * SM_MAX_BANKS;
+}
+
+/* Duties are kept by map position, so a hit from a map with other sub_id labels (the
+ * same pattern on other physical sub-banks) gets them under its labels. */
+static void values_of(const dse_sm_result *r, const sm_rf_map *m, double *v)
 {
     int n = n_positions(m);
     for (size_t i = 0; i < N_SCALARS; i++)
-        *field(r, scalar_at[i]) = s->scalar[i];
+        *v++ = *cfield(r, scalar_at[i]);
     for (size_t a = 0; a < N_SUB_ARRAYS; a++)
         for (int b = 0; b < m->n_banks; b++)
-            for (int p = 0; p < m->subs_per_bank; p++) {
-                int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
-                field(r, sub_array_at[a])[id] = s->duty[(size_t)n * a + (size_t)pos];
-            }
+            for (int p = 0; p < m->subs_per_bank; p++)
+                v[(size_t)n * a + (size_t)(b * m->subs_per_bank + p)] =
+                    cfield(r, sub_array_at[a])[m->sub_id[b][p]];
+    v += (size_t)n * N_SUB_ARRAYS;
     for (size_t a = 0; a < N_BANK_ARRAYS; a++)
-        memcpy(field(r, bank_array_at[a]), s->duty + (size_t)n * N_SUB_ARRAYS + SM_MAX_BANKS * a,
-               BANK_ARRAY_BYTES);
+        memcpy(v + SM_MAX_BANKS * a, cfield(r, bank_array_at[a]), BANK_ARRAY_BYTES);
 }
 
-static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, const sm_rf_map *m,
-                  const dse_sm_result *r)
+static void result_of(const double *v, const sm_rf_map *m, dse_sm_result *r)
 {
     int n = n_positions(m);
+    for (size_t i = 0; i < N_SCALARS; i++)
+        *field(r, scalar_at[i]) = *v++;
+    for (size_t a = 0; a < N_SUB_ARRAYS; a++)
+        for (int b = 0; b < m->n_banks; b++)
+            for (int p = 0; p < m->subs_per_bank; p++)
+                field(r, sub_array_at[a])[m->sub_id[b][p]] =
+                    v[(size_t)n * a + (size_t)(b * m->subs_per_bank + p)];
+    v += (size_t)n * N_SUB_ARRAYS;
+    for (size_t a = 0; a < N_BANK_ARRAYS; a++)
+        memcpy(field(r, bank_array_at[a]), v + SM_MAX_BANKS * a, BANK_ARRAY_BYTES);
+}
+
+static void store(dse_sim_cache *c, slot *s, uint64_t h, size_t len, size_t nv)
+{
     size_t off = (len + sizeof(double) - 1) / sizeof(double) * sizeof(double); /* aligned */
-    size_t size = off + sizeof(double) * N_SUB_ARRAYS * (size_t)n + BANK_ARRAY_BYTES * N_BANK_ARRAYS;
+    size_t size = off + sizeof(double) * nv;
     uint8_t *block = malloc(size);
     if (!block)
         return; /* not remembered: only reuse is lost */
     memcpy(block, c->key, len);
-    double *duty = (double *)(block + off);
-    for (size_t a = 0; a < N_SUB_ARRAYS; a++)
-        for (int b = 0; b < m->n_banks; b++)
-            for (int p = 0; p < m->subs_per_bank; p++) {
-                int pos = b * m->subs_per_bank + p, id = m->sub_id[b][p];
-                duty[(size_t)n * a + (size_t)pos] = cfield(r, sub_array_at[a])[id];
-            }
-    for (size_t a = 0; a < N_BANK_ARRAYS; a++)
-        memcpy(duty + (size_t)n * N_SUB_ARRAYS + SM_MAX_BANKS * a, cfield(r, bank_array_at[a]),
-               BANK_ARRAY_BYTES);
+    memcpy(block + off, c->values, sizeof(double) * nv);
     *s = (slot){ .hash = h, .len = (uint32_t)len, .size = (uint32_t)size, .key = block,
-                 .duty = duty };
-    for (size_t i = 0; i < N_SCALARS; i++)
-        s->scalar[i] = *cfield(r, scalar_at[i]);
+                 .values = (double *)(block + off), .chip = c->chip, .shared = !c->store };
     c->used++;
     c->bytes += size;
+}
+
+/* A run met again on another chip than the one it was stored under goes to the run
+ * store's shared runs: every later process holds those in memory, whichever chips it
+ * gets (the ideal chip, baseline and rf_bro's fixed patterns: the same runs on every
+ * chip, simulated once per rank on its first). */
+static void to_shared(dse_sim_cache *c, slot *s, const sm_rf_map *m)
+{
+    if (s->shared || s->chip == c->chip)
+        return;
+    uint8_t h[DSE_RUN_STORE_ID];
+    dse_run_store_key(c->store, s->key, s->len, h);
+    dse_run_store_put(c->store, h, s->values, n_values(m), true);
+    s->shared = true;
+}
+
+/* The run from the store: its values into c->values; false if it has none. */
+static bool from_store(dse_sim_cache *c, size_t len, size_t nv, uint8_t *h, bool *shared)
+{
+    if (!c->store)
+        return false;
+    dse_run_store_key(c->store, c->key, len, h);
+    int where = dse_run_store_get(c->store, h, c->values, nv);
+    *shared = where == DSE_RUN_STORE_SHARED;
+    return where != DSE_RUN_STORE_NONE;
 }
 
 int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
@@ -273,28 +313,56 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     if (share < 0)
         return share;
     (void)w_index; /* the profile itself is in the key */
-    size_t len = build_key(c->key, cfg, w, t, m, share);
+    size_t len = build_key(c->key, cfg, w, t, m, share), nv = n_values(m);
     uint64_t h = fnv1a(c->key, len);
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;
         s->reused += s->reused < UINT32_MAX;
-        duties_from_slot(s, m, out);
+        to_shared(c, s, m);
+        result_of(s->values, m, out);
         return SM_OK;
     }
-    int rc = sm_sim_run(sim, cfg, w, t, m, sm, n_sms, &c->stats);
-    if (rc != SM_OK)
-        return rc;
-    c->misses++;
-    dse_sm_result_of(&c->stats, m, out);
+    uint8_t sh[DSE_RUN_STORE_ID];
+    bool shared = false;
+    if (from_store(c, len, nv, sh, &shared)) {
+        c->hits++;
+        c->stored++;
+        result_of(c->values, m, out);
+    } else {
+        int rc = sm_sim_run(sim, cfg, w, t, m, sm, n_sms, &c->stats);
+        if (rc != SM_OK)
+            return rc;
+        c->misses++;
+        dse_sm_result_of(&c->stats, m, out);
+        values_of(out, m, c->values);
+        if (c->store)
+            dse_run_store_put(c->store, sh, c->values, nv, false);
+    }
     /* short probes, bounded memory */
     if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
         evict(c);
         s = find(c, h, len);
     }
-    store(c, s, h, len, m, out);
+    store(c, s, h, len, nv);
+    if (s->key)
+        s->shared |= shared;
     return SM_OK;
 }
+
+void dse_sim_cache_set_store(dse_sim_cache *c, dse_run_store *st)
+{
+    c->store = st;
+}
+
+void dse_sim_cache_chip(dse_sim_cache *c, uint64_t seed, int chip)
+{
+    c->chip = chip;
+    if (c->store)
+        dse_run_store_chip(c->store, seed, chip);
+}
+
+long dse_sim_cache_stored(const dse_sim_cache *c) { return c->stored; }
 
 void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses)
 {

@@ -1,0 +1,76 @@
+/* dse_run_store.h - SM runs kept on disk, for later processes (`rfdse run --run-store DIR`,
+ * docs/driver.md "The run store").
+ *
+ * The run cache (dse_sim_cache.h) reuses runs inside one process; the store hands the
+ * runs one process simulated to the next: a later sweep with the same chips, a re-run,
+ * a resumed or grown sweep, another Slurm job.  A record is the result of one run under
+ * a 128-bit key: the first 16 bytes of SHA-256 over this executable's identity and the
+ * run cache's complete key of the run, so a record is found only by the same model code
+ * with the same inputs (the collision argument is in docs/driver.md).
+ *
+ * On disk: DIR holds one file per process that simulated something (HOST-PID-rRANK-
+ * TIME.runs), written by that process alone, appended a segment at a time, each with
+ * checksums; nothing is locked, so ranks and jobs on other nodes (NFS) share one DIR.
+ * A segment holds the runs simulated while one chip (seed, chip) was evaluated, or the
+ * "shared" runs that more than one chip used (the ideal chip, baseline, rf_bro's fixed
+ * patterns).  A process indexes the segments of the files present when it opens the
+ * store, keeps the shared runs in memory, and reads a chip's segments when it starts
+ * that chip: memory grows with the runs of one chip, not with the store.
+ */
+#ifndef RFDSE_DSE_RUN_STORE_H
+#define RFDSE_DSE_RUN_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct dse_run_store dse_run_store;
+
+#define DSE_RUN_STORE_ID 16 /* bytes of a binary identity and of a record's key */
+
+/* The identity of this executable's model code: SHA-256 of /proc/self/exe's bytes and of
+ * the C library's version (libm's exp, log, pow come with it).  0, or -1 with err set. */
+int dse_run_store_binary_id(uint8_t id[DSE_RUN_STORE_ID], char *err, size_t n);
+
+/* Opens (creating it if missing) the store in `dir` for a process of binary `id`; `rank`
+ * names the file it will write.  Files of other binaries are skipped; a damaged or
+ * foreign file gets one line on `warn` (NULL: silent), at open from rank 0 only, and is
+ * otherwise ignored.  NULL with err set when dir cannot be made or read. */
+dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STORE_ID], int rank,
+                                  FILE *warn, char *err, size_t n);
+/* Writes what is pending and frees; NULL is a no-op. */
+void dse_run_store_close(dse_run_store *st);
+
+/* The chip whose runs come next: writes the previous chip's, reads this one's. */
+void dse_run_store_chip(dse_run_store *st, uint64_t seed, int chip);
+
+/* A run's key in the store, from the run cache's key of `len` bytes. */
+void dse_run_store_key(const dse_run_store *st, const uint8_t *key, size_t len,
+                       uint8_t h[DSE_RUN_STORE_ID]);
+
+/* Where dse_run_store_get found a run. */
+enum { DSE_RUN_STORE_NONE, DSE_RUN_STORE_CHIP, DSE_RUN_STORE_SHARED };
+
+/* The n values stored under key h, into v: DSE_RUN_STORE_NONE (v untouched), or where
+ * they were found (the current chip's runs or the shared ones). */
+int dse_run_store_get(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], double *v, size_t n);
+
+/* Keeps n values under key h: with the current chip's runs, or `shared` (found useful
+ * on more than one chip: kept in memory, read by every later process at open).  A
+ * write that fails is said once and storing stops: the run goes on. */
+void dse_run_store_put(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], const double *v,
+                       size_t n, bool shared);
+
+/* SHA-256, for the store (sha256.c). */
+typedef struct dse__sha256 {
+    uint32_t h[8];
+    uint64_t bytes;
+    uint8_t buf[64];
+    size_t fill;
+} dse__sha256;
+void dse__sha256_init(dse__sha256 *s);
+void dse__sha256_add(dse__sha256 *s, const void *data, size_t n);
+void dse__sha256_end(dse__sha256 *s, uint8_t out[32]);
+
+#endif
