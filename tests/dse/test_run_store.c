@@ -1,0 +1,456 @@
+/* The run store (dse/smrun/run_store.c): runs come back bit for bit in a later process,
+ * by chip and through the shared runs; a store of another binary is not used; a torn
+ * tail, a damaged segment and a foreign file are ignored with one warning naming the
+ * file; and through the run cache a warm store reuses every run, counted as reused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dse_run_store.h"
+#include "dse_sim_cache.h"
+
+static const uint8_t id_a[DSE_RUN_STORE_ID] = "binary A 0123456";
+static const uint8_t id_b[DSE_RUN_STORE_ID] = "binary B 0123456";
+static const uint64_t seed = 2026;
+
+static void hex(const uint8_t *h, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02x", h[i]);
+}
+
+static void sha_of(const char *msg, size_t piece, char out[65])
+{
+    dse__sha256 s;
+    uint8_t h[32];
+    size_t n = strlen(msg);
+    dse__sha256_init(&s);
+    for (size_t at = 0; at < n; at += piece)
+        dse__sha256_add(&s, msg + at, n - at < piece ? n - at : piece);
+    dse__sha256_end(&s, h);
+    hex(h, 32, out);
+}
+
+/* FIPS 180-4's examples, whole and fed in pieces across block boundaries. */
+static void test_sha256_vectors(void **state)
+{
+    (void)state;
+    static const char *msg[] = {
+        "", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+    };
+    static const char *want[] = {
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+    };
+    char got[65];
+    for (int i = 0; i < 3; i++)
+        for (size_t piece = 1; piece <= 64; piece *= 4) {
+            sha_of(msg[i], piece, got);
+            assert_string_equal(got, want[i]);
+        }
+}
+
+/* ---- a scratch directory ------------------------------------------------------------ */
+
+typedef struct scratch {
+    char dir[64];
+    char warnings[4096];
+} scratch;
+
+static void scratch_make(scratch *s)
+{
+    snprintf(s->dir, sizeof s->dir, "/tmp/rfdse_store_XXXXXX");
+    assert_non_null(mkdtemp(s->dir));
+}
+
+static void scratch_remove(scratch *s)
+{
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    char path[512];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(s->dir);
+}
+
+/* The one store file of the directory (its name into name). */
+static void the_file(const scratch *s, char *path, size_t n, char *name)
+{
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".runs")) {
+            snprintf(path, n, "%s/%s", s->dir, e->d_name);
+            if (name)
+                strcpy(name, e->d_name);
+            found++;
+        }
+    closedir(d);
+    assert_int_equal(found, 1);
+}
+
+/* Opens the store with id, warnings into s->warnings. */
+static dse_run_store *open_as(scratch *s, const uint8_t *id, FILE **warn)
+{
+    char err[256];
+    *warn = tmpfile();
+    assert_non_null(*warn);
+    dse_run_store *st = dse_run_store_open(s->dir, id, 0, *warn, err, sizeof err);
+    assert_non_null(st);
+    return st;
+}
+
+static int lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+static void read_warnings(scratch *s, FILE *warn)
+{
+    rewind(warn);
+    size_t n = fread(s->warnings, 1, sizeof s->warnings - 1, warn);
+    s->warnings[n] = 0;
+    fclose(warn);
+}
+
+/* ---- the store alone ---------------------------------------------------------------- */
+
+enum { NV = 40 };
+
+static void values(double *v, int k)
+{
+    for (int i = 0; i < NV; i++)
+        v[i] = i < 30 ? 1.0 / (i + k + 3) : 0.0; /* trailing zeros are not written */
+    v[7] = -0.0; /* must come back negative */
+}
+
+static void key(int k, uint8_t h[DSE_RUN_STORE_ID])
+{
+    memset(h, 0, DSE_RUN_STORE_ID);
+    h[0] = (uint8_t)k, h[9] = 0x5a;
+}
+
+/* Chip 0 keeps runs 1 and 2, chip 1 run 3. */
+static void write_three(scratch *s)
+{
+    FILE *warn;
+    dse_run_store *st = open_as(s, id_a, &warn);
+    double v[NV];
+    uint8_t h[DSE_RUN_STORE_ID];
+    dse_run_store_chip(st, seed, 0);
+    for (int k = 1; k <= 2; k++) {
+        key(k, h);
+        values(v, k);
+        dse_run_store_put(st, h, v, NV, false);
+    }
+    dse_run_store_chip(st, seed, 1);
+    key(3, h);
+    values(v, 3);
+    dse_run_store_put(st, h, v, NV, false);
+    dse_run_store_close(st);
+    read_warnings(s, warn);
+    assert_string_equal(s->warnings, "");
+}
+
+static int lookup(dse_run_store *st, int k)
+{
+    double v[NV], want[NV];
+    uint8_t h[DSE_RUN_STORE_ID];
+    key(k, h);
+    memset(v, 0xAB, sizeof v);
+    int where = dse_run_store_get(st, h, v, NV);
+    values(want, k);
+    if (where != DSE_RUN_STORE_NONE)
+        assert_memory_equal(v, want, sizeof v); /* bit for bit, -0.0 and the zeros too */
+    return where;
+}
+
+static void test_runs_come_back_by_chip(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    scratch_make(&s);
+    write_three(&s);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    dse_run_store_chip(st, seed, 0);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_CHIP);
+    assert_int_equal(lookup(st, 2), DSE_RUN_STORE_CHIP);
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_NONE); /* chip 1's */
+    dse_run_store_chip(st, seed, 1);
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_CHIP);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_NONE);
+    dse_run_store_chip(st, seed + 1, 0); /* another seed's chip 0: other maps */
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_NONE);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_string_equal(s.warnings, "");
+    scratch_remove(&s);
+}
+
+/* Records are keyed by the binary's identity: another binary finds none, silently. */
+static void test_another_binary_finds_nothing(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    scratch_make(&s);
+    write_three(&s);
+    dse_run_store *st = open_as(&s, id_b, &warn);
+    dse_run_store_chip(st, seed, 0);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_NONE);
+    dse_run_store_chip(st, seed, 1);
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_NONE);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_string_equal(s.warnings, "");
+    /* and the key itself depends on the identity */
+    uint8_t k[] = "the same run", ha[DSE_RUN_STORE_ID], hb[DSE_RUN_STORE_ID];
+    st = open_as(&s, id_a, &warn);
+    dse_run_store_key(st, k, sizeof k, ha);
+    dse_run_store_close(st);
+    fclose(warn);
+    st = open_as(&s, id_b, &warn);
+    dse_run_store_key(st, k, sizeof k, hb);
+    dse_run_store_close(st);
+    fclose(warn);
+    assert_memory_not_equal(ha, hb, sizeof ha);
+    scratch_remove(&s);
+}
+
+/* A file cut short inside its last segment (a crash mid-write): the earlier segment is
+ * used, the torn one is not, and one line names the file. */
+static void test_torn_tail_is_ignored(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    char path[512], name[256];
+    scratch_make(&s);
+    write_three(&s);
+    the_file(&s, path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    assert_int_equal(truncate(path, size - 10), 0);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    dse_run_store_chip(st, seed, 0);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_CHIP);
+    dse_run_store_chip(st, seed, 1);
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_NONE);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_non_null(strstr(s.warnings, name));
+    assert_non_null(strstr(s.warnings, "incomplete"));
+    assert_int_equal(lines(s.warnings), 1);
+    scratch_remove(&s);
+}
+
+/* One byte changed inside chip 1's values: that segment is not used (its check fails
+ * when chip 1 starts), chip 0's still is, and the warning names the file. */
+static void test_damaged_segment_is_ignored(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    char path[512], name[256];
+    scratch_make(&s);
+    write_three(&s);
+    the_file(&s, path, sizeof path, name);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, -20, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -20, SEEK_END);
+    fputc(c ^ 1, f);
+    fclose(f);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    dse_run_store_chip(st, seed, 1);
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_NONE);
+    dse_run_store_chip(st, seed, 0);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_CHIP);
+    dse_run_store_chip(st, seed, 1); /* not read (nor said) twice */
+    assert_int_equal(lookup(st, 3), DSE_RUN_STORE_NONE);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_non_null(strstr(s.warnings, name));
+    assert_non_null(strstr(s.warnings, "damaged"));
+    assert_int_equal(lines(s.warnings), 1);
+    scratch_remove(&s);
+}
+
+/* A file that is no run store's (or too short for a header) is named and skipped. */
+static void test_foreign_file_is_ignored(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    char path[512];
+    scratch_make(&s);
+    write_three(&s);
+    snprintf(path, sizeof path, "%s/notes.runs", s.dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 200; i++)
+        fputc("rfdse run store?"[i % 16], f);
+    fclose(f);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    dse_run_store_chip(st, seed, 0);
+    assert_int_equal(lookup(st, 1), DSE_RUN_STORE_CHIP);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_non_null(strstr(s.warnings, "notes.runs"));
+    assert_int_equal(lines(s.warnings), 1);
+    scratch_remove(&s);
+}
+
+/* ---- through the run cache ---------------------------------------------------------- */
+
+typedef struct model {
+    sm_config cfg;
+    sm_profile w;
+    sm_technique t;
+    sm_rf_map m;
+    sm_sim *sim;
+} model;
+
+/* rfc_demand: every field of dse_sm_result is nonzero (rfc_lanes, rfc_duty). */
+static void model_init(model *x)
+{
+    sm_config_default(&x->cfg);
+    sm_profile_default(&x->w);
+    x->w.grid_blocks = 15;
+    x->w.insts_per_warp = 60;
+    sm_technique_default(&x->t);
+    x->t.design[SM_DESIGN_rfc_demand] = true;
+    sm_rf_map_all_fast(&x->m, 16, 64, 2);
+    x->sim = sm_sim_alloc(&x->cfg);
+    assert_non_null(x->sim);
+}
+
+/* Runs x's one run on each chip of chips[n] through a fresh cache with a store of
+ * binary id; returns the cache's counts. */
+static void run_chips(scratch *s, model *x, const uint8_t *id, const int *chips, int n,
+                      dse_sm_result *r, long *hits, long *misses, long *stored)
+{
+    FILE *warn;
+    dse_run_store *st = open_as(s, id, &warn);
+    dse_sim_cache *c = dse_sim_cache_alloc(6);
+    assert_non_null(c);
+    dse_sim_cache_set_store(c, st);
+    for (int i = 0; i < n; i++) {
+        dse_sim_cache_chip(c, seed, chips[i]);
+        assert_int_equal(dse_sim_cache_run(c, x->sim, &x->cfg, &x->w, 0, &x->t, &x->m, 0, 15, r),
+                         SM_OK);
+    }
+    dse_sim_cache_counts(c, hits, misses);
+    *stored = dse_sim_cache_stored(c);
+    dse_sim_cache_free(c);
+    dse_run_store_close(st);
+    read_warnings(s, warn);
+    assert_string_equal(s->warnings, "");
+}
+
+static void same_result(const dse_sm_result *a, const dse_sm_result *b, const sm_rf_map *m)
+{
+#define SAME_SCALAR(name, doc) assert_memory_equal(&a->name, &b->name, sizeof a->name);
+#define SAME_BANKS(name, doc) assert_memory_equal(a->name, b->name, sizeof a->name);
+    DSE_SM_RESULT_SCALARS(SAME_SCALAR)
+    DSE_SM_RESULT_BANK_ARRAYS(SAME_BANKS)
+#undef SAME_SCALAR
+#undef SAME_BANKS
+    for (int bk = 0; bk < m->n_banks; bk++)
+        for (int p = 0; p < m->subs_per_bank; p++) {
+            int id = m->sub_id[bk][p];
+#define SAME_SUB(name, doc) assert_memory_equal(&a->name[id], &b->name[id], sizeof(double));
+            DSE_SM_RESULT_SUB_ARRAYS(SAME_SUB)
+#undef SAME_SUB
+        }
+}
+
+/* A later process with the same binary simulates nothing: the run comes from the store,
+ * counted as reused, every field bit-identical; another binary simulates it again. */
+static void test_warm_store_reuses_runs(void **state)
+{
+    (void)state;
+    scratch s;
+    model x;
+    static dse_sm_result cold, warm, other;
+    long hits, misses, stored;
+    const int chip[] = { 4 };
+    scratch_make(&s);
+    model_init(&x);
+    run_chips(&s, &x, id_a, chip, 1, &cold, &hits, &misses, &stored);
+    assert_int_equal(misses, 1);
+    assert_int_equal(stored, 0);
+    assert_true(cold.rfc_lanes > 0);
+    memset(&warm, 0xAB, sizeof warm);
+    run_chips(&s, &x, id_a, chip, 1, &warm, &hits, &misses, &stored);
+    assert_int_equal(misses, 0);
+    assert_int_equal(hits, 1);
+    assert_int_equal(stored, 1);
+    same_result(&cold, &warm, &x.m);
+    run_chips(&s, &x, id_b, chip, 1, &other, &hits, &misses, &stored);
+    assert_int_equal(misses, 1);
+    assert_int_equal(stored, 0);
+    same_result(&cold, &other, &x.m);
+    sm_sim_free(x.sim);
+    scratch_remove(&s);
+}
+
+/* A run one process used on two chips (0, then 1) is a shared run: a later process
+ * finds it on a chip it never met (7). */
+static void test_shared_runs_reach_every_chip(void **state)
+{
+    (void)state;
+    scratch s;
+    model x;
+    static dse_sm_result r;
+    long hits, misses, stored;
+    const int first[] = { 0, 1 }, later[] = { 7 };
+    scratch_make(&s);
+    model_init(&x);
+    run_chips(&s, &x, id_a, first, 2, &r, &hits, &misses, &stored);
+    assert_int_equal(misses, 1);
+    assert_int_equal(hits, 1);
+    run_chips(&s, &x, id_a, later, 1, &r, &hits, &misses, &stored);
+    assert_int_equal(misses, 0);
+    assert_int_equal(stored, 1);
+    sm_sim_free(x.sim);
+    scratch_remove(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_runs_come_back_by_chip),
+        cmocka_unit_test(test_another_binary_finds_nothing),
+        cmocka_unit_test(test_torn_tail_is_ignored),
+        cmocka_unit_test(test_damaged_segment_is_ignored),
+        cmocka_unit_test(test_foreign_file_is_ignored),
+        cmocka_unit_test(test_warm_store_reuses_runs),
+        cmocka_unit_test(test_shared_runs_reach_every_chip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
