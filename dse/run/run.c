@@ -153,7 +153,7 @@ static int open_store(run_state *st)
     mine = *err ? st->rank : size;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, st->comm);
     if (first == st->rank) {
-        fputs("rfdse run: --run-store: ", stderr);
+        fputs("rfdse run: --run-store ", stderr);
         dse__fput_escaped(stderr, err);
         fputc('\n', stderr);
     }

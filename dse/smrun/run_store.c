@@ -340,16 +340,16 @@ dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STOR
                                   FILE *warn_to, char *err, size_t n)
 {
     if (strlen(dir) >= PATH_LEN - 256) {
-        snprintf(err, n, "run store %s: path too long", dir);
+        snprintf(err, n, "%s: path too long", dir);
         return NULL;
     }
     if (mkdir(dir, 0777) && errno != EEXIST) {
-        snprintf(err, n, "run store %s: cannot create it: %s", dir, strerror(errno));
+        snprintf(err, n, "%s: cannot create it: %s", dir, strerror(errno));
         return NULL;
     }
     DIR *d = opendir(dir);
     if (!d || access(dir, W_OK | X_OK)) {
-        snprintf(err, n, "run store %s: not a writable directory: %s", dir, strerror(errno));
+        snprintf(err, n, "%s: not a writable directory: %s", dir, strerror(errno));
         if (d)
             closedir(d);
         return NULL;
@@ -357,7 +357,7 @@ dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STOR
     dse_run_store *st = calloc(1, sizeof *st);
     if (!st) {
         closedir(d);
-        snprintf(err, n, "run store %s: out of memory", dir);
+        snprintf(err, n, "%s: out of memory", dir);
         return NULL;
     }
     snprintf(st->dir, sizeof st->dir, "%s", dir);

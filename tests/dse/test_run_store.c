@@ -139,7 +139,8 @@ static void values(double *v, int k)
 {
     for (int i = 0; i < NV; i++)
         v[i] = i < 30 ? 1.0 / (i + k + 3) : 0.0; /* trailing zeros are not written */
-    v[7] = -0.0; /* must come back negative */
+    if (k == 1)
+        v[NV - 1] = -0.0; /* written, not dropped as a trailing zero: it comes back -0.0 */
 }
 
 static void key(int k, uint8_t h[DSE_RUN_STORE_ID])
