@@ -4,3 +4,7 @@ add_custom_target(bench_dse
   DEPENDS rfdse
   USES_TERMINAL)
 add_dependencies(bench bench_dse)
+
+# The run store's memory and time against the chip count (docs/performance.md).
+add_executable(run_store_bench run_store_bench.c)
+target_link_libraries(run_store_bench PRIVATE rfdse_dse_smrun)

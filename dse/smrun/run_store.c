@@ -220,16 +220,39 @@ static bool records_fit(const uint8_t *p, uint64_t size, uint32_t records)
     return at == size;
 }
 
-/* A checked payload's records, kept (p is the store's from here) and added to t. */
+static size_t record_size(const uint8_t *r)
+{
+    return REC_HEAD + 8 * (size_t)get32(r + DSE_RUN_STORE_ID + 4);
+}
+
+/* A checked chip payload's records, kept (p is the store's from here) and added to t. */
 static void add_records(dse_run_store *st, table *t, uint8_t *p, uint32_t records)
 {
     if (!keep_block(st, p)) {
         free(p);
         return;
     }
-    for (uint64_t at = 0; records--; at += REC_HEAD + 8 * (uint64_t)get32(p + at + DSE_RUN_STORE_ID + 4))
+    for (size_t at = 0; records--; at += record_size(p + at))
         if (!table_add(t, p + at))
             return; /* no memory: fewer runs to reuse */
+}
+
+/* A copy of record r in the shared runs, unless they hold its key: memory holds each
+ * shared run once, however many files hold it (every rank of a job that met it). */
+static void add_shared(dse_run_store *st, const uint8_t *r)
+{
+    if (table_find(&st->shared, r))
+        return;
+    uint8_t *copy = malloc(record_size(r));
+    if (!copy || !keep_block(st, copy)) {
+        free(copy);
+        return;
+    }
+    memcpy(copy, r, record_size(r));
+    /* the shared blocks come first, before the current chip's: swap it down */
+    st->blocks[st->n_blocks - 1] = st->blocks[st->n_shared_blocks];
+    st->blocks[st->n_shared_blocks++] = copy;
+    table_add(&st->shared, copy);
 }
 
 /* A segment's payload, checked, or NULL (with one warning when damaged). */
@@ -287,8 +310,9 @@ static void scan_segments(dse_run_store *st, int fd, uint32_t file, uint64_t siz
             add_segment(st, s);
         } else {
             uint8_t *p = read_payload(st, fd, file, s.at, h);
-            if (p)
-                add_records(st, &st->shared, p, get32(h + 4));
+            for (size_t r = 0, at = 0; p && r < get32(h + 4); r++, at += record_size(p + at))
+                add_shared(st, p + at);
+            free(p);
         }
         at += HEAD + len;
     }
@@ -372,7 +396,6 @@ dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STOR
             scan_file(st, e->d_name);
     closedir(d);
     st->warn = warn_to; /* a chip's segments: read by one rank, which says so */
-    st->n_shared_blocks = st->n_blocks;
     qsort(st->seg, st->n_seg, sizeof *st->seg, by_chip);
     st->n_sorted = st->n_seg;
     return st;
@@ -477,19 +500,8 @@ void dse_run_store_put(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], con
     memcpy(r + REC_HEAD, v, 8 * written);
     b->len += size;
     b->records++;
-    if (shared) { /* later chips of this process find it too */
-        uint8_t *copy = malloc(size);
-        if (copy && keep_block(st, copy)) {
-            memcpy(copy, r, size);
-            table_add(&st->shared, copy);
-            /* shared blocks come first: swap it below the chip's */
-            uint8_t **bl = st->blocks;
-            bl[st->n_blocks - 1] = bl[st->n_shared_blocks];
-            bl[st->n_shared_blocks++] = copy;
-        } else {
-            free(copy);
-        }
-    }
+    if (shared) /* later chips of this process find it too */
+        add_shared(st, r);
     if (st->pending[0].len > PENDING_MAX)
         flush(st);
 }
