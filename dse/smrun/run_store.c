@@ -310,8 +310,8 @@ static void scan_segments(dse_run_store *st, int fd, uint32_t file, uint64_t siz
             add_segment(st, s);
         } else {
             uint8_t *p = read_payload(st, fd, file, s.at, h);
-            for (size_t r = 0, at = 0; p && r < get32(h + 4); r++, at += record_size(p + at))
-                add_shared(st, p + at);
+            for (size_t r = 0, off = 0; p && r < get32(h + 4); r++, off += record_size(p + off))
+                add_shared(st, p + off);
             free(p);
         }
         at += HEAD + len;
@@ -396,7 +396,8 @@ dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STOR
             scan_file(st, e->d_name);
     closedir(d);
     st->warn = warn_to; /* a chip's segments: read by one rank, which says so */
-    qsort(st->seg, st->n_seg, sizeof *st->seg, by_chip);
+    if (st->n_seg)
+        qsort(st->seg, st->n_seg, sizeof *st->seg, by_chip);
     st->n_sorted = st->n_seg;
     return st;
 }
@@ -438,7 +439,7 @@ void dse_run_store_chip(dse_run_store *st, uint64_t seed, int chip)
     st->seed = seed;
     st->chip_now = chip;
     segment key = { .seed = seed, .chip = chip };
-    segment *s = bsearch(&key, st->seg, st->n_sorted, sizeof *s, by_chip);
+    segment *s = st->n_sorted ? bsearch(&key, st->seg, st->n_sorted, sizeof *s, by_chip) : NULL;
     while (s && s > st->seg && !by_chip(s - 1, &key))
         s--;
     for (; s && s < st->seg + st->n_sorted && !by_chip(s, &key); s++)
