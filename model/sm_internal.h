@@ -341,6 +341,8 @@ typedef struct sm__kernel {
 typedef struct sm__hz_slot {
     sm__inst in;         /* the load as issued: a replay re-reads its sources */
     uint8_t reqs_left;   /* requests not yet sent */
+    uint8_t hits_left;   /* of them, a trace's missing load's lines that hit L1: sent
+                          * first, they meet no hazard and take no MSHR */
     uint8_t replays;     /* times squashed */
     uint8_t mshr_replays;/* of them for lack of an MSHR */
     uint8_t pred_miss;   /* the last prediction */

@@ -283,6 +283,29 @@ static void test_mem_requests(void **state)
     dse_sweep_free(s);
 }
 
+/* hit-lines.traceg (its comment derives it): a missing load's lines that hit the L1
+ * model take no MSHR, so with one MSHR a load of a hit line and a missing line behind a
+ * miss takes the cycles of a load of the missing line alone. */
+static void test_hit_lines(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("hit-lines.traceg", "miss_latency = 200;");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[1].reqs, 2);
+    assert_int_equal(tr->insts[1].miss, 2); /* a miss, one of its two lines hit */
+    assert_int_equal(tr->insts[3].reqs, 1);
+    assert_int_equal(tr->insts[3].miss, 1);
+    sm_config c = s->sm;
+    c.max_misses = 1;
+    uint64_t alone = counted_cycles(s, tr, 2, 4, &c);
+    assert_int_equal(slice_run(s, tr, 0, 2, &c)->l1_misses, 2);
+    assert_int_equal(counted_cycles(s, tr, 0, 2, &c), alone);
+    /* and the second load did wait for the MSHR: a miss latency at least */
+    assert_true(alone > 2 * 200);
+    dse_sweep_free(s);
+}
+
 /* store-lines.traceg (its comment derives it): a global store's line requests leave the
  * LD/ST unit one a cycle as a load's, so a load behind a 4-line store completes 3
  * cycles later than behind a 1-line store. */
@@ -509,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_divides),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
+        cmocka_unit_test(test_hit_lines),
         cmocka_unit_test(test_every_technique),
         cmocka_unit_test(test_loader),
     };
