@@ -300,6 +300,8 @@ typedef struct sm__kernel {
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     int oc_stages;       /* sm_config.oc_stages (exec.c start)                  */
+    uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
+                          * once this many warp instructions have issued (sim.c)   */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
@@ -385,6 +387,7 @@ typedef struct sm__stop {
     int64_t last_t;
     int k;               /* batches closed                                           */
     bool stopped;
+    bool capped;         /* ended at sm.max_insts, warps unfinished (no extrapolation) */
     double last[SM__STOP_RATES], sum[SM__STOP_RATES], sum2[SM__STOP_RATES];
 } sm__stop;
 void sm__stop_reset(sm_sim *s);

@@ -235,6 +235,32 @@ static void test_gsim_latency(void **state)
     dse_sweep_free(s);
 }
 
+/* sm.max_insts (GPGPU-Sim's instruction cap, per SM): the run ends in the cycle its
+ * max_insts-th warp instruction issues, statistics as they stand.  On gsim-latency's
+ * chain of four dependent fma (instruction i issues at i (L + 3), test_gsim_latency)
+ * a cap of 2 ends after (L + 3) + 1 cycles with 2 issued, a cap of 4 after 3 (L + 3)
+ * + 1 (the last issued, not yet done), where the whole chain takes 4 (L + 3) + 1. */
+static void test_max_insts(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("gsim-latency.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    const uint64_t L = (uint64_t)s->sm.lat_fp_mad;
+    sm_config c = s->sm;
+    c.max_insts = 2;
+    const sm_stats *st = slice_run(s, tr, 0, 4, &c);
+    assert_int_equal(st->warp_insts, 2);
+    assert_int_equal(st->cycles, (L + 3) + 1);
+    c.max_insts = 4;
+    st = slice_run(s, tr, 0, 4, &c);
+    assert_int_equal(st->warp_insts, 4);
+    assert_int_equal(st->cycles, 3 * (L + 3) + 1);
+    c.max_insts = 0; /* off: the kernel's end */
+    assert_int_equal(slice_run(s, tr, 0, 4, &c)->cycles, 4 * (L + 3) + 1);
+    dse_sweep_free(s);
+}
+
 static uint64_t bus_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t n, bool slots,
                            int buses)
 {
@@ -526,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_gsim_latency),
+        cmocka_unit_test(test_max_insts),
         cmocka_unit_test(test_result_buses),
         cmocka_unit_test(test_mem_requests),
         cmocka_unit_test(test_store_lines),
