@@ -236,6 +236,7 @@ typedef struct sm_config {
     int64_t max_cycles;     /* watchdog: give up after this many     50M   */
     int64_t max_insts;      /* end the run, statistics as they stand, 0     *
                              * once this many warp instructions have issued *
+                             * (reg_release's flag instructions among them) *
                              * (0: the kernel's end): GPGPU-Sim's           *
                              * -gpgpu_max_insn cap, per SM (comparison)     */
 } sm_config;
