@@ -585,36 +585,16 @@ static int finish(sm_sim *s, int rc)
     return rc;
 }
 
-static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
-               const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out)
+/* The cycle loop, from the first cycle to the kernel's end or an error.  plain:
+ * k.plain, a constant in each of its two copies (run). */
+static inline __attribute__((always_inline)) int cycles(sm_sim *s, const sm_config *c,
+                                                        int64_t stuck, bool plain)
 {
-    memset(out, 0, sizeof *out);
-    s->diag[0] = '\0';
-    if (!fits_capacity(&s->cap, c))
-        return config_ok(c) ? SM_E_CAPACITY : SM_E_INVALID;
-    s->c = c;
-    s->st = out;
-    reset_state(s);
-    int rc = kernel_setup(s, w, t, map, sm_index, n_sms);
-    if (rc)
-        return rc;
-    out->resident_blocks = (uint64_t)s->k.resident;
-    out->n_banks = (uint64_t)s->k.n_banks;
-    out->n_sub_banks = (uint64_t)(s->k.n_banks * s->k.subs);
-    out->hybrid_banks = (uint64_t)s->k.n_hybrid;
-    int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
-    sm__launch(s);
-    s->blk_t = 0; /* the first blocks count from cycle 0, not 1 */
     /* locals: stores through s (uint64_t counters) could alias the config */
     const int64_t max_cycles = c->max_cycles;
     const int n_blocks = s->k.n_blocks;
-    /* the kernel's end is tested once per cycle, after it (not again at the top) */
-    if (s->blocks_done == n_blocks)
-        return finish(s, SM_OK);
-    sm__stop_reset(s);
     /* one test per cycle for the cycle limit and the stopping rule's batches */
     int64_t limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
-    const bool plain = s->k.plain;
     for (;;) {
         if (s->now >= limit) {
             if (s->now < max_cycles) { /* a batch of the stopping rule (stop.c) */
@@ -638,6 +618,34 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
             return finish(s, SM_E_STUCK);
         }
     }
+}
+
+static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
+               const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    s->diag[0] = '\0';
+    if (!fits_capacity(&s->cap, c))
+        return config_ok(c) ? SM_E_CAPACITY : SM_E_INVALID;
+    s->c = c;
+    s->st = out;
+    reset_state(s);
+    int rc = kernel_setup(s, w, t, map, sm_index, n_sms);
+    if (rc)
+        return rc;
+    out->resident_blocks = (uint64_t)s->k.resident;
+    out->n_banks = (uint64_t)s->k.n_banks;
+    out->n_sub_banks = (uint64_t)(s->k.n_banks * s->k.subs);
+    out->hybrid_banks = (uint64_t)s->k.n_hybrid;
+    int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
+    sm__launch(s);
+    s->blk_t = 0; /* the first blocks count from cycle 0, not 1 */
+    /* the kernel's end is tested once per cycle, after it (not again at the top) */
+    if (s->blocks_done == s->k.n_blocks)
+        return finish(s, SM_OK);
+    sm__stop_reset(s);
+    /* two copies of the loop, so that neither tests k.plain per cycle */
+    return s->k.plain ? cycles(s, c, stuck, true) : cycles(s, c, stuck, false);
 }
 
 int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
