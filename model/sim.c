@@ -661,7 +661,7 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
     sm__launch(s);
     s->blk_t = 0; /* the first blocks count from cycle 0, not 1 */
-    /* the kernel's end is tested once per cycle, after it (not again at the top) */
+    /* before the first cycle: the cycle loop tests the kernel's end after a cycle */
     if (s->blocks_done == s->k.n_blocks)
         return finish(s, SM_OK);
     sm__stop_reset(s);
