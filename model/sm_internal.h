@@ -300,6 +300,8 @@ typedef struct sm__kernel {
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     int oc_stages;       /* sm_config.oc_stages (exec.c start)                  */
+    uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
+                          * once this many warp instructions have issued (sim.c)   */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
@@ -341,6 +343,8 @@ typedef struct sm__kernel {
 typedef struct sm__hz_slot {
     sm__inst in;         /* the load as issued: a replay re-reads its sources */
     uint8_t reqs_left;   /* requests not yet sent */
+    uint8_t hits_left;   /* of them, a trace's missing load's lines that hit L1: sent
+                          * first, they meet no hazard and take no MSHR */
     uint8_t replays;     /* times squashed */
     uint8_t mshr_replays;/* of them for lack of an MSHR */
     uint8_t pred_miss;   /* the last prediction */
@@ -383,6 +387,7 @@ typedef struct sm__stop {
     int64_t last_t;
     int k;               /* batches closed                                           */
     bool stopped;
+    bool capped;         /* ended at sm.max_insts, warps unfinished (no extrapolation) */
     double last[SM__STOP_RATES], sum[SM__STOP_RATES], sum2[SM__STOP_RATES];
 } sm__stop;
 void sm__stop_reset(sm_sim *s);
