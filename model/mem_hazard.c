@@ -192,7 +192,7 @@ void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 /* The hazard the next request of load h meets now. */
 static int hazard_of(const sm_sim *s, const sm__hz_slot *h)
 {
-    if (!h->in.miss)
+    if (!h->in.miss || (s->k.pending && s->k.trace && sm__pend_line_hits(s, h)))
         return HZ_NONE;
     int free = s->c->max_misses - s->misses - s->hz.reserved + h->credit;
     if (free <= 0)
@@ -212,7 +212,8 @@ static void send_request(sm_sim *s, sm__hz_slot *h)
     s->st->mem_requests++;
     s->hz.reserved -= h->credit;
     h->credit = 0;
-    if (h->in.miss) {
+    /* a line its L1 has (sm.pending_hits, a trace: pending.c) is no miss */
+    if (h->in.miss && !(s->k.pending && s->k.trace && sm__pend_line_hits(s, h))) {
         s->hz.next_miss = s->now + s->c->miss_interval;
         if (h->reqs_left > 1) {
             int64_t at = s->now + (s->mem.on ? sm__memsys_load(s) : s->k.lat[SM__LAT_MISS]);

@@ -53,9 +53,16 @@ bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in)
     return (uint32_t)(mix64(s->warps[w].rng ^ 0x9E4D1A7C0FFEEULL) >> 32) < s->k.pend_thresh;
 }
 
+/* Fill IDs without the flag of a line the missing load's L1 has (SM_TRACE_FILL_HIT). */
 static bool has(const struct sm__fills *f, uint32_t id)
 {
+    id &= ~SM_TRACE_FILL_HIT;
     return f->tag[id % SM__FILLS] == id + 1;
+}
+
+static int64_t ready_of(const struct sm__fills *f, uint32_t id)
+{
+    return f->ready[(id & ~SM_TRACE_FILL_HIT) % SM__FILLS];
 }
 
 static void book(struct sm__fills *f, uint32_t id, int64_t ready)
@@ -95,7 +102,22 @@ void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h)
     }
     if (h->in.miss)
         for (int i = 0; i < ln->n; i++)
-            book(f, id[i], INT64_MAX);
+            if (!(id[i] & SM_TRACE_FILL_HIT))
+                book(f, id[i], INT64_MAX);
+}
+
+/* Under sm.pending_hits, does the next request of the trace's missing load in h read a
+ * line its L1 has (the model's, in flight or filled)?  Then it is no miss: it takes no
+ * MSHR and sends nothing (mem_hazard.c); the load waits for that line's fill at its
+ * end (sm__pend_lat). */
+bool sm__pend_line_hits(const sm_sim *s, const sm__hz_slot *h)
+{
+    if (!s->k.pend_data)
+        return false;
+    const sm_trace_lines *ln = &s->k.trace->lines[h->tinst];
+    int i = h->in.reqs - h->reqs_left;
+    return ln->kind == SM_TRACE_LINES_DATA_MISS && i >= 0 && i < ln->n &&
+           (s->k.trace->fills[ln->first + (uint32_t)i] & SM_TRACE_FILL_HIT);
 }
 
 /* A load leaves the LD/ST unit with latency class lat (exec.c start): a miss records
@@ -121,14 +143,16 @@ int sm__pend_lat(sm_sim *s, uint16_t slot, int lat)
         struct sm__fills *f = &s->fills[cst];
         const uint32_t *id = k->trace->fills + ln->first;
         for (int i = 0; i < ln->n; i++) {
-            if (lat == SM__LAT_MISS)
+            if (lat == SM__LAT_MISS && !(id[i] & SM_TRACE_FILL_HIT))
                 book(f, id[i], miss_back);
             else if (has(f, id[i])) {
-                int64_t r = f->ready[id[i] % SM__FILLS];
+                int64_t r = ready_of(f, id[i]);
                 r = r == INT64_MAX ? miss_back : r;
                 back = r > back ? r : back;
             }
         }
+        /* a missing load's lines in flight were sent before its own: taken to return no
+         * later (its class stays the miss's, which frees its MSHR) */
         if (lat != SM__LAT_L1_HIT)
             return lat;
     }

@@ -705,6 +705,7 @@ void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
 bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in) __attribute__((cold, noinline));
 void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h) __attribute__((cold, noinline));
 int sm__pend_lat(sm_sim *s, uint16_t slot, int lat) __attribute__((cold, noinline));
+bool sm__pend_line_hits(const sm_sim *s, const sm__hz_slot *h) __attribute__((cold, noinline));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)

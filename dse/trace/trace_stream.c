@@ -270,7 +270,8 @@ static void predicates(const dse_trace_inst *in, sm_trace_inst *o, dse_trace_str
 
 /* A load's lines as fills (sm_trace_lines), after the L1 model has seen it. */
 static void load_fills(const uint64_t *addr, int n, int width, int how, const uint64_t *lines,
-                       int m, l1 *c, const sm_trace_inst *o, fillbuf *f, sm_trace_lines *ln)
+                       const uint8_t *hit, int m, l1 *c, const sm_trace_inst *o, fillbuf *f,
+                       sm_trace_lines *ln)
 {
     ln->first = (uint32_t)f->n;
     if (how == 4) { /* constant: its 64-byte lines */
@@ -288,7 +289,13 @@ static void load_fills(const uint64_t *addr, int n, int width, int how, const ui
     }
     ln->kind = o->miss ? SM_TRACE_LINES_DATA_MISS : SM_TRACE_LINES_DATA_HIT;
     for (int i = 0; i < m; i++) {
-        uint32_t id = o->miss ? l1_fill(c, lines[i], 1, f->next++) : l1_fill(c, lines[i], 0, UINT32_MAX);
+        /* a missing load's line that the L1 model has keeps its fill (flagged: the load
+         * fetches only the others), every other line of it is a new fill */
+        uint32_t id = l1_fill(c, lines[i], 0, UINT32_MAX);
+        if (!o->miss || hit[i])
+            id |= o->miss ? SM_TRACE_FILL_HIT : 0u;
+        else
+            id = l1_fill(c, lines[i], 1, f->next++);
         fill_push(f, id);
         ln->n++;
     }
@@ -311,9 +318,10 @@ static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
     o->reqs = (uint8_t)(m ? m : 1);
     o->site = (uint8_t)(in->pc >> 3 ^ in->pc >> 11);
     int hits = 0;
+    uint8_t hit[64] = { 0 };
     for (int i = 0; i < m; i++) {
         if (how == 1)
-            hits += l1_access(c, lines[i], 1);
+            hits += hit[i] = (uint8_t)l1_access(c, lines[i], 1);
         else if (how == 2)
             l1_evict(c, lines[i]);
     }
@@ -324,7 +332,7 @@ static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
     info->global_loads++;
     info->l1_misses += o->miss;
     if ((how == 1 || how == 4) && m)
-        load_fills(addr, n, in->width, how, lines, m, c, o, f, ln);
+        load_fills(addr, n, in->width, how, lines, hit, m, c, o, f, ln);
 }
 
 /* Decodes instruction i of the trace into o. */

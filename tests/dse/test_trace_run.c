@@ -351,6 +351,13 @@ static void test_pending_hits(void **state)
     assert_int_equal(st->l1_misses, 1);
     assert_int_equal(st->pending_hits, 0);
     assert_int_equal(st->cycles, e + M - H);
+    /* a missing load reads its line in flight from that fill: one request less to L2 */
+    assert_int_equal(ln[11].kind, SM_TRACE_LINES_DATA_MISS);
+    assert_int_equal(ln[11].n, 2);
+    assert_int_equal(tr->fills[ln[11].first], tr->fills[ln[10].first] | SM_TRACE_FILL_HIT);
+    off.memory = pend.memory = SM_MEMORY_PARTITIONS;
+    assert_int_equal(slice_run(s, tr, 10, 12, &off)->mem_load_requests, 3);
+    assert_int_equal(slice_run(s, tr, 10, 12, &pend)->mem_load_requests, 2);
     dse_sweep_free(s);
 }
 
