@@ -12,6 +12,9 @@
  *  - divergence: it needs several requests (profile mem_requests); every missing
  *    request holds an MSHR for the miss latency (the lanes it serves are done then;
  *    held until the whole load completed, partly sent loads deadlock on MSHRs).
+ *    A drawn load's requests all miss or all hit; a trace's missing load sends the
+ *    lines that hit the L1 model first, and they take no MSHR (GPGPU-Sim's L1
+ *    allocates an MSHR per missing line only).
  * Under `stall` the load holds the stage (in order: younger memory instructions
  * wait, and its collector stays taken); under `replay` it is squashed at the
  * checkpoint into its warp's replay buffer (replay.c) and the stage moves on.  Only
@@ -192,7 +195,7 @@ void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in)
 /* The hazard the next request of load h meets now. */
 static int hazard_of(const sm_sim *s, const sm__hz_slot *h)
 {
-    if (!h->in.miss || (s->k.pending && s->k.trace && sm__pend_line_hits(s, h)))
+    if (!h->in.miss || h->hits_left)
         return HZ_NONE;
     int free = s->c->max_misses - s->misses - s->hz.reserved + h->credit;
     if (free <= 0)
@@ -212,8 +215,9 @@ static void send_request(sm_sim *s, sm__hz_slot *h)
     s->st->mem_requests++;
     s->hz.reserved -= h->credit;
     h->credit = 0;
-    /* a line its L1 has (sm.pending_hits, a trace: pending.c) is no miss */
-    if (h->in.miss && !(s->k.pending && s->k.trace && sm__pend_line_hits(s, h))) {
+    if (h->hits_left) /* a line that hits (a trace's): no MSHR, back in L1's latency */
+        h->hits_left--;
+    else if (h->in.miss) {
         s->hz.next_miss = s->now + s->c->miss_interval;
         if (h->reqs_left > 1) {
             int64_t at = s->now + (s->mem.on ? sm__memsys_load(s) : s->k.lat[SM__LAT_MISS]);

@@ -22,7 +22,7 @@ void sm_config_default(sm_config *c)
         /* GPGPU-Sim's SM2_GTX480 config: -ptx_opcode_latency_dp 8,19,8,8,330 (add, max,
          * mul, mad, div) */
         .lat_dp = 8, .latency_table = SM_LATENCY_RFDSE,
-        .max_cycles = 50000000,
+        .max_cycles = 50000000, .max_insts = 0,
         /* Turner's design space, off: per-unit collectors, stalling, no tracker;
          * his unified pool had 8 slots */
         .collectors = SM_COLLECTORS_PER_UNIT, .oc_unified = 8, .mem_hazard = SM_HAZARD_STALL,

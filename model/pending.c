@@ -106,20 +106,6 @@ void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h)
                 book(f, id[i], INT64_MAX);
 }
 
-/* Under sm.pending_hits, does the next request of the trace's missing load in h read a
- * line its L1 has (the model's, in flight or filled)?  Then it is no miss: it takes no
- * MSHR and sends nothing (mem_hazard.c); the load waits for that line's fill at its
- * end (sm__pend_lat). */
-bool sm__pend_line_hits(const sm_sim *s, const sm__hz_slot *h)
-{
-    if (!s->k.pend_data)
-        return false;
-    const sm_trace_lines *ln = &s->k.trace->lines[h->tinst];
-    int i = h->in.reqs - h->reqs_left;
-    return ln->kind == SM_TRACE_LINES_DATA_MISS && i >= 0 && i < ln->n &&
-           (s->k.trace->fills[ln->first + (uint32_t)i] & SM_TRACE_FILL_HIT);
-}
-
 /* A load leaves the LD/ST unit with latency class lat (exec.c start): a miss records
  * when its fills return; a hit whose fill returns later than an L1 hit would waits for
  * it (SM__LAT_PENDING).  The miss's latency is k.lat[SM__LAT_MISS] as start() books it

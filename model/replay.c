@@ -68,7 +68,7 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
     sm__hz_slot *h = &s->hz.slot[slot];
     if (s->k.unified)
         sm__pool_take(s);
-    h->replays = h->mshr_replays = h->known_miss = h->credit = 0;
+    h->replays = h->mshr_replays = h->known_miss = h->credit = h->hits_left = 0;
     h->early_back = 0;
     /* a trace's store carries its 128-byte lines too, which the LD/ST unit sends to L1
      * one a cycle as a load's (mem_hazard.c); a drawn store is one request */
@@ -81,6 +81,8 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
         sm__pend_issued(s, s->slots[slot].warp, h);
     s->slots[slot].miss = h->in.miss;
     h->reqs_left = h->in.reqs ? h->in.reqs : 1;
+    /* a drawn load misses with all of its requests (its hit rate is per request) */
+    h->hits_left = s->k.trace && h->in.miss && h->in.hit_reqs < h->reqs_left ? h->in.hit_reqs : 0;
     if (s->k.replay)
         predict_at_issue(s, h);
 }

@@ -176,7 +176,8 @@ static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
     bool write = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
     bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                  k->fast_at_next || k->rng_read;
-    return !(cycle || dispatch || write || issue || k->own_stream);
+    /* sm.max_insts: the cycle loop's test of the issued count is the general one's */
+    return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX);
 }
 
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
@@ -260,6 +261,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->rng_read = k->hooks || k->mem_model || k->port_rules || k->pend_thresh;
     k->result_slots = c->result_slots;
     k->oc_stages = c->oc_stages > 0 ? c->oc_stages : 0;
+    k->max_insts = c->max_insts > 0 ? (uint64_t)c->max_insts : UINT64_MAX;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
@@ -559,7 +561,7 @@ static int finish(sm_sim *s, int rc)
     sm_stats *st = s->st;
 #ifndef NDEBUG
     for (int b = 0; rc == SM_OK && !s->stop.stopped && b < SM_MAX_BANKS; b++)
-        assert(s->live_vec[b] == 0); /* launches and retirements balance (home banks) */
+        assert(s->stop.capped || s->live_vec[b] == 0); /* launches and retirements balance */
 #endif
     sm__occupancy_flush(s);
     sm__blocks_flush(s, s->now);
@@ -629,10 +631,16 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
             describe_stuck(s, "cycle limit");
             return finish(s, SM_E_MAX_CYCLES);
         }
-        if (plain)
+        if (plain) {
             cycle_plain(s);
-        else
+        } else {
             cycle(s);
+            if (s->st->warp_insts >= s->k.max_insts) { /* sm.max_insts (never plain) */
+                s->stop.capped = true;
+                s->now++;
+                return finish(s, SM_OK);
+            }
+        }
         s->now++;
         if (s->blocks_done == n_blocks)
             return finish(s, SM_OK);

@@ -128,6 +128,8 @@ typedef struct sm__inst {
     /* set only from a trace (trace.c) */
     uint8_t smem_ways;         /* shared-memory access: bank-conflict degree 1..32  */
     uint8_t redirect;          /* control hazard after it (sm_trace_inst.redirect)  */
+    uint8_t hit_reqs;          /* missing global load: of its reqs, the lines that hit *
+                                * L1 (sent first; they hold no MSHR)               */
 } sm__inst;
 
 struct sm__block;

@@ -311,6 +311,8 @@ typedef struct sm__kernel {
      * P = pend_thresh / 2^32 */
     bool pending, pend_data, pend_const;
     uint32_t pend_thresh;
+    uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
+                          * once this many warp instructions have issued (sim.c)   */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
@@ -352,6 +354,8 @@ typedef struct sm__kernel {
 typedef struct sm__hz_slot {
     sm__inst in;         /* the load as issued: a replay re-reads its sources */
     uint8_t reqs_left;   /* requests not yet sent */
+    uint8_t hits_left;   /* of them, a trace's missing load's lines that hit L1: sent
+                          * first, they meet no hazard and take no MSHR */
     uint8_t replays;     /* times squashed */
     uint8_t mshr_replays;/* of them for lack of an MSHR */
     uint8_t pred_miss;   /* the last prediction */
@@ -395,6 +399,7 @@ typedef struct sm__stop {
     int64_t last_t;
     int k;               /* batches closed                                           */
     bool stopped;
+    bool capped;         /* ended at sm.max_insts, warps unfinished (no extrapolation) */
     double last[SM__STOP_RATES], sum[SM__STOP_RATES], sum2[SM__STOP_RATES];
 } sm__stop;
 void sm__stop_reset(sm_sim *s);
@@ -705,7 +710,6 @@ void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
 bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in) __attribute__((cold, noinline));
 void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h) __attribute__((cold, noinline));
 int sm__pend_lat(sm_sim *s, uint16_t slot, int lat) __attribute__((cold, noinline));
-bool sm__pend_line_hits(const sm_sim *s, const sm__hz_slot *h) __attribute__((cold, noinline));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)

@@ -240,6 +240,11 @@ typedef struct sm_config {
     int miss_interval;      /* cycles between miss requests to L2    0     *
                              * (request queue bandwidth; 0: unlimited)     */
     int64_t max_cycles;     /* watchdog: give up after this many     50M   */
+    int64_t max_insts;      /* end the run, statistics as they stand, 0     *
+                             * once this many warp instructions have issued *
+                             * (reg_release's flag instructions among them) *
+                             * (0: the kernel's end): GPGPU-Sim's           *
+                             * -gpgpu_max_insn cap, per SM (comparison)     */
 } sm_config;
 
 /* A synthetic kernel profile (model.md section 6, docs/workloads.md). */

@@ -77,7 +77,9 @@ typedef struct sm_trace_inst {
     uint8_t src[SM_TRACE_MAX_SRC]; /* SM_TRACE_NO_REG past n_src                   */
     uint8_t smem_ways;  /* shared-memory access: bank-conflict degree 1..32 (the   *
                          * most distinct words any bank serves); 1 otherwise       */
-    uint8_t miss;       /* global load: missed the L1 model                        */
+    uint8_t miss;       /* global load: 0 if every line hit the L1 model, else 1 + *
+                         * the lines that hit (a load misses when one line does;   *
+                         * only its missing lines take MSHRs)                      */
     uint8_t reqs;       /* global access: 128-byte lines touched (requests), >= 1  */
     uint8_t site;       /* global load: load site (a hash of its PC), for predictors */
     uint8_t redirect;   /* the warp's next instruction is not at PC + size (taken  *

@@ -46,7 +46,7 @@ void sm__stop_reset(sm_sim *s)
 {
     sm__stop *p = &s->stop;
     p->k = 0;
-    p->stopped = false;
+    p->stopped = p->capped = false;
     p->next = p->rel > 0 ? SM__STOP_BATCH : INT64_MAX;
     memset(p->last, 0, sizeof p->last);
     memset(p->sum, 0, sizeof p->sum);

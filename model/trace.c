@@ -94,7 +94,8 @@ void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
     in->src[0] = t->src[0];
     in->src[1] = t->src[1];
     in->src[2] = t->src[2];
-    in->miss = t->miss;
+    in->miss = t->miss != 0;
+    in->hit_reqs = t->miss ? (uint8_t)(t->miss - 1) : 0;
     in->site = t->site;
     in->reqs = t->reqs;
     in->smem_ways = t->smem_ways;

@@ -171,6 +171,9 @@ static const dse__key sm_keys[] = {
     K_INT(sm_config, miss_interval, 0, 10000,
           "cycles between miss requests to L2 (request queue bandwidth; 0: unlimited)"),
     K_I64(sm_config, max_cycles, 1000, 1e15, "watchdog: cycle limit of one SM run"),
+    K_I64(sm_config, max_insts, 0, 1e15,
+          "end an SM run after this many warp instructions (0: the kernel's end; "
+          "GPGPU-Sim's instruction cap, comparison)"),
 };
 
 static const dse__key output_keys[] = {

@@ -327,10 +327,12 @@ static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
     }
     if (o->op != SM_TRACE_LD_GLOBAL)
         return;
-    /* a load misses when any of its lines does; without addresses it hits */
-    o->miss = (uint8_t)(how == 3 || (how == 1 && hits < m));
+    /* a load misses when any of its lines does (then 1 + the lines that hit, which
+     * take no MSHR: GPGPU-Sim's L1 allocates one per missing line, a hit returns in
+     * the L1's latency); without addresses it hits */
+    o->miss = (uint8_t)(how == 3 ? 1 : how == 1 && hits < m ? 1 + hits : 0);
     info->global_loads++;
-    info->l1_misses += o->miss;
+    info->l1_misses += o->miss != 0;
     if ((how == 1 || how == 4) && m)
         load_fills(addr, n, in->width, how, lines, hit, m, c, o, f, ln);
 }

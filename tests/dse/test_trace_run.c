@@ -236,6 +236,32 @@ static void test_gsim_latency(void **state)
     dse_sweep_free(s);
 }
 
+/* sm.max_insts (GPGPU-Sim's instruction cap, per SM): the run ends in the cycle its
+ * max_insts-th warp instruction issues, statistics as they stand.  On gsim-latency's
+ * chain of four dependent fma (instruction i issues at i (L + 3), test_gsim_latency)
+ * a cap of 2 ends after (L + 3) + 1 cycles with 2 issued, a cap of 4 after 3 (L + 3)
+ * + 1 (the last issued, not yet done), where the whole chain takes 4 (L + 3) + 1. */
+static void test_max_insts(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("gsim-latency.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    const uint64_t L = (uint64_t)s->sm.lat_fp_mad;
+    sm_config c = s->sm;
+    c.max_insts = 2;
+    const sm_stats *st = slice_run(s, tr, 0, 4, &c);
+    assert_int_equal(st->warp_insts, 2);
+    assert_int_equal(st->cycles, (L + 3) + 1);
+    c.max_insts = 4;
+    st = slice_run(s, tr, 0, 4, &c);
+    assert_int_equal(st->warp_insts, 4);
+    assert_int_equal(st->cycles, 3 * (L + 3) + 1);
+    c.max_insts = 0; /* off: the kernel's end */
+    assert_int_equal(slice_run(s, tr, 0, 4, &c)->cycles, 4 * (L + 3) + 1);
+    dse_sweep_free(s);
+}
+
 static uint64_t bus_cycles(const dse_sweep *s, const sm_trace *tr, uint64_t n, bool slots,
                            int buses)
 {
@@ -281,6 +307,29 @@ static void test_mem_requests(void **state)
     assert_int_equal(tr->insts[0].reqs, 1);
     assert_int_equal(tr->insts[1].reqs, 4);
     assert_int_equal(range_cycles(s, tr, 1, 2), range_cycles(s, tr, 0, 1) + 3);
+    dse_sweep_free(s);
+}
+
+/* hit-lines.traceg (its comment derives it): a missing load's lines that hit the L1
+ * model take no MSHR, so with one MSHR a load of a hit line and a missing line behind a
+ * miss takes the cycles of a load of the missing line alone. */
+static void test_hit_lines(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("hit-lines.traceg", "miss_latency = 200;");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    assert_int_equal(tr->insts[1].reqs, 2);
+    assert_int_equal(tr->insts[1].miss, 2); /* a miss, one of its two lines hit */
+    assert_int_equal(tr->insts[3].reqs, 1);
+    assert_int_equal(tr->insts[3].miss, 1);
+    sm_config c = s->sm;
+    c.max_misses = 1;
+    uint64_t alone = counted_cycles(s, tr, 2, 4, &c);
+    assert_int_equal(slice_run(s, tr, 0, 2, &c)->l1_misses, 2);
+    assert_int_equal(counted_cycles(s, tr, 0, 2, &c), alone);
+    /* and the second load did wait for the MSHR: a miss latency at least */
+    assert_true(alone > 2 * 200);
     dse_sweep_free(s);
 }
 
@@ -351,12 +400,14 @@ static void test_pending_hits(void **state)
     assert_int_equal(st->l1_misses, 1);
     assert_int_equal(st->pending_hits, 0);
     assert_int_equal(st->cycles, e + M - H);
-    /* a missing load reads its line in flight from that fill: one request less to L2 */
+    /* a missing load reads its line in flight from that fill (its list flags it): one
+     * request less to L2, with or without the option (test_hit_lines: the hit line
+     * takes no MSHR), and the pending booking does not fetch it again */
     assert_int_equal(ln[11].kind, SM_TRACE_LINES_DATA_MISS);
     assert_int_equal(ln[11].n, 2);
     assert_int_equal(tr->fills[ln[11].first], tr->fills[ln[10].first] | SM_TRACE_FILL_HIT);
     off.memory = pend.memory = SM_MEMORY_PARTITIONS;
-    assert_int_equal(slice_run(s, tr, 10, 12, &off)->mem_load_requests, 3);
+    assert_int_equal(slice_run(s, tr, 10, 12, &off)->mem_load_requests, 2);
     assert_int_equal(slice_run(s, tr, 10, 12, &pend)->mem_load_requests, 2);
     dse_sweep_free(s);
 }
@@ -561,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_predicates),
         cmocka_unit_test(test_closed_form),
         cmocka_unit_test(test_gsim_latency),
+        cmocka_unit_test(test_max_insts),
         cmocka_unit_test(test_result_buses),
         cmocka_unit_test(test_mem_requests),
         cmocka_unit_test(test_store_lines),
@@ -568,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_divides),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),
+        cmocka_unit_test(test_hit_lines),
         cmocka_unit_test(test_every_technique),
         cmocka_unit_test(test_loader),
     };

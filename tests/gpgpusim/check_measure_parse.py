@@ -74,6 +74,8 @@ EXPECTED = {
     "row_hit": (0.7 + 1.0) / 2, "dram_eff": (0.1389 + 0.05) / 2,
     "dram_util": (0.004109 + 0.000411) / 6,
     "cpu_s": 1.563,                   # rusage.txt
+    # gpu_tot_issued_cta = 168, the one launch's: all of it is the last launch's
+    "issued_cta": GRID, "last_issued": GRID,
 }
 for i in range(5):
     EXPECTED[f"w{i}"] = WW[i] / sum(WW)
