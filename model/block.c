@@ -113,7 +113,8 @@ void sm__retire_warp(sm_sim *s, int w)
         blk->live = false;
         sm__blocks_flush(s, s->now + 1);
         s->live_blocks--;
-        s->blocks_done++;
+        if (++s->blocks_done == s->k.n_blocks)
+            s->limit = 0; /* the kernel's end: the cycle loop ends after this cycle */
         if (s->mem.on)
             sm__memsys_blocks(s);
         s->slot_freed = true;

@@ -590,6 +590,68 @@ static int finish(sm_sim *s, int rc)
     return rc;
 }
 
+/* The first cycle the cycle loop must look past its cycle: a batch of the stopping
+ * rule, the cycle limit or the watchdog's deadline (no progress since last_progress:
+ * progress moves it later, so it is tested when reached and set again).  The kernel's
+ * end sets it to 0 (block.c). */
+static void limit_set(sm_sim *s, int64_t max_cycles, int64_t stuck)
+{
+    int64_t t = s->stop.next < max_cycles ? s->stop.next : max_cycles;
+    int64_t watch = s->last_progress + stuck + 1;
+    s->limit = watch < t ? watch : t;
+}
+
+/* The cycle loop, from the first cycle to the kernel's end or an error.  plain:
+ * k.plain, a constant in each of its two copies (run). */
+static inline __attribute__((always_inline)) int cycles(sm_sim *s, const sm_config *c,
+                                                        int64_t stuck, bool plain)
+{
+    /* locals: stores through s (uint64_t counters) could alias the config */
+    const int64_t max_cycles = c->max_cycles;
+    /* one test per cycle for all that ends the loop or interrupts it: s->limit */
+    limit_set(s, max_cycles, stuck);
+    for (;;) {
+        if (s->now >= s->limit) {
+            if (s->blocks_done == s->k.n_blocks) /* block.c set the limit to 0 */
+                return finish(s, SM_OK);
+            if (s->now - s->last_progress > stuck) {
+                describe_stuck(s, "no progress");
+                return finish(s, SM_E_STUCK);
+            }
+            if (s->now >= max_cycles) {
+                describe_stuck(s, "cycle limit");
+                return finish(s, SM_E_MAX_CYCLES);
+            }
+            if (s->now >= s->stop.next && sm__stop_batch(s)) /* stop.c */
+                return finish(s, SM_OK);
+            limit_set(s, max_cycles, stuck);
+            continue;
+        }
+        if (plain) {
+            cycle_plain(s);
+        } else {
+            cycle(s);
+            if (s->st->warp_insts >= s->k.max_insts) { /* sm.max_insts (never plain) */
+                s->stop.capped = true;
+                s->now++;
+                return finish(s, SM_OK);
+            }
+        }
+        s->now++;
+        /* A design's cycle hook may let the SM skip cycles after the kernel's end: the
+         * general loop tests the end first.  A plain kernel's SM has nothing in
+         * flight then, which the idle skip reports as a deadlock: tested there. */
+        if (!plain && s->blocks_done == s->k.n_blocks)
+            return finish(s, SM_OK);
+        if (!(plain ? skip_idle_plain(s) : skip_idle(s))) {
+            if (s->blocks_done == s->k.n_blocks)
+                return finish(s, SM_OK);
+            describe_stuck(s, "no progress"); /* nothing in flight at all */
+            return finish(s, SM_E_STUCK);
+        }
+    }
+}
+
 static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,
                const sm_rf_map *map, int sm_index, int n_sms, sm_stats *out)
 {
@@ -610,45 +672,12 @@ static int run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_tech
     int64_t stuck = 100000 + 4LL * (s->k.lat[SM__LAT_MISS] + c->lat_int_div);
     sm__launch(s);
     s->blk_t = 0; /* the first blocks count from cycle 0, not 1 */
-    /* locals: stores through s (uint64_t counters) could alias the config */
-    const int64_t max_cycles = c->max_cycles;
-    const int n_blocks = s->k.n_blocks;
-    /* the kernel's end is tested once per cycle, after it (not again at the top) */
-    if (s->blocks_done == n_blocks)
+    /* before the first cycle: the cycle loop tests the kernel's end after a cycle */
+    if (s->blocks_done == s->k.n_blocks)
         return finish(s, SM_OK);
     sm__stop_reset(s);
-    /* one test per cycle for the cycle limit and the stopping rule's batches */
-    int64_t limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
-    const bool plain = s->k.plain;
-    for (;;) {
-        if (s->now >= limit) {
-            if (s->now < max_cycles) { /* a batch of the stopping rule (stop.c) */
-                if (sm__stop_batch(s))
-                    return finish(s, SM_OK);
-                limit = s->stop.next < max_cycles ? s->stop.next : max_cycles;
-                continue;
-            }
-            describe_stuck(s, "cycle limit");
-            return finish(s, SM_E_MAX_CYCLES);
-        }
-        if (plain) {
-            cycle_plain(s);
-        } else {
-            cycle(s);
-            if (s->st->warp_insts >= s->k.max_insts) { /* sm.max_insts (never plain) */
-                s->stop.capped = true;
-                s->now++;
-                return finish(s, SM_OK);
-            }
-        }
-        s->now++;
-        if (s->blocks_done == n_blocks)
-            return finish(s, SM_OK);
-        if (s->now - s->last_progress > stuck || !(plain ? skip_idle_plain(s) : skip_idle(s))) {
-            describe_stuck(s, "no progress");
-            return finish(s, SM_E_STUCK);
-        }
-    }
+    /* two copies of the loop, so that neither tests k.plain per cycle */
+    return s->k.plain ? cycles(s, c, stuck, true) : cycles(s, c, stuck, false);
 }
 
 int sm_sim_run(sm_sim *s, const sm_config *c, const sm_profile *w, const sm_technique *t,

@@ -416,6 +416,7 @@ struct sm_sim {
     sm_stats *st;
     int64_t now;
     int64_t last_progress;
+    int64_t limit;       /* the cycle loop's next look past its cycle (sim.c limit_set) */
     uint64_t age;
 
     sm__warp *warps;
