@@ -451,6 +451,8 @@ static bool added_later(const char *name)
         "sub_const",
         /* the instruction cache (sm.frontend = "gpgpusim_icache"): zero without it */
         "icache_accesses", "icache_misses",
+        /* pending hits (sm.pending_hits, sm.const_cache): zero without them */
+        "pending_hits", "pending_cycles",
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (!strcmp(name, names[i]))

@@ -85,17 +85,21 @@ static const char usage[] =
     "Usage: trace_bench [--technique NAME] [--blocks N] TRACE.traceg|TRACE.h5 ...\n"
     "  simulated warp instructions per CPU-second running each trace on SM 0 of 1\n"
     "  --technique NAME  a preset (default ideal)\n"
-    "  --blocks N        run N blocks (block k runs the trace's block k mod its blocks)\n";
+    "  --blocks N        run N blocks (block k runs the trace's block k mod its blocks)\n"
+    "  --pending         with sm.pending_hits and sm.const_cache (docs/model.md)\n";
 
 int main(int argc, char **argv)
 {
     const char *tech = "ideal";
     int blocks = 0, first = 1;
+    bool pending = false;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--technique") && first + 1 < argc)
             tech = argv[++first];
         else if (!strcmp(argv[first], "--blocks") && first + 1 < argc)
             blocks = atoi(argv[++first]);
+        else if (!strcmp(argv[first], "--pending"))
+            pending = true;
         else {
             fputs(usage, !strcmp(argv[first], "-h") || !strcmp(argv[first], "--help") ? stdout
                                                                                         : stderr);
@@ -113,6 +117,8 @@ int main(int argc, char **argv)
         dse_sweep_free(s);
         return 2;
     }
+    if (s && pending)
+        s->sm.pending_hits = s->sm.const_cache = true;
     printf("%-28s %7s %10s %8s %12s %15s\n", "trace", "blocks", "insts/run", "ipc",
            "Minst/cpu-s", "(min - max)");
     int rc = 0;

@@ -62,6 +62,10 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "frac_barrier", msg, ml,
                       "frac_sfu + frac_mem + frac_shared + frac_barrier must be at most 1, got %g",
                       p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier);
+    if (p->l1_pending_rate > p->l1_hit_rate + 1e-9)
+        return reject(key, kl, "l1_pending_rate", msg, ml,
+                      "the pending hits are part of l1_hit_rate (%g), got %g", p->l1_hit_rate,
+                      p->l1_pending_rate);
     if (c->smem_size > 0 && p->smem_bytes > c->smem_size)
         return reject(key, kl, "smem_bytes", msg, ml,
                       "a block's shared memory (%d bytes) does not fit the SM's %d bytes",

@@ -107,6 +107,9 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
         return;
     }
     int lat = u == SM__UNIT_MEM ? sm__mem_lat(s, sl) : oi->lat;
+    /* a load whose line is in flight waits for it (pending.c; off by default) */
+    if (!plain && u == SM__UNIT_MEM && s->k.pending && sl->op == SM__OP_LD_GLOBAL)
+        lat = sm__pend_lat(s, slot, lat);
     sl->lat = (uint8_t)lat;
     /* a conflicting shared access holds it longer; sm.oc_stages adds the pipeline
      * registers GPGPU-Sim has beyond rfdse's, the same for every unit */

@@ -14,6 +14,7 @@ void sm_config_default(sm_config *c)
         /* the model of issue 2 and of GPGPU-Sim's slow-bank patch (docs/model.md) */
         .slow_access = SM_SLOW_HOLD_PORT, .bro_ports = SM_BRO_PORTS_VIRTUAL,
         .result_slots = false, .result_buses = 0, .oc_stages = 0,
+        .pending_hits = false, .const_cache = false,
         .n_sp = 2, .n_sfu = 1, .n_ldst = 1,
         .lat_int = 4, .lat_int_mad = 5, .lat_fp = 4, .lat_fp_mad = 5,
         .lat_fp_div = 39, .lat_int_div = 145, .lat_sfu = 20,
@@ -46,7 +47,7 @@ void sm_profile_default(sm_profile *p)
         .frac_fp64 = 0.0, .frac_barrier = 0.0, .latency1_share = 0.0,
         .store_share = 0.25, /* the usual load/store ratio, where none is measured */
         .smem_store_share = 0.25, /* the same for shared memory */
-        .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .miss_latency = 0,
+        .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .l1_pending_rate = 0.0, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
         /* coalesce: Radaideh (Fig. 3.3) measured 29.2 % of results needing all 4 bytes;

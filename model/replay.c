@@ -77,6 +77,8 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
         return;
     h->in = *in;
     complete_load(s, s->slots[slot].warp, &h->in);
+    if (s->k.pending && s->k.trace) /* its lines: a constant one may miss (pending.c) */
+        sm__pend_issued(s, s->slots[slot].warp, h);
     s->slots[slot].miss = h->in.miss;
     h->reqs_left = h->in.reqs ? h->in.reqs : 1;
     /* a drawn load misses with all of its requests (its hit rate is per request) */

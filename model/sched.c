@@ -115,6 +115,8 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
     if (!plain) { /* a plain kernel's stream is drawn: no predicates */
+        /* a profile's pending hit (pending.c; pend_thresh 0 unless sm.pending_hits) */
+        sl->pend = (uint8_t)(s->k.pend_thresh && sm__pend_drawn(s, w, in));
         sl->pdst = wp->pdst;
         if (wp->pdst)
             s->ppend[w][wp->pdst] = 1;

@@ -172,7 +172,7 @@ static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
 {
     bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
                  k->result_slots;
-    bool dispatch = k->result_slots || k->mem_model || s->exact;
+    bool dispatch = k->result_slots || k->mem_model || s->exact || k->pending;
     bool write = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
     bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                  k->fast_at_next || k->rng_read;
@@ -217,13 +217,16 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
                                   * (gpgpusim.config:50,52), f64 19 and div 330
                                   * (:54), SFU 8 (cuda-sim.cc:77-80, default), shfl 32
                                   * (:50) */
-                                 13, 19, 330, 8, 32 };
+                                 13, 19, 330, 8, 32,
+                                 /* a pending hit's: set per load (pending.c) */
+                                 c->lat_l1_hit };
     memcpy(k->lat, lat, sizeof lat);
     memcpy(k->ops, sm__ops, sizeof k->ops);
     k->policy = sm__sched_policy_of(t->scheduler);
     k->base = sm__sched_policy_of(c->base_policy == SM_SCHED_FWAS ? SM_SCHED_LRR : c->base_policy);
     if (sm__hz_setup(s, c, w))
         return SM_E_INVALID;
+    sm__pend_setup(s, c, w);
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
     k->trace_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && w->trace_stream;
     k->icache = c->frontend == SM_FRONTEND_GPGPUSIM_ICACHE;
@@ -255,7 +258,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
      * marking it (sched.c): their schedulers run every cycle */
     k->sched_always = k->hooks || k->mem_model || s->exact ? s->sched_all : 0;
     k->fast_at_next = k->hooks || k->policy == &sm__sched_fwas || s->exact;
-    k->rng_read = k->hooks || k->mem_model || k->port_rules;
+    k->rng_read = k->hooks || k->mem_model || k->port_rules || k->pend_thresh;
     k->result_slots = c->result_slots;
     k->oc_stages = c->oc_stages > 0 ? c->oc_stages : 0;
     k->max_insts = c->max_insts > 0 ? (uint64_t)c->max_insts : UINT64_MAX;

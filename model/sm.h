@@ -95,7 +95,9 @@
     X(mem_load_requests, "requests", "sm.memory = partitions: missing loads' line requests sent to L2") \
     X(smem_conflict_cycles, "cycles", "LD/ST pipeline cycles shared-memory bank conflicts and atomics add") \
     X(icache_accesses, "fetches", "sm.frontend = gpgpusim_icache: L1I lookups (hits and misses)") \
-    X(icache_misses, "fetches", "sm.frontend = gpgpusim_icache: of them, misses (merged ones too)")
+    X(icache_misses, "fetches", "sm.frontend = gpgpusim_icache: of them, misses (merged ones too)") \
+    X(pending_hits, "loads", "sm.pending_hits, const_cache: hitting loads that waited for their line's fill") \
+    X(pending_cycles, "cycles", "of them, the cycles waited beyond an L1 hit, summed")
 
 /* Array statistics: X(name, length, extent, unit, description); `extent` names the
  * scalar that gives the valid length.  Bank arrays are indexed by virtual bank (the

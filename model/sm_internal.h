@@ -49,6 +49,7 @@
 #define SM__REPLAY_ENTRIES 8   /* per-warp replay buffer (Turner)                       */
 #define SM__LOAD_SITES 256     /* per-PC predictor counters (load-site IDs are uint8_t) */
 #define SM__MSHR_RING 4096     /* MSHRs of a divergent load's early requests (max_misses) */
+#define SM__FILLS 4096         /* line fills remembered for pending hits (pending.c) */
 
 /* Operation classes.  Each has one unit and one constant latency, so each completion
  * queue is FIFO in issue order (no heap needed). */
@@ -85,6 +86,9 @@ typedef enum {
     SM__LAT_SFU, SM__LAT_L1_HIT, SM__LAT_SHARED, SM__LAT_MISS, SM__LAT_DP, SM__LAT_ONE,
     /* GPGPU-Sim 4.0's latencies of the SM__OP_G_* classes (SM2_GTX480) */
     SM__LAT_G_MAX, SM__LAT_G_DP_MAX, SM__LAT_G_DDIV, SM__LAT_G_SFU, SM__LAT_G_SHFL,
+    /* a pending hit's (pending.c): set per load, as the miss's is under the memory
+     * system, just before its completion is booked */
+    SM__LAT_PENDING,
     SM__N_LAT
 } sm__lat;
 
@@ -121,6 +125,7 @@ typedef struct sm__slot {
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
     uint8_t pdst;      /* predicate written (sm__warp.pdst), released with the slot */
+    uint8_t pend;      /* a profile's hitting load drawn as a pending hit (pending.c) */
 } sm__slot;
 _Static_assert(offsetof(sm__slot, div) - offsetof(sm__slot, op) == offsetof(sm__inst, div) &&
                    offsetof(sm__slot, dst) - offsetof(sm__slot, op) == offsetof(sm__inst, dst),
@@ -148,6 +153,7 @@ typedef struct sm__warp {
     uint64_t age;        /* launch order, for GTO's "oldest" */
     int32_t n_left;      /* instructions not yet issued */
     int32_t n_issued;
+    uint32_t tinst;      /* a trace: `next`'s index in sm_trace.insts (trace.c) */
     int16_t block;       /* block slot */
     uint8_t sched;       /* its scheduler: w mod n_schedulers, kept to avoid a division */
     uint8_t passed;      /* FWAS: times its slow instruction was passed over */
@@ -300,6 +306,11 @@ typedef struct sm__kernel {
     bool result_slots;   /* sm_config.result_slots (exec.c), a kernel constant */
     int result_buses;    /* sm_config.result_buses (exec.c; with result_slots)  */
     int oc_stages;       /* sm_config.oc_stages (exec.c start)                  */
+    /* pending hits (pending.c): sm.pending_hits (data lines), sm.const_cache (a
+     * trace's constant lines), either (pending); a profile's hit is pending with
+     * P = pend_thresh / 2^32 */
+    bool pending, pend_data, pend_const;
+    uint32_t pend_thresh;
     uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
                           * once this many warp instructions have issued (sim.c)   */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
@@ -353,6 +364,7 @@ typedef struct sm__hz_slot {
     uint8_t checked;     /* the prediction of its last issue has been checked */
     int64_t early_back;  /* the latest cycle an earlier request's data returns: the
                           * load completes no sooner (sm.memory = partitions) */
+    uint32_t tinst;      /* a trace's load: its index in sm_trace.insts (pending.c) */
 } sm__hz_slot;
 
 /* The hazard model's state (mem_hazard.c, replay.c, predict.c). */
@@ -446,6 +458,15 @@ struct sm_sim {
     uint64_t wheel_busy[SM__WHEEL / 64]; /* buckets with results leaving their pipeline,
                                           * for the idle skip's search (exec.c) */
     int misses;          /* outstanding L1 misses (MSHRs in use) */
+    /* pending hits (pending.c): per fill ID mod the table's size, its ID + 1 (0:
+     * none) and the cycle its data returns (INT64_MAX: sent, not yet left the LD/ST
+     * unit); [0] a trace's data lines, [1] its constant lines.  pend_back: the cycle
+     * the profile's latest miss returns */
+    struct sm__fills {
+        uint32_t tag[SM__FILLS];
+        int64_t ready[SM__FILLS];
+    } fills[2];
+    int64_t pend_back;
     /* The LD/ST unit found blocked on MSHRs (exec.c): it stays so, charging the same
      * stalls, before cycle mem_hold_until (an operand arrives) while its full
      * collectors and the misses in flight are unchanged; a dispatch ends it (without
@@ -685,6 +706,11 @@ void sm__hz_draw(const sm__kernel *k, const sm__warp *wp, sm__inst *in);
 int sm__coll_total(const sm_config *c);
 void sm__coll_sizes(const sm_config *c, int oc[SM__N_UNITS]);
 void sm__pool_take(sm_sim *s) __attribute__((cold));
+/* pending.c: pending hits (sm.pending_hits, sm.const_cache; k.pending) */
+void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
+bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in) __attribute__((cold, noinline));
+void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h) __attribute__((cold, noinline));
+int sm__pend_lat(sm_sim *s, uint16_t slot, int lat) __attribute__((cold, noinline));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)

@@ -180,6 +180,12 @@ typedef struct sm_config {
                              * whose result would leave it in the same cycle   *
                              * as an earlier one's (GPGPU-Sim's per-unit       *
                              * `occupied` bits: mixed latencies collide)       */
+    bool pending_hits;      /* a load that hits a line whose fill is  false *
+                             * in flight waits for it (GPGPU-Sim's        *
+                             * HIT_RESERVED; docs/model.md, "Pending hits") */
+    bool const_cache;       /* a trace's constant loads go through    false *
+                             * GPGPU-Sim's constant cache, cold at the   *
+                             * run's start (misses and pending hits)      */
     int result_buses;       /* with result_slots: result buses the SP   0     *
                              * and SFU pipelines share, a result taking one in *
                              * its cycle (GPGPU-Sim's EX_WB width, 2 on       *
@@ -267,6 +273,9 @@ typedef struct sm_profile {
     double reg_skew;        /* register-ID skew: P(r) ~ exp(-reg_skew * r)     */
     double dep_distance;    /* mean distance (instructions) to the producer    */
     double l1_hit_rate;     /* global loads that hit in L1                     */
+    double l1_pending_rate; /* of them, pending hits: the line's fill still in *
+                             * flight (with sm.pending_hits; GPGPU-Sim's       *
+                             * HIT_RESERVED share of its L1 accesses)          */
     int miss_latency;       /* miss latency for this kernel, 0 = sm_config     */
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */

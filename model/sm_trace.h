@@ -95,6 +95,28 @@ typedef struct sm_trace_inst {
                          * not in the trace's hash, as redirect                    */
 } sm_trace_inst;
 
+/* The lines a load reads, as fills (sm.pending_hits, sm.const_cache; docs/model.md,
+ * "Pending hits"): per instruction, its fill IDs are fills[first, first + n).  A data
+ * load's are the L1 model's: a missing load fetches each line the model misses, a new
+ * fill ID each, in the decoder's order, and reads the lines it has (their fills, with
+ * SM_TRACE_FILL_HIT set); a hitting load reads the fills that brought its lines in.  A constant load's are its 64-byte lines, numbered as first seen (GPGPU-Sim's
+ * constant cache, `-gpgpu_const_cache:l1 N:64:64:2`).  Not in the trace's hash: they act
+ * only under those options, which the run-cache key has. */
+typedef enum {
+    SM_TRACE_LINES_NONE,       /* not a load through a cache (n = 0)               */
+    SM_TRACE_LINES_DATA_HIT,   /* a global or local load the L1 model hits         */
+    SM_TRACE_LINES_DATA_MISS,  /* one it misses: each line a new fill              */
+    SM_TRACE_LINES_CONST       /* a constant or parameter load                      */
+} sm_trace_lines_kind;
+
+#define SM_TRACE_FILL_HIT 0x80000000u /* in a missing load's list: a line the L1 has */
+
+typedef struct sm_trace_lines {
+    uint32_t first;     /* into sm_trace.fills                                      */
+    uint8_t n;          /* fill IDs (lines read), 0..64                             */
+    uint8_t kind;       /* sm_trace_lines_kind                                      */
+} sm_trace_lines;
+
 typedef struct sm_trace {
     int n_blocks;             /* blocks kept                                     */
     int warps_per_block;
@@ -103,6 +125,9 @@ typedef struct sm_trace {
                                * offsets; each warp has at least one instruction, *
                                * and its last is not a barrier                    */
     const sm_trace_inst *insts;
+    const sm_trace_lines *lines; /* per instruction (as insts), or NULL: no load  *
+                               * waits for a line in flight                       */
+    const uint32_t *fills;    /* the fill IDs lines[i] point into                 */
     uint64_t hash;            /* of the trace file's content                      */
 } sm_trace;
 

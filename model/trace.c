@@ -75,7 +75,9 @@ void sm__trace_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_
 void sm__trace_inst(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
 {
     const sm_trace *tr = k->trace;
-    const sm_trace_inst *t = &tr->insts[tr->first[wp->micro_row] + (uint64_t)index];
+    uint64_t at = tr->first[wp->micro_row] + (uint64_t)index;
+    const sm_trace_inst *t = &tr->insts[at];
+    wp->tinst = (uint32_t)at; /* its lines (pending.c) */
     int res = (t->dst != SM_TRACE_NO_REG) | (t->pdst != 0);
     in->op = op_of[t->op][res];
     if (__builtin_expect(k->trace_gsim, 0) && res && t->gsim != SM_TRACE_G_SAME &&

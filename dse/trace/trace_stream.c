@@ -21,8 +21,62 @@
 typedef struct l1 {
     uint64_t tag[L1_SETS][L1_WAYS]; /* line + 1; 0: empty */
     uint64_t used[L1_SETS][L1_WAYS];
+    uint32_t fill[L1_SETS][L1_WAYS]; /* the fill that brought the line in (fills) */
     uint64_t clock;
 } l1;
+
+/* The loads' lines as fills (sm_trace_lines): the list of fill IDs, the next data
+ * fill's ID, and the constant lines (64 bytes, GPGPU-Sim's constant cache) numbered as
+ * first seen. */
+#define CONST_SHIFT 6
+#define CONST_LINES 1024 /* numbered; a constant load past them waits for nothing */
+typedef struct fillbuf {
+    uint32_t *ids;
+    size_t n, cap;
+    uint32_t next;
+    uint64_t cline[CONST_LINES];
+    int n_const;
+    int oom;
+} fillbuf;
+
+static void fill_push(fillbuf *f, uint32_t id)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 4096;
+        uint32_t *p = realloc(f->ids, cap * sizeof *p);
+        if (!p) {
+            f->oom = 1;
+            return;
+        }
+        f->ids = p;
+        f->cap = cap;
+    }
+    f->ids[f->n++] = id;
+}
+
+/* The fill of line's entry (the line is in c), or sets it to id when set. */
+static uint32_t l1_fill(l1 *c, uint64_t line, int set_it, uint32_t id)
+{
+    int set = (int)(line % L1_SETS);
+    for (int w = 0; w < L1_WAYS; w++)
+        if (c->tag[set][w] == line + 1) {
+            if (set_it)
+                c->fill[set][w] = id;
+            return c->fill[set][w];
+        }
+    return id;
+}
+
+static int const_line(fillbuf *f, uint64_t line)
+{
+    for (int i = 0; i < f->n_const; i++)
+        if (f->cline[i] == line)
+            return i;
+    if (f->n_const == CONST_LINES)
+        return -1;
+    f->cline[f->n_const] = line;
+    return f->n_const++;
+}
 
 /* Looks line up; allocates it on a miss when `fill`.  Returns 1 on a hit. */
 static int l1_access(l1 *c, uint64_t line, int fill)
@@ -73,13 +127,13 @@ static int lane_addrs(const dse_trace *t, const dse_trace_inst *in, uint64_t out
     return n;
 }
 
-/* The distinct 128-byte lines the lanes touch (a lane's `width` bytes may cross one). */
-static int lines_of(const uint64_t *addr, int n, int width, uint64_t *lines)
+/* The distinct lines of 2^shift bytes the lanes touch (a lane's `width` bytes may cross
+ * one), at most 64. */
+static int lines_by(const uint64_t *addr, int n, int width, int shift, uint64_t *lines)
 {
     int m = 0;
     for (int k = 0; k < n; k++)
-        for (uint64_t l = addr[k] >> LINE_SHIFT; l <= (addr[k] + (uint64_t)width - 1) >> LINE_SHIFT;
-             l++) {
+        for (uint64_t l = addr[k] >> shift; l <= (addr[k] + (uint64_t)width - 1) >> shift; l++) {
             int seen = 0;
             for (int i = 0; i < m && !seen; i++)
                 seen = lines[i] == l;
@@ -87,6 +141,12 @@ static int lines_of(const uint64_t *addr, int n, int width, uint64_t *lines)
                 lines[m++] = l;
         }
     return m;
+}
+
+/* The distinct 128-byte lines the lanes touch. */
+static int lines_of(const uint64_t *addr, int n, int width, uint64_t *lines)
+{
+    return lines_by(addr, n, width, LINE_SHIFT, lines);
 }
 
 /* Shared memory: 32 banks of 4-byte words.  The degree of a bank conflict is the most
@@ -208,9 +268,43 @@ static void predicates(const dse_trace_inst *in, sm_trace_inst *o, dse_trace_str
     }
 }
 
+/* A load's lines as fills (sm_trace_lines), after the L1 model has seen it. */
+static void load_fills(const uint64_t *addr, int n, int width, int how, const uint64_t *lines,
+                       const uint8_t *hit, int m, l1 *c, const sm_trace_inst *o, fillbuf *f,
+                       sm_trace_lines *ln)
+{
+    ln->first = (uint32_t)f->n;
+    if (how == 4) { /* constant: its 64-byte lines */
+        uint64_t cl[64];
+        int k = lines_by(addr, n, width, CONST_SHIFT, cl);
+        ln->kind = SM_TRACE_LINES_CONST;
+        for (int i = 0; i < k; i++) {
+            int id = const_line(f, cl[i]);
+            if (id >= 0) {
+                fill_push(f, (uint32_t)id);
+                ln->n++;
+            }
+        }
+        return;
+    }
+    ln->kind = o->miss ? SM_TRACE_LINES_DATA_MISS : SM_TRACE_LINES_DATA_HIT;
+    for (int i = 0; i < m; i++) {
+        /* a missing load's line that the L1 model has keeps its fill (flagged: the load
+         * fetches only the others), every other line of it is a new fill */
+        uint32_t id = l1_fill(c, lines[i], 0, UINT32_MAX);
+        if (!o->miss || hit[i])
+            id |= o->miss ? SM_TRACE_FILL_HIT : 0u;
+        else
+            id = l1_fill(c, lines[i], 1, f->next++);
+        fill_push(f, id);
+        ln->n++;
+    }
+}
+
 /* What the addresses decide, in the L1's order. */
 static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
-                   sm_trace_inst *o, dse_trace_stream_info *info)
+                   sm_trace_inst *o, dse_trace_stream_info *info, fillbuf *f,
+                   sm_trace_lines *ln)
 {
     uint64_t addr[32], lines[64];
     int n = lane_addrs(t, in, addr);
@@ -224,9 +318,10 @@ static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
     o->reqs = (uint8_t)(m ? m : 1);
     o->site = (uint8_t)(in->pc >> 3 ^ in->pc >> 11);
     int hits = 0;
+    uint8_t hit[64] = { 0 };
     for (int i = 0; i < m; i++) {
         if (how == 1)
-            hits += l1_access(c, lines[i], 1);
+            hits += hit[i] = (uint8_t)l1_access(c, lines[i], 1);
         else if (how == 2)
             l1_evict(c, lines[i]);
     }
@@ -238,11 +333,13 @@ static void memory(const dse_trace *t, const dse_trace_inst *in, int how, l1 *c,
     o->miss = (uint8_t)(how == 3 ? 1 : how == 1 && hits < m ? 1 + hits : 0);
     info->global_loads++;
     info->l1_misses += o->miss != 0;
+    if ((how == 1 || how == 4) && m)
+        load_fills(addr, n, in->width, how, lines, hit, m, c, o, f, ln);
 }
 
 /* Decodes instruction i of the trace into o. */
 static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst *o,
-                   dse_trace_stream_info *info)
+                   dse_trace_stream_info *info, fillbuf *f, sm_trace_lines *ln)
 {
     const dse_trace_inst *in = &t->insts[i];
     const char *name = t->opcodes[in->opcode];
@@ -271,13 +368,15 @@ static void decode(const dse_trace *t, size_t i, int last, l1 *c, sm_trace_inst 
         info->extra_pdsts++;
     }
     if (how)
-        memory(t, in, how, c, o, info);
+        memory(t, in, how, c, o, info, f, ln);
 }
 
 typedef struct stream {
     sm_trace s;          /* first: the pointer handed out */
     uint64_t *first;
     sm_trace_inst *insts;
+    sm_trace_lines *lines;
+    uint32_t *fills;
 } stream;
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -380,7 +479,7 @@ static uint32_t inst_size(const dse_trace *t)
 /* The L1 sees the kept blocks one after another, each block's warps interleaved one
  * instruction at a time (warp 0's first, warp 1's first, ...). */
 static void decode_block(const dse_trace *t, const size_t *rows, int wpb, stream *st, size_t b,
-                         l1 *c, uint32_t isize, dse_trace_stream_info *info)
+                         l1 *c, uint32_t isize, dse_trace_stream_info *info, fillbuf *f)
 {
     uint32_t longest = 0;
     for (int j = 0; j < wpb; j++) {
@@ -393,7 +492,8 @@ static void decode_block(const dse_trace *t, const size_t *rows, int wpb, stream
             const dse_trace_warp *w = &t->warps[rows[r]];
             if (k < w->n) {
                 sm_trace_inst *o = &st->insts[st->first[r] + k];
-                decode(t, w->first + k, k + 1 == w->n, c, o, info);
+                decode(t, w->first + k, k + 1 == w->n, c, o, info, f,
+                       &st->lines[st->first[r] + k]);
                 o->pc = (uint32_t)t->insts[w->first + k].pc;
                 o->redirect = (uint8_t)(k + 1 < w->n && t->insts[w->first + k + 1].pc !=
                                                             t->insts[w->first + k].pc + isize);
@@ -441,11 +541,14 @@ sm_trace *dse_trace_stream_of(const dse_trace *t, const char *name, FILE *err,
         total += t->warps[rows[r]].n ? t->warps[rows[r]].n : 1;
     }
     st->insts = st->first ? calloc(total ? total : 1, sizeof *st->insts) : NULL;
+    st->lines = st->first ? calloc(total ? total : 1, sizeof *st->lines) : NULL;
     l1 *c = calloc(1, sizeof *c);
-    if (!st->insts || !c) {
+    fillbuf *f = calloc(1, sizeof *f);
+    if (!st->insts || !st->lines || !c || !f) {
         if (err)
             fprintf(err, "%s: out of memory\n", name);
         free(c);
+        free(f);
         free(rows);
         dse_trace_stream_free(&st->s);
         return NULL;
@@ -453,12 +556,21 @@ sm_trace *dse_trace_stream_of(const dse_trace *t, const char *name, FILE *err,
     st->first[n_rows] = total;
     uint32_t isize = inst_size(t);
     for (size_t b = 0; b < (size_t)n_blocks; b++)
-        decode_block(t, rows, wpb, st, b, c, isize, info);
+        decode_block(t, rows, wpb, st, b, c, isize, info, f);
+    st->fills = f->ids;
+    int oom = f->oom;
     free(c);
+    free(f);
     free(rows);
+    if (oom) {
+        if (err)
+            fprintf(err, "%s: out of memory\n", name);
+        dse_trace_stream_free(&st->s);
+        return NULL;
+    }
     st->s = (sm_trace){ .n_blocks = n_blocks, .warps_per_block = wpb,
                         .regs = t->h.nregs > 0 ? t->h.nregs : 1, .first = st->first,
-                        .insts = st->insts };
+                        .insts = st->insts, .lines = st->lines, .fills = st->fills };
     st->s.hash = stream_hash(st, n_rows);
     info->insts = total;
     for (size_t r = 0; r < n_rows; r++)
@@ -474,6 +586,8 @@ void dse_trace_stream_free(sm_trace *s)
     stream *st = (stream *)s; /* s is its first member */
     free(st->first);
     free(st->insts);
+    free(st->lines);
+    free(st->fills);
     free(st);
 }
 

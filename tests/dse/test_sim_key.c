@@ -145,9 +145,10 @@ static void test_tables_cover_every_field(void **state)
         rows++;
     }
     assert_true(rows >= 9); /* nbti_rename_order, rfc_regs, reg_release's seven */
-    assert_int_equal(c, 7); /* padding after the result_slots bool (3); the 4 before *
-                             * an 8-byte field since sm.frontend's int were          *
-                             * sm.result_buses', and are again since sm.oc_stages    */
+    assert_int_equal(c, 5); /* padding after the result_slots, pending_hits and     *
+                             * const_cache bools (1); the 4 before an 8-byte field  *
+                             * since sm.frontend's int were sm.result_buses', and   *
+                             * are again since sm.oc_stages                         */
     assert_int_equal(p, sizeof(((sm_profile *)0)->name) + sizeof(((sm_profile *)0)->trace) +
                             sizeof(((sm_profile *)0)->trace_stream) + 4 + 3);
     /* name; a trace workload's file name and its decoded stream (trace_hash, a key,

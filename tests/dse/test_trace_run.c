@@ -177,6 +177,7 @@ static sm_trace slice(const sm_trace *tr, uint64_t *first, uint64_t from, uint64
     v.n_blocks = 1;
     v.first = first;
     v.insts = tr->insts + from;
+    v.lines = tr->lines ? tr->lines + from : NULL; /* per instruction, as insts */
     return v;
 }
 
@@ -349,6 +350,65 @@ static void test_store_lines(void **state)
     assert_int_equal(st->l1_misses, 1);
     assert_int_equal(st->cycles, one + 3);
     assert_int_equal(st->mem_stall_divergence, 3); /* the store's three further lines */
+    dse_sweep_free(s);
+}
+
+/* pending.traceg (its comment derives the counts): with sm.pending_hits a load whose
+ * line's fill is in flight waits for it; with sm.const_cache a trace's constant loads
+ * go through a constant cache that is cold at the start and keeps what it fetched. */
+static void test_pending_hits(void **state)
+{
+    (void)state;
+    dse_sweep *s = trace_sweep("pending.traceg", "");
+    assert_non_null(s);
+    const sm_trace *tr = s->workloads[0].trace_stream;
+    const sm_trace_lines *ln = tr->lines;
+    assert_int_equal(ln[0].kind, SM_TRACE_LINES_DATA_MISS);
+    assert_int_equal(ln[1].kind, SM_TRACE_LINES_DATA_HIT);
+    assert_int_equal(ln[0].n, 1);
+    assert_int_equal(tr->fills[ln[1].first], tr->fills[ln[0].first]); /* the same fill */
+    assert_int_equal(ln[2].kind, SM_TRACE_LINES_NONE);
+    assert_int_equal(ln[3].kind, SM_TRACE_LINES_CONST);
+    assert_int_equal(tr->fills[ln[4].first], tr->fills[ln[3].first]); /* one 64-B line */
+    assert_int_equal(tr->fills[ln[8].first], tr->fills[ln[3].first]);
+    const uint64_t M = (uint64_t)s->sm.lat_miss, H = (uint64_t)s->sm.lat_l1_hit,
+                   L = (uint64_t)s->sm.lat_int;
+    assert_int_equal(s->workloads[0].miss_latency, 0); /* so M is the sm value */
+    sm_config off = s->sm, pend = s->sm, cst = s->sm;
+    pend.pending_hits = true;
+    cst.const_cache = true;
+    uint64_t a = range_cycles(s, tr, 0, 1);
+    assert_int_equal(range_cycles(s, tr, 0, 1), a);
+    assert_int_equal(slice_run(s, tr, 0, 1, &pend)->cycles, a); /* nothing to wait for */
+    assert_int_equal(counted_cycles(s, tr, 0, 3, &off), a);
+    const sm_stats *st = slice_run(s, tr, 0, 3, &pend);
+    assert_int_equal(st->cycles, a + L + 3);
+    assert_int_equal(st->pending_hits, 1);
+    assert_int_equal(st->pending_cycles, M - 1 - H);
+    assert_int_equal(st->l1_misses, 1); /* the pending hit sends nothing */
+    /* constants: hits without the cache; with it one miss, one pending hit */
+    assert_int_equal(slice_run(s, tr, 3, 6, &off)->l1_misses, 0);
+    assert_int_equal(slice_run(s, tr, 3, 6, &pend)->l1_misses, 0); /* data lines only */
+    /* an ld.param reads no register: a lone miss takes a cycle less than A's load */
+    assert_int_equal(slice_run(s, tr, 3, 4, &cst)->cycles, a - 1);
+    st = slice_run(s, tr, 3, 6, &cst);
+    assert_int_equal(st->l1_misses, 1);
+    assert_int_equal(st->pending_hits, 1);
+    assert_int_equal(st->cycles, a - 1 + L + 3);
+    uint64_t e = counted_cycles(s, tr, 6, 10, &off);
+    st = slice_run(s, tr, 6, 10, &cst);
+    assert_int_equal(st->l1_misses, 1);
+    assert_int_equal(st->pending_hits, 0);
+    assert_int_equal(st->cycles, e + M - H);
+    /* a missing load reads its line in flight from that fill (its list flags it): one
+     * request less to L2, with or without the option (test_hit_lines: the hit line
+     * takes no MSHR), and the pending booking does not fetch it again */
+    assert_int_equal(ln[11].kind, SM_TRACE_LINES_DATA_MISS);
+    assert_int_equal(ln[11].n, 2);
+    assert_int_equal(tr->fills[ln[11].first], tr->fills[ln[10].first] | SM_TRACE_FILL_HIT);
+    off.memory = pend.memory = SM_MEMORY_PARTITIONS;
+    assert_int_equal(slice_run(s, tr, 10, 12, &off)->mem_load_requests, 2);
+    assert_int_equal(slice_run(s, tr, 10, 12, &pend)->mem_load_requests, 2);
     dse_sweep_free(s);
 }
 
@@ -556,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_result_buses),
         cmocka_unit_test(test_mem_requests),
         cmocka_unit_test(test_store_lines),
+        cmocka_unit_test(test_pending_hits),
         cmocka_unit_test(test_divides),
         cmocka_unit_test(test_shared_conflict),
         cmocka_unit_test(test_masks_and_misses),

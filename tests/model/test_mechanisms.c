@@ -261,6 +261,57 @@ static void test_one_program(void **state)
         }
 }
 
+/* Pending hits of a profile (sm.pending_hits, model/pending.c): one warp runs
+ *   r1 <- load (misses) ; r2 <- load (hits) ; r3 <- r2 + 0
+ * with l1_pending_rate = l1_hit_rate, so its hit is drawn pending.  The hit reaches the
+ * LD/ST unit a cycle after the miss; with sm.pending_hits it waits for the miss's data,
+ * M - 1 cycles ((M - 1) - H beyond an L1 hit), and r3's link (L + 3: issue, read,
+ * dispatch, L, write) follows the miss's return, so the run takes L + 3 cycles more
+ * than without, when r3 is written long before the miss returns (M > H + L + 4).  With
+ * l1_pending_rate 0 nothing waits. */
+static sm_stats *run_pending(fixture *f, bool on, double pend)
+{
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    f->c.n_schedulers = 1;
+    f->c.pending_hits = on;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 3;
+    f->p.l1_hit_rate = 0.5;
+    f->p.l1_pending_rate = pend;
+    sm__inst insts[3] = {
+        { .op = SM__OP_LD_GLOBAL, .unit = SM__UNIT_MEM, .dst = 1, .n_src = 1,
+          .src = { 0, SM__NO_REG, SM__NO_REG }, .miss = 1 },
+        { .op = SM__OP_LD_GLOBAL, .unit = SM__UNIT_MEM, .dst = 2, .n_src = 1,
+          .src = { 0, SM__NO_REG, SM__NO_REG }, .miss = 0 },
+        op3(SM__OP_INT, 3, 1, 2),
+    };
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, insts, 3, &f->st),
+                     SM_OK);
+    return &f->st;
+}
+
+static void test_pending_hits_profile(void **state)
+{
+    fixture *f = *state;
+    sm_stats off = *run_pending(f, false, 0.5);
+    sm_stats on = *run_pending(f, true, 0.5);
+    sm_stats none = *run_pending(f, true, 0.0);
+    const uint64_t M = (uint64_t)f->c.lat_miss, H = (uint64_t)f->c.lat_l1_hit,
+                   L = (uint64_t)f->c.lat_int;
+    assert_true(M > H + L + 4);
+    assert_int_equal(off.l1_misses, 1);
+    assert_int_equal(on.l1_misses, 1);
+    assert_int_equal(on.cycles, off.cycles + L + 3);
+    assert_int_equal(on.pending_hits, 1);
+    assert_int_equal(on.pending_cycles, M - 1 - H);
+    assert_int_equal(off.pending_hits, 0);
+    assert_int_equal(none.cycles, off.cycles);
+    assert_int_equal(none.pending_hits, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_barriers),
         cmocka_unit_test(test_uneven_warps),
         cmocka_unit_test(test_one_program),
+        cmocka_unit_test(test_pending_hits_profile),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }
