@@ -54,19 +54,6 @@ static void fill_push(fillbuf *f, uint32_t id)
     f->ids[f->n++] = id;
 }
 
-/* The fill of line's entry (the line is in c), or sets it to id when set. */
-static uint32_t l1_fill(l1 *c, uint64_t line, int set_it, uint32_t id)
-{
-    int set = (int)(line % L1_SETS);
-    for (int w = 0; w < L1_WAYS; w++)
-        if (c->tag[set][w] == line + 1) {
-            if (set_it)
-                c->fill[set][w] = id;
-            return c->fill[set][w];
-        }
-    return id;
-}
-
 static int const_line(fillbuf *f, uint64_t line)
 {
     for (int i = 0; i < f->n_const; i++)
@@ -98,12 +85,28 @@ static int l1_access(l1 *c, uint64_t line, int fill)
     return 0;
 }
 
-static void l1_evict(l1 *c, uint64_t line)
+/* The way holding line in its set, or -1. */
+static int l1_way(const l1 *c, uint64_t line)
 {
     int set = (int)(line % L1_SETS);
     for (int w = 0; w < L1_WAYS; w++)
         if (c->tag[set][w] == line + 1)
-            c->tag[set][w] = c->used[set][w] = 0;
+            return w;
+    return -1;
+}
+
+static void l1_evict(l1 *c, uint64_t line)
+{
+    int set = (int)(line % L1_SETS), w = l1_way(c, line);
+    if (w >= 0)
+        c->tag[set][w] = c->used[set][w] = 0;
+}
+
+/* The fill that brought line in (sm_trace_lines), NULL when the L1 has not got it. */
+static uint32_t *l1_fill(l1 *c, uint64_t line)
+{
+    int w = l1_way(c, line);
+    return w < 0 ? NULL : &c->fill[line % L1_SETS][w];
 }
 
 /* The address of each active lane, in lane order (Accel-Sim's three address forms:
@@ -291,11 +294,14 @@ static void load_fills(const uint64_t *addr, int n, int width, int how, const ui
     for (int i = 0; i < m; i++) {
         /* a missing load's line that the L1 model has keeps its fill (flagged: the load
          * fetches only the others), every other line of it is a new fill */
-        uint32_t id = l1_fill(c, lines[i], 0, UINT32_MAX);
-        if (!o->miss || hit[i])
-            id |= o->miss ? SM_TRACE_FILL_HIT : 0u;
-        else
-            id = l1_fill(c, lines[i], 1, f->next++);
+        uint32_t *fill = l1_fill(c, lines[i]), id;
+        if (!o->miss || hit[i]) {
+            id = (fill ? *fill : UINT32_MAX) | (o->miss ? SM_TRACE_FILL_HIT : 0u);
+        } else {
+            id = f->next++;
+            if (fill)
+                *fill = id;
+        }
         fill_push(f, id);
         ln->n++;
     }
