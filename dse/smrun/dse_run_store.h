@@ -49,6 +49,22 @@ void dse_run_store_chip(dse_run_store *st, uint64_t seed, int chip);
 void dse_run_store_key(const dse_run_store *st, const uint8_t *key, size_t len,
                        uint8_t h[DSE_RUN_STORE_ID]);
 
+/* SHA-256 for the store (sha256.c). */
+typedef struct dse__sha256 {
+    uint32_t h[8];
+    uint64_t bytes;
+    uint8_t buf[64];
+    size_t fill;
+} dse__sha256;
+
+/* The same key in two steps, for keys that share a long prefix (the run cache's inputs):
+ * start hashes the prefix into *at once; finish continues a copy of it over the rest.
+ * dse_run_store_key(key) == finish(start(key[0, p)), key[p, len)) for any p. */
+void dse_run_store_key_start(const dse_run_store *st, const uint8_t *prefix, size_t len,
+                             dse__sha256 *at);
+void dse_run_store_key_finish(const dse__sha256 *at, const uint8_t *rest, size_t len,
+                              uint8_t h[DSE_RUN_STORE_ID]);
+
 /* Where dse_run_store_get found a run. */
 enum { DSE_RUN_STORE_NONE, DSE_RUN_STORE_CHIP, DSE_RUN_STORE_SHARED };
 
@@ -62,13 +78,6 @@ int dse_run_store_get(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], doub
 void dse_run_store_put(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], const double *v,
                        size_t n, bool shared);
 
-/* SHA-256, for the store (sha256.c). */
-typedef struct dse__sha256 {
-    uint32_t h[8];
-    uint64_t bytes;
-    uint8_t buf[64];
-    size_t fill;
-} dse__sha256;
 void dse__sha256_init(dse__sha256 *s);
 void dse__sha256_add(dse__sha256 *s, const void *data, size_t n);
 void dse__sha256_end(dse__sha256 *s, uint8_t out[32]);

@@ -133,10 +133,25 @@ void dse_run_store_key(const dse_run_store *st, const uint8_t *key, size_t len,
                        uint8_t h[DSE_RUN_STORE_ID])
 {
     dse__sha256 s;
+    dse_run_store_key_start(st, key, len, &s);
+    dse_run_store_key_finish(&s, NULL, 0, h);
+}
+
+void dse_run_store_key_start(const dse_run_store *st, const uint8_t *prefix, size_t len,
+                             dse__sha256 *at)
+{
+    dse__sha256_init(at);
+    dse__sha256_add(at, st->id, DSE_RUN_STORE_ID);
+    dse__sha256_add(at, prefix, len);
+}
+
+void dse_run_store_key_finish(const dse__sha256 *at, const uint8_t *rest, size_t len,
+                              uint8_t h[DSE_RUN_STORE_ID])
+{
+    dse__sha256 s = *at;
     uint8_t full[32];
-    dse__sha256_init(&s);
-    dse__sha256_add(&s, st->id, DSE_RUN_STORE_ID);
-    dse__sha256_add(&s, key, len);
+    if (len)
+        dse__sha256_add(&s, rest, len);
     dse__sha256_end(&s, full);
     memcpy(h, full, DSE_RUN_STORE_ID);
 }

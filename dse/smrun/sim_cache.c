@@ -42,6 +42,26 @@ typedef struct slot {
  * by map position, then each DSE_SM_RESULT_BANK_ARRAYS whole. */
 #define VALUES_MAX (N_SCALARS + N_SUB_ARRAYS * DSE_MAX_SUBS + N_BANK_ARRAYS * SM_MAX_BANKS)
 
+/* The key's first part, the serialised (configuration, profile, technique), is most of its
+ * bytes and the same for long stretches of runs (every SM of a workload, every year of the
+ * aging loop).  A memo keeps it with the FNV-1a state after it and, once asked, the run
+ * store's SHA-256 state after it, for the last few distinct inputs, found by comparing the
+ * three structs' bytes: the serialisation is a function of those bytes, so equal bytes give
+ * an equal prefix (padding that differs only costs a miss of the memo), and both hashes,
+ * continued over the rest of the key, are the values hashing the whole key gives. */
+#define MEMOS 8
+
+typedef struct inputs_memo {
+    bool used, sha_ready;
+    sm_config cfg;
+    sm_profile w;
+    sm_technique t;
+    size_t len;               /* of the prefix                                 */
+    uint64_t fnv;             /* FNV-1a state after the prefix                 */
+    dse__sha256 sha;          /* the store's key state after it (sha_ready)    */
+    uint8_t key[DSE_SIM_INPUTS_KEY_MAX];
+} inputs_memo;
+
 struct dse_sim_cache {
     slot *slots;
     size_t mask, used;
@@ -50,6 +70,9 @@ struct dse_sim_cache {
     dse_run_store *store; /* NULL: none (not owned)          */
     int chip;             /* the chip being evaluated, or -1 */
     uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
+    inputs_memo memo[MEMOS];
+    int key_memo;         /* the memo whose prefix c->key starts with, or -1 */
+    int memo_next;        /* the memo replaced next (round robin)            */
     double values[VALUES_MAX]; /* scratch for a run's values     */
     sm_stats stats;       /* scratch for a run's statistics      */
 };
@@ -66,6 +89,7 @@ dse_sim_cache *dse_sim_cache_alloc(int capacity_log2)
     }
     c->mask = ((size_t)1 << capacity_log2) - 1;
     c->chip = -1;
+    c->key_memo = -1;
     return c;
 }
 
@@ -135,6 +159,22 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
     return n + sizeof(int) * (size_t)count;
 }
 
+/* Whether any of p[0, n) is not zero, a word at a time: most maps have no slow register
+ * vector (every technique but vl_rf and vl_rv), and the key skips their rows. */
+static bool any_set(const uint8_t *p, int n)
+{
+    uint64_t any = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof w);
+        any |= w;
+    }
+    for (; i < n; i++)
+        any |= p[i];
+    return any != 0;
+}
+
 /* Serialises every input the timing depends on: the technique's IPC side, the SM
  * configuration and the workload profile from the sweep's key tables (sim_key.c), then
  * the share and the map's fast/slow pattern, field by field, so struct padding never
@@ -143,14 +183,14 @@ static size_t put_ints(uint8_t *k, size_t n, const int *v, int count)
  * and maps reuse one run.  With sm.bro_ports = "physical" the timing also depends on
  * which map positions share a physical bank (model/slow_access.c): each position's
  * physical bank enters too, numbered in order of first appearance, so maps that differ
- * only in the physical banks' names still share a run. */
-static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
+ * only in the physical banks' names still share a run.  The first part (the three structs)
+ * is at k[0, n) already (inputs_of). */
+static size_t build_key(uint8_t *k, size_t n, const sm_config *cfg, const sm_profile *w,
                         const sm_technique *t, const sm_rf_map *m, int share)
 {
     /* entry_slow bits the run never reads (sm_sim_entries_read) are left out: a map
      * whose slow register vectors all lie past the warps' registers keys as fast */
     int read = sm_sim_entries_read(cfg, w, t, m);
-    size_t n = dse__sim_inputs_key(cfg, w, t, k);
     int head[] = { share, m->n_banks, m->n_entries, m->subs_per_bank };
     n = put_ints(k, n, head, (int)(sizeof head / sizeof *head));
     for (int b = 0; b < m->n_banks; b++)
@@ -171,21 +211,56 @@ static size_t build_key(uint8_t *k, const sm_config *cfg, const sm_profile *w,
     size_t bits = n;
     size_t n_bits = (size_t)m->n_banks * (size_t)m->n_entries;
     memset(k + bits, 0, (n_bits + 7) / 8);
-    for (int b = 0; b < m->n_banks; b++)
+    for (int b = 0; b < m->n_banks; b++) {
+        if (!any_set(m->entry_slow[b], read))
+            continue;
         for (int e = 0; e < read; e++)
             if (m->entry_slow[b][e]) {
                 size_t i = (size_t)b * (size_t)m->n_entries + (size_t)e;
                 k[bits + i / 8] |= (uint8_t)(1u << (i % 8));
             }
+    }
     return bits + (n_bits + 7) / 8;
 }
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
+#define FNV_START 14695981039346656037ull
+
+/* FNV-1a of p[0, n) continued from state h (FNV_START: from the beginning). */
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
 {
-    uint64_t h = 14695981039346656037ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ p[i]) * 1099511628211ull;
     return h;
+}
+
+/* The memo of inputs (cfg, w, t), made if missing; its prefix is then at c->key[0, len). */
+static inputs_memo *inputs_of(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                              const sm_technique *t)
+{
+    for (int i = 0; i < MEMOS; i++) {
+        inputs_memo *m = &c->memo[i];
+        if (m->used && !memcmp(&m->t, t, sizeof *t) && !memcmp(&m->w, w, sizeof *w) &&
+            !memcmp(&m->cfg, cfg, sizeof *cfg)) {
+            if (c->key_memo != i)
+                memcpy(c->key, m->key, m->len);
+            c->key_memo = i;
+            return m;
+        }
+    }
+    int i = c->memo_next;
+    c->memo_next = (i + 1) % MEMOS;
+    inputs_memo *m = &c->memo[i];
+    m->used = true;
+    m->sha_ready = false;
+    /* copies of the bytes, not of the values: padding as in the caller's structs */
+    memcpy(&m->cfg, cfg, sizeof *cfg);
+    memcpy(&m->w, w, sizeof *w);
+    memcpy(&m->t, t, sizeof *t);
+    m->len = dse__sim_inputs_key(cfg, w, t, m->key);
+    m->fnv = fnv1a(FNV_START, m->key, m->len);
+    memcpy(c->key, m->key, m->len);
+    c->key_memo = i;
+    return m;
 }
 
 static slot *find(dse_sim_cache *c, uint64_t h, size_t len)
@@ -294,12 +369,18 @@ static void to_shared(dse_sim_cache *c, slot *s, const sm_rf_map *m)
     s->shared = true;
 }
 
-/* The run from the store: its values into c->values; false if it has none. */
-static bool from_store(dse_sim_cache *c, size_t len, size_t nv, uint8_t *h, bool *shared)
+/* The run from the store: its values into c->values; false if it has none.  Its key
+ * hashed from the memo's state after the prefix (the same hash as of the whole key). */
+static bool from_store(dse_sim_cache *c, inputs_memo *in, size_t len, size_t nv, uint8_t *h,
+                       bool *shared)
 {
     if (!c->store)
         return false;
-    dse_run_store_key(c->store, c->key, len, h);
+    if (!in->sha_ready) {
+        dse_run_store_key_start(c->store, in->key, in->len, &in->sha);
+        in->sha_ready = true;
+    }
+    dse_run_store_key_finish(&in->sha, c->key + in->len, len - in->len, h);
     int where = dse_run_store_get(c->store, h, c->values, nv);
     *shared = where == DSE_RUN_STORE_SHARED;
     return where != DSE_RUN_STORE_NONE;
@@ -313,8 +394,9 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     if (share < 0)
         return share;
     (void)w_index; /* the profile itself is in the key */
-    size_t len = build_key(c->key, cfg, w, t, m, share), nv = n_values(m);
-    uint64_t h = fnv1a(c->key, len);
+    inputs_memo *in = inputs_of(c, cfg, w, t);
+    size_t len = build_key(c->key, in->len, cfg, w, t, m, share), nv = n_values(m);
+    uint64_t h = fnv1a(in->fnv, c->key + in->len, len - in->len);
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;
@@ -325,7 +407,7 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     }
     uint8_t sh[DSE_RUN_STORE_ID];
     bool shared = false;
-    if (from_store(c, len, nv, sh, &shared)) {
+    if (from_store(c, in, len, nv, sh, &shared)) {
         c->hits++;
         c->stored++;
         result_of(c->values, m, out);
@@ -353,6 +435,8 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
 void dse_sim_cache_set_store(dse_sim_cache *c, dse_run_store *st)
 {
     c->store = st;
+    for (int i = 0; i < MEMOS; i++)
+        c->memo[i].sha_ready = false; /* the store's states begin with its binary's id */
 }
 
 void dse_sim_cache_chip(dse_sim_cache *c, uint64_t seed, int chip)

@@ -59,6 +59,42 @@ static void test_sha256_vectors(void **state)
         }
 }
 
+/* A key hashed in two steps (a prefix once, then the rest from a copy of its state: the
+ * run cache's memo of its inputs) is the key hashed whole, wherever the split falls,
+ * on and off the 64-byte blocks: stores written before and after the memo agree. */
+static void test_key_in_two_steps(void **state)
+{
+    (void)state;
+    char err[256], dir[] = "/tmp/rfdse_store_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    dse_run_store *st = dse_run_store_open(dir, id_a, 0, NULL, err, sizeof err);
+    assert_non_null(st);
+    uint8_t k[3001];
+    for (size_t i = 0; i < sizeof k; i++)
+        k[i] = (uint8_t)(i * 2654435761u >> 13);
+    static const size_t len[] = { 0, 1, 47, 48, 49, 112, 1000, 3001 };
+    for (size_t a = 0; a < sizeof len / sizeof *len; a++) {
+        uint8_t whole[DSE_RUN_STORE_ID], split[DSE_RUN_STORE_ID], full[32];
+        dse__sha256 sha; /* the format: SHA-256 of the binary's id, then the key */
+        dse__sha256_init(&sha);
+        dse__sha256_add(&sha, id_a, DSE_RUN_STORE_ID);
+        dse__sha256_add(&sha, k, len[a]);
+        dse__sha256_end(&sha, full);
+        dse_run_store_key(st, k, len[a], whole);
+        assert_memory_equal(whole, full, DSE_RUN_STORE_ID);
+        for (size_t p = 0; p <= len[a]; p += p < 130 ? 1 : 97) {
+            dse__sha256 at;
+            dse_run_store_key_start(st, k, p, &at);
+            dse_run_store_key_finish(&at, k + p, len[a] - p, split);
+            assert_memory_equal(whole, split, DSE_RUN_STORE_ID);
+            dse_run_store_key_finish(&at, k + p, len[a] - p, split); /* at is not used up */
+            assert_memory_equal(whole, split, DSE_RUN_STORE_ID);
+        }
+    }
+    dse_run_store_close(st);
+    rmdir(dir);
+}
+
 /* ---- a scratch directory ------------------------------------------------------------ */
 
 typedef struct scratch {
@@ -445,6 +481,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_key_in_two_steps),
         cmocka_unit_test(test_runs_come_back_by_chip),
         cmocka_unit_test(test_another_binary_finds_nothing),
         cmocka_unit_test(test_torn_tail_is_ignored),
