@@ -151,26 +151,47 @@ static double aged_delay(const var_timing *t, const var__nbti *st, double d0, do
     return d > d0 ? d : d0; /* rounding of the round trip never makes a register faster */
 }
 
+void var_reg_age_prep(const var_params *p, double delay0, double leff, var_reg_age *r)
+{
+    r->delay0 = delay0;
+    r->leff = leff;
+    r->vth_eff = var_cell_vth_for_delay(&p->timing, delay0, leff);
+    r->kv = var_nbti_kv(&p->aging);
+}
+
+double var_reg_age_delay(const var_params *p, const var_reg_age *r, double t_stress_s,
+                         double t_rec_s)
+{
+    var__nbti st;
+    var__nbti_prep_kv(&st, &p->aging, r->kv, t_stress_s, t_rec_s);
+    if (!st.stressed)
+        return r->delay0;
+    return aged_delay(&p->timing, &st, r->delay0, r->vth_eff, r->leff);
+}
+
+double var_reg_age_shifted(const var_params *p, const var_reg_age *r, double shift)
+{
+    var__nbti st;
+    var__nbti_prep_shift(&st, shift);
+    if (!st.stressed)
+        return r->delay0;
+    return aged_delay(&p->timing, &st, r->delay0, r->vth_eff, r->leff);
+}
+
 double var_register_delay_aged(const var_params *p, double delay0, double leff,
                                double t_stress_s, double t_rec_s)
 {
-    var__nbti st;
-    var__nbti_prep(&st, &p->aging, t_stress_s, t_rec_s);
-    if (!st.stressed)
-        return delay0;
-    return aged_delay(&p->timing, &st, delay0,
-                      var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
+    var_reg_age r;
+    var_reg_age_prep(p, delay0, leff, &r);
+    return var_reg_age_delay(p, &r, t_stress_s, t_rec_s);
 }
 
 double var_register_delay_shifted(const var_params *p, double delay0, double leff,
                                   double shift)
 {
-    var__nbti st;
-    var__nbti_prep_shift(&st, shift);
-    if (!st.stressed)
-        return delay0;
-    return aged_delay(&p->timing, &st, delay0,
-                      var_cell_vth_for_delay(&p->timing, delay0, leff), leff);
+    var_reg_age r;
+    var_reg_age_prep(p, delay0, leff, &r);
+    return var_reg_age_shifted(p, &r, shift);
 }
 
 /* The registers of sub-bank `sub` of SM `sm` under one stress and recovery. */

@@ -34,10 +34,16 @@ static int is_sixth(double n) { return fabs(n - 1.0 / 6.0) < 1e-12; }
 
 void var__nbti_prep(var__nbti *s, const var_aging *a, double t_stress_s, double t_rec_s)
 {
+    var__nbti_prep_kv(s, a, t_stress_s > 0.0 ? var_nbti_kv(a) : 0.0, t_stress_s, t_rec_s);
+}
+
+void var__nbti_prep_kv(var__nbti *s, const var_aging *a, double kv, double t_stress_s,
+                       double t_rec_s)
+{
     assert(t_stress_s >= 0.0 && t_rec_s >= 0.0);
     s->stressed = t_stress_s > 0.0;
     s->pv = a->initial_shift == VAR_SHIFT_PV;
-    s->a = s->stressed ? var_nbti_kv(a) * sqrt(t_stress_s) : 0.0;
+    s->a = s->stressed ? kv * sqrt(t_stress_s) : 0.0;
     s->cube = is_sixth(a->time_exponent);
     s->p_in = 1.0 / (2.0 * a->time_exponent);
     s->p_out = 2.0 * a->time_exponent;
@@ -79,13 +85,19 @@ double var_nbti_shift(const var_aging *a, double dvth_pv, double t_stress_s, dou
  * d -> 0, where the equivalent time grows without bound. */
 double var_nbti_continue(const var_aging *a, double shift, double duty, double dt_s)
 {
+    return var_nbti_continue_kv(a, var_nbti_kv(a), shift, duty, dt_s);
+}
+
+double var_nbti_continue_kv(const var_aging *a, double kv, double shift, double duty,
+                            double dt_s)
+{
     assert(shift >= 0.0 && dt_s >= 0.0);
     /* A weighted mix of duties that are each at most 1 can exceed 1 by a rounding. */
     duty = duty < 0.0 ? 0.0 : duty > 1.0 ? 1.0 : duty;
     if (!(duty > 0.0 && dt_s > 0.0))
         return shift;
     double rec = 1.0 - sqrt(a->eta * (1.0 - duty)); /* > 0: eta <= 1 and duty > 0 */
-    double kv = var_nbti_kv(a), u0 = shift / rec, stress = kv * kv * duty * dt_s;
+    double u0 = shift / rec, stress = kv * kv * duty * dt_s;
     if (is_sixth(a->time_exponent)) {
         double u3 = u0 * u0 * u0;
         return rec * cbrt(sqrt(stress + u3 * u3));

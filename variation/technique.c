@@ -1,5 +1,6 @@
 /* The frequency side of the register-file techniques (model.md section 5). */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "var_internal.h"
@@ -71,24 +72,27 @@ static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
     return 1.0 / d[ids[nf - 1]];
 }
 
-static double by_sub_bank(const var_chip *c, const double *sub, const var_technique *t,
-                          var_rf_map *m)
+/* Classes (and with bro the pairing) of the sub-banks into sub_id and sub_slow, which
+ * hold the identity order and no slow sub-bank on entry. */
+static double by_sub_bank(const var_chip *c, const double *sub, const var_technique *t, int S,
+                          int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
+                          uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK])
 {
-    int n = c->n_subs, S = m->subs_per_bank;
+    int n = c->n_subs;
     int16_t ids[MAX_UNITS];
     sort_units(sub, n, ids);
     int nf = n_fast_of(t->fast_percent, n);
     if (!t->bro) {
         for (int i = nf; i < n; i++)
-            m->sub_slow[ids[i] / S][ids[i] % S] = 1;
+            sub_slow[ids[i] / S][ids[i] % S] = 1;
         return 1.0 / sub[ids[nf - 1]];
     }
     /* virtual banks of one speed class: leftover fast sub-banks join the slow class */
     if (nf >= S)
         nf -= nf % S;
     for (int i = 0; i < n; i++) {
-        m->sub_id[i / S][i % S] = ids[i];
-        m->sub_slow[i / S][i % S] = i >= nf;
+        sub_id[i / S][i % S] = ids[i];
+        sub_slow[i / S][i % S] = i >= nf;
     }
     return 1.0 / sub[ids[nf - 1]];
 }
@@ -107,6 +111,12 @@ static int start_map(const var_chip *c, int sm, var_rf_map *map)
     return VAR_OK;
 }
 
+static bool sub_bank_technique(const var_technique *t)
+{
+    return t->variation && t->granularity == VAR_GRAN_SUB_BANK &&
+           t->fast_percent > 0.0 && t->fast_percent <= 100.0;
+}
+
 int var_technique_apply_sub_banks(const var_chip *c, const var_params *p,
                                   const var_technique *t, int sm, const double *sub_delays,
                                   var_rf_map *map, double *freq)
@@ -115,10 +125,28 @@ int var_technique_apply_sub_banks(const var_chip *c, const var_params *p,
     int rc = start_map(c, sm, map);
     if (rc)
         return rc;
-    if (!t->variation || t->granularity != VAR_GRAN_SUB_BANK ||
-        !(t->fast_percent > 0.0 && t->fast_percent <= 100.0))
+    if (!sub_bank_technique(t))
         return VAR_ETECHNIQUE;
-    *freq = by_sub_bank(c, sub_delays, t, map);
+    *freq = by_sub_bank(c, sub_delays, t, map->subs_per_bank, map->sub_id, map->sub_slow);
+    return VAR_OK;
+}
+
+int var_technique_sort_sub_banks(const var_chip *c, const var_technique *t, int sm,
+                                 const double *sub_delays,
+                                 int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
+                                 uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK], double *freq)
+{
+    if (!c->generated)
+        return VAR_ENOTGEN;
+    if (sm < 0 || sm >= c->n_sms)
+        return VAR_ERANGE;
+    if (!sub_bank_technique(t))
+        return VAR_ETECHNIQUE;
+    int S = c->p.floorplan.sub_banks;
+    for (int b = 0; b < c->n_banks; b++)
+        for (int s = 0; s < S; s++) /* as start_map leaves them */
+            sub_id[b][s] = (int16_t)(b * S + s), sub_slow[b][s] = 0;
+    *freq = by_sub_bank(c, sub_delays, t, S, sub_id, sub_slow);
     return VAR_OK;
 }
 
@@ -146,7 +174,8 @@ int var_technique_apply(const var_chip *c, const var_params *p, const var_techni
         *freq = by_array(c, sm, t->fast_percent, map);
         break;
     case VAR_GRAN_SUB_BANK:
-        *freq = by_sub_bank(c, var_chip_sub_bank_delays(c, sm), t, map);
+        *freq = by_sub_bank(c, var_chip_sub_bank_delays(c, sm), t, map->subs_per_bank,
+                            map->sub_id, map->sub_slow);
         break;
     default:
         return VAR_ETECHNIQUE;

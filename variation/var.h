@@ -198,6 +198,21 @@ double var_register_delay_aged(const var_params *p, double delay0, double leff,
 double var_register_delay_shifted(const var_params *p, double delay0, double leff,
                                   double shift);
 
+/* What those two functions compute from the register and the law alone, for callers that
+ * age one register at many times (the aging loop: every year, workload and technique):
+ * prepared once, then var_reg_age_delay(p, r, ts, tr) == var_register_delay_aged(p,
+ * delay0, leff, ts, tr) and var_reg_age_shifted(p, r, s) == var_register_delay_shifted(p,
+ * delay0, leff, s), bit for bit (the same operations; the prepared ones are done once). */
+typedef struct var_reg_age {
+    double delay0, leff; /* as given                                             */
+    double vth_eff;      /* var_cell_vth_for_delay(&p->timing, delay0, leff)     */
+    double kv;           /* var_nbti_kv(&p->aging)                               */
+} var_reg_age;
+void var_reg_age_prep(const var_params *p, double delay0, double leff, var_reg_age *r);
+double var_reg_age_delay(const var_params *p, const var_reg_age *r, double t_stress_s,
+                         double t_rec_s);
+double var_reg_age_shifted(const var_params *p, const var_reg_age *r, double shift);
+
 /* var_technique_apply for a sub-bank technique (granularity sub_bank, with or without
  * bro) classifying by the given sub-bank delays (index bank * sub_banks + s, e.g. aged
  * ones) instead of the chip's own; the same rules and tie-breaking.  VAR_ETECHNIQUE for
@@ -205,5 +220,15 @@ double var_register_delay_shifted(const var_params *p, double delay0, double lef
 int var_technique_apply_sub_banks(const var_chip *c, const var_params *p,
                                   const var_technique *t, int sm, const double *sub_delays,
                                   var_rf_map *map, double *freq);
+
+/* The same writing only the sub-bank part of a map, sub_id and sub_slow of its n_banks x
+ * sub_banks positions, and nothing else: for a map that already has the sizes and no slow
+ * register vector (a sub-bank technique's own map of this chip), re-sorted many times by
+ * the aging loop without clearing and copying the whole map (18 kB) each time.  The
+ * arrays end as var_technique_apply_sub_banks leaves them. */
+int var_technique_sort_sub_banks(const var_chip *c, const var_technique *t, int sm,
+                                 const double *sub_delays,
+                                 int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
+                                 uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK], double *freq);
 
 #endif

@@ -234,6 +234,9 @@ typedef struct var__nbti {
 } var__nbti;
 /* The one-shot law over stress and recovery totals (constant duty). */
 void var__nbti_prep(var__nbti *s, const var_aging *a, double t_stress_s, double t_rec_s);
+/* The same with kv = var_nbti_kv(a) given (read only when t_stress_s > 0). */
+void var__nbti_prep_kv(var__nbti *s, const var_aging *a, double kv, double t_stress_s,
+                       double t_rec_s);
 /* A given accumulated shift (the continued law of the driver), the same for every device. */
 void var__nbti_prep_shift(var__nbti *s, double shift);
 

@@ -43,5 +43,9 @@ double var_nbti_shift(const var_aging *a, double dvth_pv, double t_stress_s, dou
  * never below `shift`; duty 0 keeps it (docs/nbti.md section 1).  Ignores
  * a->initial_shift: "pv" has no continued form (it is evaluated on totals). */
 double var_nbti_continue(const var_aging *a, double shift, double duty, double dt_s);
+/* The same with kv = var_nbti_kv(a) computed once by the caller (an exp per call saved in
+ * the aging loop's per-interval, per-sub-bank calls); the same value bit for bit. */
+double var_nbti_continue_kv(const var_aging *a, double kv, double shift, double duty,
+                            double dt_s);
 
 #endif

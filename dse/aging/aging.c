@@ -61,6 +61,7 @@ void dse_aging_free(dse_aging *a)
             clocks[i]->free(a->state[i]);
     free(a->state);
     free(a->sub0);
+    free(a->sub0_age);
     free(a->loop_duty);
     free(a);
 }
@@ -75,10 +76,12 @@ dse_aging *dse_aging_alloc(const dse_sweep *s)
     a->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
     a->n_w = s->n_workloads;
     a->technique = -1;
+    a->kv = var_nbti_kv(&s->var.aging);
     a->sub0 = malloc(sizeof(double) * dse__aging_per_chip(a));
+    a->sub0_age = malloc(sizeof *a->sub0_age * dse__aging_per_chip(a));
     a->loop_duty = malloc(sizeof(double) * dse__aging_per_chip(a));
     a->state = calloc(N_CLOCKS, sizeof *a->state);
-    bool ok = a->sub0 && a->loop_duty && a->state;
+    bool ok = a->sub0 && a->sub0_age && a->loop_duty && a->state;
     for (size_t i = 0; ok && i < N_CLOCKS; i++)
         if (clocks[i]->alloc)
             ok = (a->state[i] = clocks[i]->alloc(s)) != NULL;
@@ -97,6 +100,18 @@ void dse_aging_set_chip(dse_aging *a, const var_chip *chip)
     for (int sm = 0; sm < a->n_sms; sm++)
         memcpy(a->sub0 + (size_t)sm * (size_t)a->n_subs, var_chip_sub_bank_delays(chip, sm),
                sizeof(double) * (size_t)a->n_subs);
+    dse__aging_prep(a, a->sub0, a->sub0_age);
+}
+
+void dse__aging_prep(const dse_aging *a, const double *d0, var_reg_age *counted)
+{
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
+        for (int i = 0; i < a->n_subs; i++) {
+            size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
+            var_reg_age_prep(&a->s->var, d0[k], leff[i], &counted[k]);
+        }
+    }
 }
 
 double dse__aging_seconds(const dse_aging *a, int y) { return a->s->var.aging.years[y] * VAR_YEAR_S; }
@@ -124,19 +139,18 @@ void dse__aging_load_duty(dse_aging *a, dse__stress st)
     dse__aging_mix(a, a->in->duty, dse__aging_per_chip(a), st, a->loop_duty);
 }
 
-void dse__aging_fixed_freq(const dse_aging *a, const double *counted, const double *duty,
+void dse__aging_fixed_freq(const dse_aging *a, const var_reg_age *counted, const double *duty,
                            double t, double *mean, double *min)
 {
     double sum = 0, lo = INFINITY;
     for (int sm = 0; sm < a->n_sms; sm++) {
-        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
         double worst = 0;
         for (int i = 0; i < a->n_subs; i++) {
             size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
-            if (counted[k] <= 0)
+            if (counted[k].delay0 <= 0)
                 continue;
-            double d = var_register_delay_aged(&a->s->var, counted[k], leff[i], duty[k] * t,
-                                               (1.0 - duty[k]) * t);
+            double d = var_reg_age_delay(&a->s->var, &counted[k], duty[k] * t,
+                                         (1.0 - duty[k]) * t);
             worst = fmax(worst, d);
         }
         sum += 1.0 / worst;
@@ -180,17 +194,18 @@ void dse_aging_baseline_guardband(dse_aging *a, const double *ideal_duty, double
 {
     int last = a->s->var.aging.n_years - 1;
     double f0, f1;
-    dse__aging_fixed_freq(a, a->sub0, ideal_duty, 0.0, &f0, NULL);
+    dse__aging_fixed_freq(a, a->sub0_age, ideal_duty, 0.0, &f0, NULL);
     for (int w = 0; w < a->n_w; w++) {
         dse__aging_mix(a, ideal_duty, dse__aging_per_chip(a), (dse__stress){ .workload = w },
                        a->loop_duty);
-        dse__aging_fixed_freq(a, a->sub0, a->loop_duty, dse__aging_seconds(a, last), &f1, NULL);
+        dse__aging_fixed_freq(a, a->sub0_age, a->loop_duty, dse__aging_seconds(a, last), &f1,
+                              NULL);
         raw[w] = last > 0 ? 1.0 - f1 / f0 : NAN;
     }
     dse__aging_mix(a, ideal_duty, dse__aging_per_chip(a), (dse__stress){ .mix = true },
                    a->loop_duty);
     for (int y = 0; y <= last; y++) {
-        dse__aging_fixed_freq(a, a->sub0, a->loop_duty, dse__aging_seconds(a, y), &f1, NULL);
+        dse__aging_fixed_freq(a, a->sub0_age, a->loop_duty, dse__aging_seconds(a, y), &f1, NULL);
         raw_mix[y] = 1.0 - f1 / f0;
     }
 }
@@ -212,14 +227,13 @@ double *dse__aging_trace_util_row(const dse_aging *a, dse_aging_out *u, int w, i
 void dse__aging_trace_fixed(dse_aging *a, dse_aging_out *u)
 {
     int years = a->s->var.aging.n_years;
-    const double *leff = var_chip_sub_bank_leff(a->chip, 0);
     for (int y = 0; y < years; y++) {
         size_t row = (size_t)y * (size_t)a->n_subs;
         double t = dse__aging_seconds(a, y);
         for (int i = 0; i < a->n_subs; i++) {
             double d = a->loop_duty[i]; /* SM 0 */
-            u->trace_delay[row + (size_t)i] = var_register_delay_aged(
-                &a->s->var, a->sub0[i], leff[i], d * t, (1.0 - d) * t);
+            u->trace_delay[row + (size_t)i] =
+                var_reg_age_delay(&a->s->var, &a->sub0_age[i], d * t, (1.0 - d) * t);
         }
         dse__aging_trace_classes(a, u->trace_slow + row);
         for (int w = 0; w < a->n_w; w++)

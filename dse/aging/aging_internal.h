@@ -75,6 +75,9 @@ struct dse_aging {
     const var_chip *chip;  /* the current chip (dse_aging_set_chip)            */
     unsigned chip_serial;  /* changes with every dse_aging_set_chip             */
     double *sub0;          /* [n_sms][n_subs]: the chip's sub-bank delays, t = 0 */
+    var_reg_age *sub0_age; /* [n_sms][n_subs]: the same with their Leff, prepared
+                              for aging (var_reg_age_prep) once per chip           */
+    double kv;             /* var_nbti_kv of the sweep's law                       */
     double *loop_duty;     /* [n_sms][n_subs]: the duties in use               */
     void **state;          /* [number of clocks]: each clock's own              */
     const dse_aging_in *in;/* the dse_aging_run call in progress               */
@@ -90,10 +93,13 @@ void dse__aging_mix(const dse_aging *a, const double *all, size_t n, dse__stress
 /* a->loop_duty = the time-zero sub-bank duties (a->in->duty) under stress st. */
 void dse__aging_load_duty(dse_aging *a, dse__stress st);
 
-/* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] after t
- * seconds under constant duties[sm][sub]. */
-void dse__aging_fixed_freq(const dse_aging *a, const double *counted, const double *duty,
+/* Frequency (mean and min over SMs) of fixed fast sets counted[sm][sub] (the slowest
+ * counted register's delay and Leff, prepared; delay0 0: none counted) after t seconds
+ * under constant duties[sm][sub]. */
+void dse__aging_fixed_freq(const dse_aging *a, const var_reg_age *counted, const double *duty,
                            double t, double *mean, double *min);
+/* counted[sm][sub] prepared for aging from delays d0[sm][sub] and the chip's Leff. */
+void dse__aging_prep(const dse_aging *a, const double *d0, var_reg_age *counted);
 
 /* Every SM's map by var_technique_apply (time zero of the storage techniques), with the
  * technique's IPC side unchanged. */

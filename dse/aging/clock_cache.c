@@ -27,6 +27,7 @@
 
 typedef struct cache {
     double *delay, *leff;  /* [n_sms][n_banks]: cache banks' slowest delay and its Leff, t = 0 */
+    var_reg_age *age;      /* [n_sms][n_banks]: the same prepared for aging               */
     var_cache *cells[DSE_MAX_TECHNIQUES]; /* caches of other cells, built on first use */
     double cell_area[DSE_MAX_TECHNIQUES];  /* their rfc_cell_area (a table depends on it
                                               and the sweep's variation only)         */
@@ -56,6 +57,7 @@ static void free_state(void *state)
         return;
     free(c->delay);
     free(c->leff);
+    free(c->age);
     for (int t = 0; t < DSE_MAX_TECHNIQUES; t++)
         var_cache_free(c->cells[t]);
     free(c->mix);
@@ -71,9 +73,10 @@ static void *alloc(const dse_sweep *s)
         return NULL;
     c->delay = malloc(sizeof(double) * banks);
     c->leff = malloc(sizeof(double) * banks);
+    c->age = malloc(sizeof *c->age * banks);
     c->mix = malloc(sizeof(double) * banks);
     c->latency_end = calloc((size_t)s->var.floorplan.n_sms, sizeof(int));
-    if (!c->delay || !c->leff || !c->mix || !c->latency_end) {
+    if (!c->delay || !c->leff || !c->age || !c->mix || !c->latency_end) {
         free_state(c);
         return NULL;
     }
@@ -81,9 +84,10 @@ static void *alloc(const dse_sweep *s)
 }
 
 /* Slowest delay of n arrays after t seconds at duties duty[] (one duty for all when
- * `even`: their mean).  At t = 0 the duties are not read (and may be NULL). */
+ * `even`: their mean).  At t = 0 the duties are not read (and may be NULL).  age: the
+ * arrays prepared (var_reg_age_prep of d0, leff), or NULL. */
 static double slowest_aged(const var_params *p, int n, const double *d0, const double *leff,
-                           const double *duty, bool even, double t)
+                           const var_reg_age *age, const double *duty, bool even, double t)
 {
     double mean = 0, worst = 0;
     for (int i = 0; i < n && t > 0 && even; i++)
@@ -92,7 +96,8 @@ static double slowest_aged(const var_params *p, int n, const double *d0, const d
         double d = d0[i];
         if (t > 0) {
             double u = even ? mean : duty[i];
-            d = var_register_delay_aged(p, d0[i], leff[i], u * t, (1.0 - u) * t);
+            d = age ? var_reg_age_delay(p, &age[i], u * t, (1.0 - u) * t)
+                    : var_register_delay_aged(p, d0[i], leff[i], u * t, (1.0 - u) * t);
         }
         worst = fmax(worst, d);
     }
@@ -103,11 +108,13 @@ double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const ds
                      const double *cache_duty, const double *main_duty, double t, int *latency)
 {
     const var_floorplan *f = &p->floorplan;
-    size_t off = (size_t)sm * (size_t)rfc->banks;
-    double d_cache = slowest_aged(p, rfc->banks, rfc->delay + off, rfc->leff + off, cache_duty,
-                                  rfc->rotation, t);
-    double d_main = slowest_aged(p, f->n_banks * f->sub_banks, var_chip_sub_bank_delays(chip, sm),
-                                 var_chip_sub_bank_leff(chip, sm), main_duty, false, t);
+    size_t off = (size_t)sm * (size_t)rfc->banks, subs = (size_t)f->n_banks * (size_t)f->sub_banks;
+    double d_cache = slowest_aged(p, rfc->banks, rfc->delay + off, rfc->leff + off,
+                                  rfc->age ? rfc->age + off : NULL, cache_duty, rfc->rotation, t);
+    double d_main = slowest_aged(p, (int)subs, var_chip_sub_bank_delays(chip, sm),
+                                 var_chip_sub_bank_leff(chip, sm),
+                                 rfc->main_age ? rfc->main_age + (size_t)sm * subs : NULL,
+                                 main_duty, false, t);
     double freq = 1.0 / d_cache;
     /* the tolerance keeps the ideal chip's L0 x 1 x 1 at L0 through any rounding */
     double cycles = ceil(rfc->latency0 * d_main * freq - 1e-9);
@@ -121,6 +128,7 @@ static dse_rfc_in rfc_in(const dse_aging *a, const cache *c, const dse_technique
     return (dse_rfc_in){
         .banks = a->s->var.floorplan.n_banks, .latency0 = t->ipc.main_rf_latency,
         .rotation = t->rfc_rotation, .delay = c->delay, .leff = c->leff,
+        .age = c->age, .main_age = a->sub0_age,
     };
 }
 
@@ -155,6 +163,9 @@ static int cache_timing(dse_aging *a, cache *c, const dse_technique *t, int entr
     if (!rc)
         rc = var_cache_draw(cells, a->chip, sm, entries, f->n_banks, c->delay + off,
                             c->leff + off);
+    for (int b = 0; !rc && b < f->n_banks; b++)
+        var_reg_age_prep(&a->s->var, c->delay[off + (size_t)b], c->leff[off + (size_t)b],
+                         &c->age[off + (size_t)b]);
     if (rc)
         snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
     return rc ? -1 : 0;

@@ -9,7 +9,8 @@
 #include "aging_internal.h"
 
 typedef struct fixed {
-    double *counted0; /* [n_sms][n_subs]: slowest counted delay, t = 0 (0: none) */
+    double *counted0;      /* [n_sms][n_subs]: slowest counted delay, t = 0 (0: none) */
+    var_reg_age *counted;  /* [n_sms][n_subs]: the same prepared for aging            */
 } fixed;
 
 static bool selects(const dse_sweep *s, const dse_technique *t)
@@ -23,7 +24,9 @@ static void *alloc(const dse_sweep *s)
     fixed *f = calloc(1, sizeof *f);
     size_t n = (size_t)s->var.floorplan.n_sms * (size_t)s->var.floorplan.n_banks *
                (size_t)s->var.floorplan.sub_banks;
-    if (f && !(f->counted0 = malloc(sizeof(double) * n))) {
+    if (f && (!(f->counted0 = malloc(sizeof(double) * n)) ||
+              !(f->counted = malloc(sizeof *f->counted * n)))) {
+        free(f->counted0);
         free(f);
         return NULL;
     }
@@ -33,8 +36,10 @@ static void *alloc(const dse_sweep *s)
 static void free_state(void *state)
 {
     fixed *f = state;
-    if (f)
+    if (f) {
         free(f->counted0);
+        free(f->counted);
+    }
     free(f);
 }
 
@@ -92,6 +97,7 @@ static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 
         return -1;
     for (int sm = 0; sm < a->n_sms; sm++)
         counted_maxima(a, t, out, sm, f->counted0 + (size_t)sm * (size_t)a->n_subs);
+    dse__aging_prep(a, f->counted0, f->counted);
     return 0;
 }
 
@@ -105,7 +111,7 @@ static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out 
     u->frequency_min[0] = a->in->frequency_min0;
     dse__aging_load_duty(a, (dse__stress){ .mix = true });
     for (int y = 1; y <= last; y++)
-        dse__aging_fixed_freq(a, f->counted0, a->loop_duty, dse__aging_seconds(a, y),
+        dse__aging_fixed_freq(a, f->counted, a->loop_duty, dse__aging_seconds(a, y),
                               &u->frequency[y], &u->frequency_min[y]);
     if (u->trace >= 0)
         dse__aging_trace_fixed(a, u);
@@ -113,7 +119,7 @@ static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out 
         double f_end = 0;
         if (last > 0) {
             dse__aging_load_duty(a, (dse__stress){ .workload = w });
-            dse__aging_fixed_freq(a, f->counted0, a->loop_duty, dse__aging_seconds(a, last),
+            dse__aging_fixed_freq(a, f->counted, a->loop_duty, dse__aging_seconds(a, last),
                                   &f_end, NULL);
         }
         dse__aging_guardband(a, u, w, f_end); /* NaN without aging */

@@ -7,6 +7,7 @@
  * continued interval by interval with that interval's duty (var_nbti_continue); under
  * "pv" (the paper's wording) the law is evaluated on stress and recovery totals since
  * time zero. */
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -71,11 +72,11 @@ static bool pv_law(const dse_aging *a) { return a->s->var.aging.initial_shift ==
 
 /* Sub-bank k's (= sm * n_subs + i) current delay: the accumulated law's continued
  * shift, or under "pv" the law on the stress and recovery totals. */
-static double aged_sub_bank(const dse_aging *a, const reorg *r, size_t k, double leff)
+static double aged_sub_bank(const dse_aging *a, const reorg *r, size_t k)
 {
     if (pv_law(a))
-        return var_register_delay_aged(&a->s->var, a->sub0[k], leff, r->stress[k], r->rec[k]);
-    return var_register_delay_shifted(&a->s->var, a->sub0[k], leff, r->shift[k]);
+        return var_reg_age_delay(&a->s->var, &a->sub0_age[k], r->stress[k], r->rec[k]);
+    return var_reg_age_shifted(&a->s->var, &a->sub0_age[k], r->shift[k]);
 }
 
 /* One interval of dt seconds at the current duties: the continued shifts, or ("pv") the
@@ -89,9 +90,21 @@ static void advance(dse_aging *a, reorg *r, double dt)
             r->stress[i] += d * dt;
             r->rec[i] += (1.0 - d) * dt;
         } else
-            r->shift[i] = var_nbti_continue(ag, r->shift[i], d, dt);
+            r->shift[i] = var_nbti_continue_kv(ag, a->kv, r->shift[i], d, dt);
     }
 }
+
+#ifndef NDEBUG
+/* A sub-bank technique's map has no slow register vector (var_technique_apply). */
+static bool no_slow_vectors(const sm_rf_map *m)
+{
+    for (int b = 0; b < m->n_banks; b++)
+        for (int e = 0; e < m->n_entries; e++)
+            if (m->entry_slow[b][e])
+                return false;
+    return true;
+}
+#endif
 
 /* Re-pairs every SM's sub-banks by their current delays; frequency out, SM 0's delays
  * into sm0_delay[n_subs] when traced (else NULL). */
@@ -101,19 +114,20 @@ static int reorganise(dse_aging *a, reorg *r, const dse_technique *t, double *me
     double sum = 0, lo = INFINITY;
     for (int sm = 0; sm < a->n_sms; sm++) {
         size_t off = (size_t)sm * (size_t)a->n_subs;
-        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
         for (int i = 0; i < a->n_subs; i++)
-            r->aged[i] = aged_sub_bank(a, r, off + (size_t)i, leff[i]);
+            r->aged[i] = aged_sub_bank(a, r, off + (size_t)i);
         if (sm == 0 && sm0_delay)
             memcpy(sm0_delay, r->aged, sizeof(double) * (size_t)a->n_subs);
-        var_rf_map vm;
+        /* the map of time zero (sizes, no slow register vector): its sub-bank part only */
+        sm_rf_map *m = &a->in->maps[sm];
+        assert(no_slow_vectors(m));
         double f;
-        int rc = var_technique_apply_sub_banks(a->chip, &a->s->var, &t->freq, sm, r->aged, &vm, &f);
+        int rc = var_technique_sort_sub_banks(a->chip, &t->freq, sm, r->aged, m->sub_id,
+                                              m->sub_slow, &f);
         if (rc) {
             snprintf(err, n, "technique %s on SM %d: %s", t->name, sm, var_strerror(rc));
             return -1;
         }
-        dse_rf_map_from_var(&vm, &a->in->maps[sm]);
         sum += f;
         lo = fmin(lo, f);
     }

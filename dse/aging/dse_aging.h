@@ -33,6 +33,10 @@ typedef struct dse_rfc_in {
     bool rotation;         /* rfc_rotation: every cache bank ages at the banks' mean duty */
     const double *delay;   /* [n_sms][banks]: slowest register delay, t = 0 (var_chip_cache) */
     const double *leff;    /* [n_sms][banks]: its Leff                                  */
+    /* Optional, for callers that age the same chip many times: delay and leff prepared
+     * (var_reg_age_prep), [n_sms][banks], and the main RF's sub-banks (the chip's delays
+     * and Leff), [n_sms][n_subs]; NULL: prepared at each call.  The same values. */
+    const var_reg_age *age, *main_age;
 } dse_rfc_in;
 
 /* SM `sm`'s clock (normalised) with its cache's banks at duties cache_duty[banks] and

@@ -462,6 +462,88 @@ static void test_apply_sub_banks_matches(void **state)
                      VAR_ETECHNIQUE);
 }
 
+/* The prepared forms the aging loop uses (var_reg_age: the register's Vth and the law's
+ * Kv' computed once) age a sub-bank's maximum as var_chip_age_registers ages its
+ * registers, bit for bit, at every stress of a ramp and again after another stress (the
+ * preparation is not used up); the shifted form is the aged one at the law's shift
+ * (accumulated reading); the continued law with Kv' given is the continued law. */
+static void test_prepared_aging_matches(void **state)
+{
+    fixture *f = *state;
+    var_chip *c = f->c;
+    int sm = 6;
+    snap t0, t1;
+    snap_alloc(f, &t0), snap_alloc(f, &t1);
+    take(f, sm, &t0);
+    const double *leff = var_chip_sub_bank_leff(c, sm);
+    var_reg_age age[512];
+    for (int i = 0; i < c->n_subs; i++)
+        var_reg_age_prep(&f->p, t0.sub[i], leff[i], &age[i]);
+    for (double years = 0.5; years <= 8.0; years *= 4) {
+        double ts[512], tr[512];
+        stress_ramp(c->n_subs, years, ts, tr);
+        assert_int_equal(var_chip_age_registers(c, &f->p, sm, ts, tr), 0);
+        take(f, sm, &t1);
+        for (int i = 0; i < c->n_subs; i++) {
+            assert_true(var_reg_age_delay(&f->p, &age[i], ts[i], tr[i]) == t1.sub[i]);
+            if (f->p.aging.initial_shift != VAR_SHIFT_ACCUMULATED)
+                continue;
+            double sh = var_nbti_shift(&f->p.aging, 0.0, ts[i], tr[i]);
+            assert_true(var_reg_age_shifted(&f->p, &age[i], sh) == t1.sub[i]);
+        }
+    }
+    double kv = var_nbti_kv(&f->p.aging), a = 0.0, b = 0.0;
+    for (int y = 0; y < 7; y++) {
+        a = var_nbti_continue(&f->p.aging, a, 0.1 * y + 0.2, YEAR);
+        b = var_nbti_continue_kv(&f->p.aging, kv, b, 0.1 * y + 0.2, YEAR);
+        assert_true(a == b && a > 0.0);
+    }
+    assert_int_equal(var_chip_age_reset(c, sm), 0);
+    snap_free(&t0), snap_free(&t1);
+}
+
+/* Re-sorting the sub-bank part of a map in place (the aging loop) leaves it as
+ * var_technique_apply_sub_banks makes the whole map, whatever the part held before (a
+ * sort by other delays, or anything), with and without bro; and it refuses what
+ * var_technique_apply_sub_banks refuses. */
+static void test_sort_sub_banks_matches(void **state)
+{
+    fixture *f = *state;
+    var_technique t;
+    var_technique_default(&t);
+    t.granularity = VAR_GRAN_SUB_BANK;
+    const double *d0 = var_chip_sub_bank_delays(f->c, 4);
+    double other[512];
+    for (int i = 0; i < f->c->n_subs; i++)
+        other[i] = d0[f->c->n_subs - 1 - i] * (1.0 + 0.01 * (i % 3)); /* another order */
+    for (int bro = 0; bro <= 1; bro++) {
+        t.bro = bro;
+        static var_rf_map want, got;
+        double fw, fg;
+        assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4, other, &want, &fw), 0);
+        assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4, d0, &got, &fg), 0);
+        assert_int_equal(var_technique_sort_sub_banks(f->c, &t, 4, other, got.sub_id,
+                                                      got.sub_slow, &fg), 0);
+        assert_memory_equal(&want, &got, sizeof want);
+        assert_true(fw == fg);
+        for (int b = 0; b < got.n_banks; b++)
+            for (int s = 0; s < got.subs_per_bank; s++)
+                got.sub_id[b][s] = 7, got.sub_slow[b][s] = 3;
+        assert_int_equal(var_technique_sort_sub_banks(f->c, &t, 4, other, got.sub_id,
+                                                      got.sub_slow, &fg), 0);
+        assert_memory_equal(&want, &got, sizeof want);
+    }
+    var_rf_map m;
+    double fr;
+    t.granularity = VAR_GRAN_REGISTER;
+    assert_int_equal(var_technique_sort_sub_banks(f->c, &t, 4, d0, m.sub_id, m.sub_slow, &fr),
+                     VAR_ETECHNIQUE);
+    t.granularity = VAR_GRAN_SUB_BANK;
+    assert_int_equal(var_technique_sort_sub_banks(f->c, &t, f->c->n_sms, d0, m.sub_id,
+                                                  m.sub_slow, &fr),
+                     VAR_ERANGE);
+}
+
 /* Every call starts from time zero: A, B, A gives A bit for bit; reset and all-zero
  * stress restore time zero bit for bit; errors leave the chip alone. */
 static void test_idempotent_and_reset(void **state)
@@ -655,6 +737,8 @@ int main(void)
         cmocka_unit_test(test_aged_delays),
         cmocka_unit_test(test_aged_maxima_are_exact),
         cmocka_unit_test(test_apply_sub_banks_matches),
+        cmocka_unit_test(test_prepared_aging_matches),
+        cmocka_unit_test(test_sort_sub_banks_matches),
         cmocka_unit_test(test_idempotent_and_reset),
         cmocka_unit_test(test_order_within_sub_bank),
         cmocka_unit_test(test_worst_cell_vs_exact),
