@@ -86,6 +86,12 @@ int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *ba
  * part (the field) does not depend on the cell. */
 var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err)
 {
+    return var_cache_alloc_tables(p, cell_area, NULL, err);
+}
+
+var_cache *var_cache_alloc_tables(const var_params *p, double cell_area,
+                                  const var_table_cache *tc, int *err)
+{
     var_cache *m = calloc(1, sizeof *m);
     var__plan pl = { 0 };
     int rc = !(cell_area > 0.0 && cell_area <= 1e6) ? VAR_EINVAL : m ? VAR_OK : VAR_ENOMEM;
@@ -98,7 +104,7 @@ var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err)
         m->cell_area = cell_area;
         m->dist.vs_rand /= sqrt(cell_area);
         m->dist.ls_rand /= sqrt(cell_area);
-        rc = (m->tab = var__maxtab_alloc(&m->dist, pl.need_k)) ? VAR_OK : VAR_ENOMEM;
+        rc = (m->tab = var__maxtab_alloc(&m->dist, pl.need_k, tc)) ? VAR_OK : VAR_ENOMEM;
     }
     var__plan_free(&pl);
     if (err)

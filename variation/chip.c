@@ -47,6 +47,11 @@ int var__chip_same_params(const var_params *a, const var_params *b)
 
 var_chip *var_chip_alloc_err(const var_params *p, int *err)
 {
+    return var_chip_alloc_tables(p, NULL, err);
+}
+
+var_chip *var_chip_alloc_tables(const var_params *p, const var_table_cache *tc, int *err)
+{
     var_chip *c = calloc(1, sizeof *c);
     int rc = VAR_ENOMEM;
     if (!c)
@@ -69,7 +74,7 @@ var_chip *var_chip_alloc_err(const var_params *p, int *err)
     if (!c->field)
         goto fail;
     rc = VAR_ENOMEM;
-    if (!(c->tab = var__maxtab_alloc(&c->dist, c->plan.need_k)))
+    if (!(c->tab = var__maxtab_alloc(&c->dist, c->plan.need_k, tc)))
         goto fail;
     if (err)
         *err = VAR_OK;

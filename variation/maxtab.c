@@ -57,7 +57,45 @@ static double node_logit(int i)
     return upper ? -lv : lv;
 }
 
-var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask)
+/* Puts n bytes at *at and advances it. */
+static void put(uint8_t **at, const void *v, size_t n)
+{
+    memcpy(*at, v, n);
+    *at += n;
+}
+
+#define ID_MAX (64 + 16 * sizeof(double) + 2 * VAR__GH * sizeof(double))
+
+/* The name of table k built for d: a format tag, the table's shape and every input of
+ * its values (var_timing field by field: no padding), so different inputs never share a
+ * name.  The code that computes them is the caller's to tell apart (var.h). */
+static size_t table_id(const var__dist *d, int k, int ng, uint8_t *id)
+{
+    uint8_t *at = id;
+    const int32_t shape[] = { 1, k, NP, ng, NSUB, OCTAVES, VAR__GH, (int32_t)d->t.cell };
+    const double knobs[] = { G_LIM, G_STEP, d->t.vdd, d->t.vth0, d->t.alpha,
+                             d->vs_sys, d->ls_sys, d->vs_rand, d->ls_rand };
+    put(&at, "rfdse maxtab", 12);
+    put(&at, shape, sizeof shape);
+    put(&at, knobs, sizeof knobs);
+    put(&at, d->gh_x, sizeof d->gh_x);
+    put(&at, d->gh_w, sizeof d->gh_w);
+    return (size_t)(at - id);
+}
+
+/* Table k's values into q[ng][NP]. */
+static void build(const var__dist *d, int k, int ng, const double *x, double *col, float *q)
+{
+    for (int j = 0; j < ng; j++) {
+        double g = -G_LIM + j * G_STEP, ysys = var__log_delay(d, g, 0.0, 0.0);
+        var__maxq_column(d, 1 << k, g, x, NP, col);
+        for (int i = 0; i < NP; i++)
+            q[(size_t)j * NP + i] = (float)exp(col[i] - ysys);
+    }
+}
+
+var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
+                               const var_table_cache *tc)
 {
     var__maxtab *t = calloc(1, sizeof *t);
     double *col = malloc(sizeof(double) * NP), *x = malloc(sizeof(double) * NP);
@@ -70,15 +108,17 @@ var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask)
     for (int k = 0; k < VAR__MAXK; k++) {
         if (!(need_mask & (1u << k)))
             continue;
-        t->q[k] = malloc(sizeof(float) * (size_t)NP * (size_t)t->ng);
+        size_t n = (size_t)NP * (size_t)t->ng;
+        t->q[k] = malloc(sizeof(float) * n);
         if (!t->q[k])
             goto fail;
-        for (int j = 0; j < t->ng; j++) {
-            double g = -G_LIM + j * G_STEP, ysys = var__log_delay(d, g, 0.0, 0.0);
-            var__maxq_column(d, 1 << k, g, x, NP, col);
-            for (int i = 0; i < NP; i++)
-                t->q[k][(size_t)j * NP + i] = (float)exp(col[i] - ysys);
-        }
+        uint8_t id[ID_MAX];
+        size_t id_len = table_id(d, k, t->ng, id);
+        if (tc && tc->load && tc->load(tc->arg, id, id_len, t->q[k], n))
+            continue;
+        build(d, k, t->ng, x, col, t->q[k]);
+        if (tc && tc->save)
+            tc->save(tc->arg, id, id_len, t->q[k], n);
     }
     free(col);
     free(x);

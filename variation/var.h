@@ -50,6 +50,21 @@ typedef struct var_chip var_chip; /* opaque: fields, delays, workspaces of one c
 var_chip *var_chip_alloc(const var_params *p);
 var_chip *var_chip_alloc_err(const var_params *p, int *err);
 
+/* The tables of the maximum of n cells (maxtab.c) cost about 0.5 s of CPU each to build
+ * (a chip has one, var_cache_alloc another per cell area) and depend only on the
+ * parameters: a caller that runs many processes may keep them.  `load` fills the table
+ * named by the bytes id[0, id_len) (everything it is computed from) with its n floats
+ * and returns 1, or returns 0 (then it is built and handed to `save`).  A table loaded
+ * must be one `save` was given under the same name by the same code: the caller's
+ * names must tell builds apart (the run store prefixes its binary's identity). */
+typedef struct var_table_cache {
+    int (*load)(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n);
+    void (*save)(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n);
+    void *arg;
+} var_table_cache;
+/* var_chip_alloc_err with tables from tc (NULL: built). */
+var_chip *var_chip_alloc_tables(const var_params *p, const var_table_cache *tc, int *err);
+
 /* Builds only what var_chip_alloc_err() may refuse for the parameters' sake (the field
  * sampler: a circulant embedding over 2^22 points, one that stays indefinite, a Cholesky
  * grid too large) in milliseconds, without the chip's tables; returns 0 or a var_error.
@@ -108,6 +123,9 @@ int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *ba
  * NULL on failure, with the reason in *err (a var_error) if err is not NULL. */
 typedef struct var_cache var_cache;
 var_cache *var_cache_alloc(const var_params *p, double cell_area, int *err);
+/* The same with tables from tc (NULL: built; var_chip_alloc_tables). */
+var_cache *var_cache_alloc_tables(const var_params *p, double cell_area,
+                                  const var_table_cache *tc, int *err);
 void var_cache_free(var_cache *m);
 double var_cache_cell_area(const var_cache *m);
 /* var_chip_cache with m's cells (m NULL: the RF's own, var_chip_cache itself); c must be

@@ -144,7 +144,9 @@ typedef struct var__maxtab {
     float *q[VAR__MAXK]; /* [ng][NP] delay / d_sys(g); float: 6e-8 relative, far below
                             the interpolation error, and half the cache footprint */
 } var__maxtab;
-var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask);
+/* tc: where tables may be loaded from and saved to (NULL: built). */
+var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
+                               const var_table_cache *tc);
 void var__maxtab_free(var__maxtab *t);
 /* Table lookup of exp(var__maxq_exact(d, 1 << k, g, var__bits_logit(bits))): the
  * maximum *delay* (not log-delay) of 2^k cells; exact fallback for g outside the table. */

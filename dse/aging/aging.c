@@ -92,6 +92,8 @@ dse_aging *dse_aging_alloc(const dse_sweep *s)
     return a;
 }
 
+void dse_aging_set_tables(dse_aging *a, const var_table_cache *tc) { a->tables = tc; }
+
 void dse_aging_set_chip(dse_aging *a, const var_chip *chip)
 {
     a->chip = chip;

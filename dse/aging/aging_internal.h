@@ -78,6 +78,7 @@ struct dse_aging {
     var_reg_age *sub0_age; /* [n_sms][n_subs]: the same with their Leff, prepared
                               for aging (var_reg_age_prep) once per chip           */
     double kv;             /* var_nbti_kv of the sweep's law                       */
+    const var_table_cache *tables; /* for var_cache_alloc_tables (NULL: built)     */
     double *loop_duty;     /* [n_sms][n_subs]: the duties in use               */
     void **state;          /* [number of clocks]: each clock's own              */
     const dse_aging_in *in;/* the dse_aging_run call in progress               */

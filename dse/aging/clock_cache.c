@@ -145,7 +145,7 @@ static int cells_of(const dse_aging *a, cache *c, double area, var_cache **cells
     if (area == 1.0 || *cells)
         return 0;
     assert(c->n_cells < DSE_MAX_TECHNIQUES); /* at most one area per technique */
-    if (!(*cells = var_cache_alloc(&a->s->var, area, &rc)))
+    if (!(*cells = var_cache_alloc_tables(&a->s->var, area, a->tables, &rc)))
         return rc ? rc : VAR_ENOMEM;
     c->cells[c->n_cells] = *cells;
     c->cell_area[c->n_cells++] = area;

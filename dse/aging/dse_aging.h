@@ -55,6 +55,9 @@ int dse_aging_sm_of_chip(const dse_sweep *s, const dse_technique *t, int chip, i
  * of memory. */
 dse_aging *dse_aging_alloc(const dse_sweep *s);
 void dse_aging_free(dse_aging *a);
+/* Where a register-file cache's tables of other cells come from (var_cache_alloc_tables;
+ * NULL: built).  tc stays the caller's, alive while a is. */
+void dse_aging_set_tables(dse_aging *a, const var_table_cache *tc);
 
 /* The chip every following call is about (generated: its time-zero delays and Leff). */
 void dse_aging_set_chip(dse_aging *a, const var_chip *chip);

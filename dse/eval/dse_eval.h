@@ -13,6 +13,12 @@ typedef struct dse_eval dse_eval;
 /* Per-rank workspace: chip maps, an SM simulator, the run cache (used when `reuse`;
  * without it every SM run is simulated, to verify the cache). NULL on failure. */
 dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t err_len);
+/* The same with the run store st set (dse_eval_set_store; NULL: none) from the start, so
+ * that the variation model's tables come from it too (dse_run_store_tables): the chip's
+ * here, a register-file cache's of other cells when first used. */
+typedef struct dse_run_store dse_run_store;
+dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
+                               size_t err_len);
 void dse_eval_free(dse_eval *e);
 
 /* Called between SM runs so rank 0 keeps answering the other ranks.  Nonzero: abandon
@@ -48,7 +54,6 @@ void dse_eval_counts(const dse_eval *e, long *reused, long *simulated, long *fro
 /* SM runs kept on disk for later processes (`rfdse run --run-store`, dse_run_store.h):
  * the run cache looks its misses up there and adds what it simulates.  st stays the
  * caller's, open until the evaluator is freed; it moves with dse_eval_take_cache. */
-typedef struct dse_run_store dse_run_store;
 void dse_eval_set_store(dse_eval *e, dse_run_store *st);
 
 #endif

@@ -54,6 +54,12 @@ static int alloc_arrays(dse_eval *e)
 
 dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
 {
+    return dse_eval_alloc_store(s, reuse, NULL, err, n);
+}
+
+dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
+                               size_t n)
+{
     dse_eval *e = calloc(1, sizeof *e);
     int verr = 0;
     if (!e)
@@ -63,11 +69,15 @@ dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
     e->n_sms = s->var.floorplan.n_sms;
     e->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
     e->n_w = s->n_workloads;
-    e->chip = var_chip_alloc_err(&s->var, &verr);
+    if (st)
+        dse_run_store_tables(st, &e->tables);
+    e->chip = var_chip_alloc_tables(&s->var, st ? &e->tables : NULL, &verr);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
     if (!e->chip || !e->sim || !e->cache || alloc_arrays(e))
         goto fail;
+    dse_sim_cache_set_store(e->cache, st);
+    dse_aging_set_tables(e->aging, st ? &e->tables : NULL);
     for (int w = 0; w < e->n_w; w++)
         e->ideal_ipc[w] = NAN; /* computed on first use */
     return e;

@@ -25,6 +25,7 @@ struct dse_eval {
     double *cache_duty;    /* [n_w][n_sms][n_banks]: a cache's banks' duties, t = 0 */
     sm_technique *ipc;     /* [n_sms]: the IPC side of every SM's runs (its clock's) */
     dse_aging *aging;      /* the aging loop's workspace (and the techniques' clocks) */
+    var_table_cache tables;/* where the variation tables come from (the run store's) */
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;

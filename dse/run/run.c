@@ -197,7 +197,7 @@ static int ensure_point(run_state *st, int p, char *err, size_t n)
     if (st->dims.n_points <= 0 || p == st->eval_point)
         return st->eval ? 0 : -1;
     dse_sweep *ps = dse_axes_values_sweep(st->s, st->values + (size_t)p * DSE_AXES_MAX_KNOBS);
-    dse_eval *e = ps ? dse_eval_alloc(ps, !st->o->no_reuse, err, n) : NULL;
+    dse_eval *e = ps ? dse_eval_alloc_store(ps, !st->o->no_reuse, st->store, err, n) : NULL;
     if (!e) {
         if (!ps)
             snprintf(err, n, "out of memory for design point %d", p);
@@ -206,8 +206,6 @@ static int ensure_point(run_state *st, int p, char *err, size_t n)
     }
     if (st->eval)
         dse_eval_take_cache(e, st->eval);
-    else
-        dse_eval_set_store(e, st->store);
     dse_eval_free(st->eval);
     dse_sweep_free(st->point_sweep);
     st->eval = e;
@@ -411,11 +409,9 @@ static int setup(run_state *st, double t0)
         dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet, t0);
     const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
     st->eval_point = -1;
-    if (st->dims.n_points <= 0 && !(st->eval = dse_eval_alloc(ev, !st->o->no_reuse, err,
-                                                               sizeof err)))
+    if (st->dims.n_points <= 0 &&
+        !(st->eval = dse_eval_alloc_store(ev, !st->o->no_reuse, st->store, err, sizeof err)))
         fail_rank(st, err);
-    if (st->eval)
-        dse_eval_set_store(st->eval, st->store);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
     dse_dims_of(ev, &ev_dims);

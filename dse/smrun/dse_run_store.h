@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "var.h"
+
 typedef struct dse_run_store dse_run_store;
 
 #define DSE_RUN_STORE_ID 16 /* bytes of a binary identity and of a record's key */
@@ -77,6 +79,15 @@ int dse_run_store_get(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], doub
  * write that fails is said once and storing stops: the run goes on. */
 void dse_run_store_put(dse_run_store *st, const uint8_t h[DSE_RUN_STORE_ID], const double *v,
                        size_t n, bool shared);
+
+/* The variation model's tables kept beside the runs (run_store_tables.c): callbacks
+ * for var_chip_alloc_tables and var_cache_alloc_tables that load a table this binary
+ * saved in the store's directory, or save the one just built.  st stays the caller's and
+ * must outlive every use of tc. */
+void dse_run_store_tables(dse_run_store *st, var_table_cache *tc);
+/* The store's directory and binary identity, for run_store_tables.c. */
+const char *dse__run_store_dir(const dse_run_store *st);
+const uint8_t *dse__run_store_id(const dse_run_store *st);
 
 void dse__sha256_init(dse__sha256 *s);
 void dse__sha256_add(dse__sha256 *s, const void *data, size_t n);

@@ -129,6 +129,10 @@ int dse_run_store_binary_id(uint8_t id[DSE_RUN_STORE_ID], char *err, size_t n)
     return 0;
 }
 
+const char *dse__run_store_dir(const dse_run_store *st) { return st->dir; }
+
+const uint8_t *dse__run_store_id(const dse_run_store *st) { return st->id; }
+
 void dse_run_store_key(const dse_run_store *st, const uint8_t *key, size_t len,
                        uint8_t h[DSE_RUN_STORE_ID])
 {

@@ -477,6 +477,108 @@ static void test_shared_runs_reach_every_chip(void **state)
     scratch_remove(&s);
 }
 
+/* ---- the variation model's tables ---------------------------------------------------- */
+
+typedef struct counting {
+    var_table_cache inner;
+    int loads, saves;
+} counting;
+
+static int count_load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
+{
+    counting *c = arg;
+    int got = c->inner.load(c->inner.arg, id, id_len, q, n);
+    c->loads += got;
+    return got;
+}
+
+static void count_save(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n)
+{
+    counting *c = arg;
+    c->saves++;
+    c->inner.save(c->inner.arg, id, id_len, q, n);
+}
+
+static var_chip *chip_with(dse_run_store *st, const var_params *p, counting *c)
+{
+    var_table_cache tc = { count_load, count_save, c };
+    int err = 0;
+    *c = (counting){ 0 };
+    dse_run_store_tables(st, &c->inner);
+    var_chip *chip = var_chip_alloc_tables(p, &tc, &err);
+    assert_non_null(chip);
+    assert_int_equal(var_chip_generate(chip, p, seed, 5), 0);
+    return chip;
+}
+
+/* The first process builds the chip's tables and saves them in the store; a later one
+ * of the same binary loads every one (builds none) and draws the same chip bit for bit;
+ * another binary finds none; a damaged table file is not loaded. */
+static void test_tables_come_back(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    var_params p;
+    counting first, later, other;
+    scratch_make(&s);
+    var_params_default(&p);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    var_chip *a = chip_with(st, &p, &first);
+    assert_int_equal(first.loads, 0);
+    assert_true(first.saves >= 1);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    st = open_as(&s, id_a, &warn);
+    var_chip *b = chip_with(st, &p, &later);
+    assert_int_equal(later.loads, first.saves);
+    assert_int_equal(later.saves, 0);
+    for (int sm = 0; sm < p.floorplan.n_sms; sm++) {
+        int regs = p.floorplan.n_banks * p.floorplan.entries_per_bank *
+                   (p.floorplan.bits_per_entry / 32);
+        assert_memory_equal(var_chip_register_delays(a, sm), var_chip_register_delays(b, sm),
+                            sizeof(double) * (size_t)regs);
+    }
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    st = open_as(&s, id_b, &warn);
+    var_table_cache tc;
+    dse_run_store_tables(st, &tc);
+    static float q[1 << 20];
+    uint8_t id[] = "some table";
+    assert_int_equal(tc.load(tc.arg, id, sizeof id, q, 100), 0); /* none saved */
+    tc.save(tc.arg, id, sizeof id, q, 100);
+    assert_int_equal(tc.load(tc.arg, id, sizeof id, q, 100), 1);
+    assert_int_equal(tc.load(tc.arg, id, sizeof id, q, 99), 0); /* another size */
+    DIR *d = opendir(s.dir);
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d))) /* damage every table: one float's byte */
+        if (strstr(e->d_name, ".tab")) {
+            snprintf(path, sizeof path, "%s/%s", s.dir, e->d_name);
+            FILE *f = fopen(path, "r+b");
+            assert_non_null(f);
+            fseek(f, 48 + 17, SEEK_SET);
+            int ch = fgetc(f);
+            fseek(f, 48 + 17, SEEK_SET);
+            fputc(ch ^ 0x10, f);
+            fclose(f);
+        }
+    closedir(d);
+    assert_int_equal(tc.load(tc.arg, id, sizeof id, q, 100), 0);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    st = open_as(&s, id_a, &warn);
+    var_chip *c = chip_with(st, &p, &other);
+    assert_int_equal(other.loads, 0); /* damaged: built again */
+    assert_int_equal(other.saves, first.saves);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_string_equal(s.warnings, "");
+    var_chip_free(a), var_chip_free(b), var_chip_free(c);
+    scratch_remove(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_foreign_file_is_ignored),
         cmocka_unit_test(test_warm_store_reuses_runs),
         cmocka_unit_test(test_shared_runs_reach_every_chip),
+        cmocka_unit_test(test_tables_come_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,7 @@ static void test_table_accuracy(void **state)
 {
     (void)state;
     var__dist d = default_dist();
-    var__maxtab *t = var__maxtab_alloc(&d, 1u | 8u | 32u);
+    var__maxtab *t = var__maxtab_alloc(&d, 1u | 8u | 32u, NULL);
     assert_non_null(t);
     var__stream s = var__stream_make(3, 0, VAR__P_TEST, 0);
     const int ks[3] = { 0, 3, 5 };
@@ -81,7 +81,7 @@ static void test_shortcut_equals_brute_force(void **state)
 {
     (void)state;
     var__dist d = default_dist();
-    var__maxtab *t = var__maxtab_alloc(&d, 1u | 8u | 32u);
+    var__maxtab *t = var__maxtab_alloc(&d, 1u | 8u | 32u, NULL);
     double *a = malloc(sizeof(double) * NKS), *b = malloc(sizeof(double) * NKS);
     const int ks[4] = { 3, 3, 0, 5 };
     const double gs[4] = { 0.0, 2.5, -2.0, 1.0 };
@@ -131,7 +131,7 @@ static void test_no_random_part(void **state)
     p.variation.sigma_ratio = 0.0;
     var__dist d;
     var__dist_init(&d, &p);
-    var__maxtab *t = var__maxtab_alloc(&d, 8u);
+    var__maxtab *t = var__maxtab_alloc(&d, 8u, NULL);
     assert_close(log(var__maxtab_q(t, 3, 1.5, 12345)), var__log_delay(&d, 1.5, 0, 0), 1e-6);
     var__maxtab_free(t);
 }
