@@ -27,9 +27,11 @@ struct var_cache {
 };
 
 /* Slowest delay of one cache register (row, lane) and the field value at its slowest
- * piece, from table tab (field columns looked up here: the chip's are for its own). */
+ * piece, from table tab; col[j]: tab's column of the field at grid column j of the row
+ * (var__maxtab_gcol, once per row: the chip's own are for its table). */
 static double cache_register(const var_chip *c, const var__maxtab *tab, int sm, var__stream s,
-                             size_t base, int row, int lane, double *g_slow)
+                             size_t base, const var__gcol *col, int row, int lane,
+                             double *g_slow)
 {
     int L = c->plan.lanes, bank_cols = c->p.floorplan.bank_cols;
     const int32_t *start = c->plan.piece_start + (size_t)sm * (size_t)bank_cols * (size_t)L;
@@ -41,7 +43,7 @@ static double cache_register(const var_chip *c, const var__maxtab *tab, int sm, 
         if (!(q & 1))
             var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
         double gq = c->g[base + (size_t)pc[q].grid_col];
-        double d = var__maxtab_q_col(tab, pc[q].k, var__maxtab_gcol(tab, gq), gq, u[q & 1]);
+        double d = var__maxtab_q_col(tab, pc[q].k, col[pc[q].grid_col], gq, u[q & 1]);
         if (d > dmax)
             dmax = d, g = gq;
     }
@@ -61,18 +63,24 @@ static int draw(const var_chip *c, const var__maxtab *tab, const var__dist *dist
     size_t edge = (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + c->plan.rows - 1];
     size_t base = (field * c->plan.grid_rows + edge) * (size_t)c->plan.grid_cols;
     var__stream s = var__stream_make(c->seed, c->chip, VAR__P_CACHE, (uint32_t)sm);
+    var__gcol *col = malloc(sizeof *col * (size_t)c->plan.grid_cols);
+    if (!col)
+        return VAR_ENOMEM;
+    for (int j = 0; j < c->plan.grid_cols; j++)
+        col[j] = var__maxtab_gcol(tab, c->g[base + (size_t)j]);
     for (int b = 0; b < banks; b++)
         bank_delay[b] = 0.0, bank_leff[b] = 1.0;
     for (int row = 0; row < entries; row++) {
         int b = row / per_bank;
         for (int l = 0; l < L; l++) {
-            double g, d = cache_register(c, tab, sm, s, base, row, l, &g);
+            double g, d = cache_register(c, tab, sm, s, base, col, row, l, &g);
             if (d > bank_delay[b]) {
                 bank_delay[b] = d;
                 bank_leff[b] = var__split_leff_at(dist, g, d);
             }
         }
     }
+    free(col);
     return VAR_OK;
 }
 
