@@ -14,6 +14,7 @@
 #include "dse_sweep.h"
 #include "sm_design.h"
 #include "sm.h"
+#include "sm_internal.h" /* --load-use draws the streams itself (gen.c) */
 
 static double cpu_seconds(void)
 {
@@ -410,6 +411,90 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
     return 0;
 }
 
+/* --load-use: the load-use distance of the drawn streams, the quantity measure's
+ * lu_global and lu_shared give for the real kernels (bench/gpgpusim/measure): per
+ * load (global, then shared) of each warp of the first LU_BLOCKS blocks, the distance
+ * in the warp's instructions to the first one that reads its destination ("read"),
+ * and to the first that reads or writes it ("stall": the scoreboard holds a write to
+ * a pending register too, sched.c), both capped at LU_CAP as measure caps them; a
+ * load whose warp ends first counts the cap.  Also each load's class mean and the
+ * profile's dep_distance, for comparison. */
+#define LU_BLOCKS 4
+#define LU_CAP 64
+
+typedef struct lu_sum {
+    double n, read, stall, raw_first; /* raw_first: the read came before any write */
+} lu_sum;
+
+static void lu_warp(const sm__kernel *k, int ordinal, int wib, lu_sum sum[2])
+{
+    static sm__inst in[1 << 16];
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    sm__gen_warp(k, &w, ordinal, wib);
+    int len = k->uneven ? k->warp_len[wib] : k->insts_per_warp;
+    len = len < (1 << 16) ? len : (1 << 16);
+    for (int i = 0; i < len; i++, w.n_issued++) {
+        sm__gen_next_drawn(k, &w);
+        in[i] = w.next;
+    }
+    for (int i = 0; i < len; i++) {
+        int kind = in[i].op == SM__OP_LD_GLOBAL ? 0 : in[i].op == SM__OP_LD_SHARED ? 1 : -1;
+        if (kind < 0 || in[i].dst == SM__NO_REG)
+            continue;
+        int r = in[i].dst, read = LU_CAP, stall = LU_CAP;
+        for (int j = i + 1, d = 1; j < len && d < LU_CAP; j++, d++) {
+            bool rd = false;
+            for (int q = 0; q < in[j].n_src; q++)
+                rd |= in[j].src[q] == r;
+            if (stall == LU_CAP && (rd || in[j].dst == r))
+                stall = d;
+            if (rd) {
+                read = d;
+                break;
+            }
+        }
+        sum[kind].n++;
+        sum[kind].read += read;
+        sum[kind].stall += stall;
+        sum[kind].raw_first += read == stall;
+    }
+}
+
+static int load_use(const dse_sweep *s)
+{
+    static sm__kernel k;
+    printf("# load-use distance of the drawn streams (cap %d; %d blocks of each profile)\n",
+           LU_CAP, LU_BLOCKS);
+    printf("%-16s %8s %8s %8s %8s %8s %8s %8s\n", "profile", "dep_dist", "g_loads", "g_read",
+           "g_stall", "s_loads", "s_read", "s_stall");
+    for (int wi = 0; wi < s->n_workloads; wi++) {
+        const sm_profile *p = &s->workloads[wi];
+        if (p->trace_stream)
+            continue;
+        memset(&k, 0, sizeof k);
+        k.regs = p->regs_per_thread;
+        k.reg_span = p->reg_span > p->regs_per_thread ? p->reg_span : p->regs_per_thread;
+        k.insts_per_warp = p->insts_per_warp;
+        k.warps_per_block = (p->block_threads + 31) / 32;
+        k.tail_lanes = p->block_threads % 32 ? p->block_threads % 32 : 32;
+        sm__gen_setup(&k, p);
+        lu_sum sum[2] = { { 0 } };
+        for (int b = 0; b < LU_BLOCKS; b++)
+            for (int j = 0; j < k.warps_per_block; j++)
+                lu_warp(&k, b, j, sum);
+        printf("%-16s %8.2f", p->name, p->dep_distance);
+        for (int c = 0; c < 2; c++)
+            if (sum[c].n > 0)
+                printf(" %8.0f %8.2f %8.2f", sum[c].n, sum[c].read / sum[c].n,
+                       sum[c].stall / sum[c].n);
+            else
+                printf(" %8d %8s %8s", 0, "-", "-");
+        printf("\n");
+    }
+    return 0;
+}
+
 /* Statistics that only account (energy), never time: left out of the default digest,
  * which therefore stays comparable with the digests recorded before they existed (the
  * digest is of every other statistic, field by field in list order, the bytes the
@@ -681,7 +766,7 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
     "                    | --replay-table [OPT...] | --digest | --digest-full | --digest-each\n"
-    "                    | --once [PROFILE]]\n"
+    "                    | --load-use | --once [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
@@ -694,6 +779,7 @@ static const char usage[] =
     "                 memory hazards: IPC of Turner's design points per profile;\n"
     "                 hazards: what stall, replay and cr/hur met (docs/replay.md)\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
+    "  --load-use     load-use distance of each profile's drawn stream (measure's lu_*)\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
     "                 atomic_ways 4)\n"
@@ -750,6 +836,8 @@ int main(int argc, char **argv)
             }
             if (!rc)
                 rc = speed(s, sim);
+        } else if (argc > 1 && !strcmp(argv[1], "--load-use")) {
+            rc = load_use(s);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {
