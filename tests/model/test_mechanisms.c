@@ -411,6 +411,21 @@ static void test_load_use_placement(void **state)
     printf("# load-use 2.5: %d at 2, %d at 3 (expected %.0f each, sd %.1f)\n", hist[2], hist[3],
            placed / 2.0, sd);
     assert_true(fabs(hist[3] - placed / 2.0) <= 4 * sd);
+    /* in a run: a memory-bound kernel whose loads are read at once waits out each miss
+     * (few loads in flight per warp); read 8 instructions later it overlaps them */
+    sm_config_default(&f->c);
+    sm_fixture_memory_bound(&f->p);
+    f->p.store_share = 0.0;
+    uint64_t cycles[2];
+    const double dist[2] = { 1.0, 8.0 };
+    for (int i = 0; i < 2; i++) {
+        f->p.load_use_distance = dist[i];
+        assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+        cycles[i] = f->st.cycles;
+    }
+    printf("# load-use in a run: %lu cycles at distance 1, %lu at 8\n",
+           (unsigned long)cycles[0], (unsigned long)cycles[1]);
+    assert_true(cycles[0] > cycles[1]);
 }
 
 int main(void)
