@@ -97,13 +97,29 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     w[SM__OP_ST_GLOBAL] = p->frac_mem * p->store_share;
     w[SM__OP_LD_SHARED] = p->frac_shared * (1 - p->smem_store_share);
     w[SM__OP_ST_SHARED] = p->frac_shared * p->smem_store_share;
-    fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
+    /* constant loads (sm.const_cache, frac_const): measured among the integer ALU
+     * instructions (ld.param and ld.const have no fp, mad or div type), and at latency
+     * 1 in GPGPU-Sim's table (bench/gpgpusim/measure lat1), so they leave the
+     * latency-1 share first under latency_table, then the plain integer one */
+    double cst = 0;
+    if (k->cprof_frac > 0) {
+        double from_lat1 = fmin(k->cprof_frac, w[SM__OP_LAT1]);
+        double from_int = fmin(k->cprof_frac - from_lat1, w[SM__OP_INT]);
+        w[SM__OP_LAT1] -= from_lat1;
+        w[SM__OP_INT] -= from_int;
+        cst = from_lat1 + from_int;
+    }
+    double wc[SM__N_OPS + 1];
+    memcpy(wc, w, sizeof w);
+    wc[SM__OP_CONST_DRAWN] = cst;
+    fill_table(k->op_tab, 1024, wc, cst > 0 ? SM__N_OPS + 1 : SM__N_OPS, 0);
 
     /* ALU instructions take the source operands that loads (1), stores (2) and SFU
-     * instructions (1) leave over from the profile's mean. */
+     * instructions (1) leave over from the profile's mean; a constant load reads no
+     * register (its address is the parameter's offset). */
     double other = p->frac_sfu + p->frac_mem * (1 + p->store_share) +
                    p->frac_shared * (1 + p->smem_store_share);
-    double m = alu > 0 ? (p->src_operands - other) / alu : 0;
+    double m = alu - cst > 0 ? (p->src_operands - other) / (alu - cst) : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_thresh = prob32(m - floor(m));
     for (int op = 0; op < SM__N_OPS; op++) {
@@ -372,10 +388,14 @@ static void __attribute__((noinline)) lu_place(const sm__kernel *k, sm__warp *wp
 static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int index)
 {
     uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
+    /* a constant load (op table only): a global load with no register source, whose
+     * line issue looks up (pending.c sm__pend_const) */
+    int cst = op == SM__OP_CONST_DRAWN;
+    op = cst ? SM__OP_LD_GLOBAL : op;
     int div = (uint32_t)a < k->div_thresh;
     const uint8_t *rt = k->reg_tab[div];
     /* sources: loads and SFU 1, stores 2, ALU from the profile's mean */
-    int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
+    int n = cst ? 0 : k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
     if (__builtin_expect(k->smem_on, 0)) /* else it stays 1 (sm__gen_warp) */
@@ -384,6 +404,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int i
     uint8_t dst = rt[(a >> 42) & 1023];
     in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
+    if (__builtin_expect(cst, 0)) /* its line: from a hash of the draws, not a further draw */
+        in->miss = (uint8_t)(SM__MISS_CONST |
+                             mix64(a ^ (b << 1) ^ 0xC0257ULL) % (uint64_t)k->cprof_lines);
     int d = k->dep_tab[(a >> 52) & 255];
     uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
                                         : rt[(b >> 32) & 1023];
@@ -401,7 +424,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int i
     }
     if (__builtin_expect(k->lu_on, 0)) { /* load-use placement (lu_place) */
         uint8_t src[3] = { s0, s1, s2 };
-        lu_place(k, wp, index, op, &n, div, a ^ (b << 1), &dst, src);
+        /* a constant load as an SFU one: no drawn sources, not placed (measure's
+         * lu_global has no constant loads) */
+        lu_place(k, wp, index, cst ? SM__OP_SFU : op, &n, div, a ^ (b << 1), &dst, src);
         s0 = src[0], s1 = src[1], s2 = src[2];
         in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     }

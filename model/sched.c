@@ -109,6 +109,10 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     sm__slot *sl = &s->slots[slot];
     memcpy(&sl->op, in, 8); /* op to div (sm__slot) */
     sl->warp = (uint8_t)w;
+    /* a profile's constant load: hit or miss is the cache's state now (pending.c) */
+    uint8_t cst = 0;
+    if (!plain && s->k.cprof_lines && in->op == SM__OP_LD_GLOBAL && in->miss >= SM__MISS_CONST)
+        cst = sm__pend_const(s, &wp->next);
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
@@ -116,7 +120,7 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
     if (!plain) { /* a plain kernel's stream is drawn: no predicates */
         /* a profile's pending hit (pending.c; pend_thresh 0 unless sm.pending_hits) */
-        sl->pend = (uint8_t)(s->k.pend_thresh && sm__pend_drawn(s, w, in));
+        sl->pend = cst ? cst : (uint8_t)(s->k.pend_thresh && sm__pend_drawn(s, w, in));
         sl->pdst = wp->pdst;
         if (wp->pdst)
             s->ppend[w][wp->pdst] = 1;

@@ -78,6 +78,11 @@ typedef enum {
     SM__OP_G_IDIV, SM__OP_G_DDIV, SM__OP_G_SFU, SM__OP_G_SHFL,
     SM__OP_END
 } sm__op;
+/* In the op table alone (gen.c op_table, past the drawn ops): a profile's constant load,
+ * which synth() turns into an SM__OP_LD_GLOBAL whose miss byte is SM__MISS_CONST | its
+ * line until issue decides it (pending.c sm__pend_const) */
+#define SM__OP_CONST_DRAWN SM__N_OPS
+#define SM__MISS_CONST 0x80
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 
@@ -126,7 +131,8 @@ typedef struct sm__slot {
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
     uint8_t pdst;      /* predicate written (sm__warp.pdst), released with the slot */
-    uint8_t pend;      /* a profile's hitting load drawn as a pending hit (pending.c) */
+    uint8_t pend;      /* a profile's hitting load drawn as a pending hit (1), or its *
+                        * constant load: SM__MISS_CONST | its line (pending.c)      */
 } sm__slot;
 _Static_assert(offsetof(sm__slot, div) - offsetof(sm__slot, op) == offsetof(sm__inst, div) &&
                    offsetof(sm__slot, dst) - offsetof(sm__slot, op) == offsetof(sm__inst, dst),
@@ -317,6 +323,10 @@ typedef struct sm__kernel {
      * P = pend_thresh / 2^32 */
     bool pending, pend_data, pend_const;
     uint32_t pend_thresh;
+    /* a profile's constant loads (sm.const_cache, frac_const; gen.c, pending.c): their
+     * share of the instructions (0: none) and the 64-byte lines they read */
+    double cprof_frac;
+    int cprof_lines;
     uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
                           * once this many warp instructions have issued (sim.c)   */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
@@ -723,6 +733,7 @@ void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
 bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in) __attribute__((cold, noinline));
 void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h) __attribute__((cold, noinline));
 int sm__pend_lat(sm_sim *s, uint16_t slot, int lat) __attribute__((cold, noinline));
+uint8_t sm__pend_const(sm_sim *s, sm__inst *in) __attribute__((cold, noinline));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
