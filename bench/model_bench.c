@@ -840,7 +840,7 @@ static const char usage[] =
     "                 shared_use_distance set to its lu_global and lu_shared first\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
-    "                 atomic_ways 4)\n"
+    "                 atomic_ways 4), const (sm.const_cache: the profiles' constant loads)\n"
     "  --stop-table [REL] the stopping rule at relative error REL (0.01) against exact runs\n";
 
 int main(int argc, char **argv)
@@ -882,6 +882,8 @@ int main(int argc, char **argv)
             rc = 0;
             if (!strcmp(argv[2], "memory")) {
                 s->sm.memory = SM_MEMORY_PARTITIONS;
+            } else if (!strcmp(argv[2], "const")) {
+                s->sm.const_cache = true; /* the profiles' frac_const, const_lines */
             } else if (!strcmp(argv[2], "smem")) {
                 for (int wi = 0; wi < s->n_workloads; wi++) {
                     s->workloads[wi].smem_ways = 2.0;

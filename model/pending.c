@@ -21,7 +21,7 @@
  * start, a line's first load misses (a global-load miss: an MSHR, the miss latency),
  * loads of it before the fill returns wait for it, later ones hit.  GPGPU-Sim's
  * constant misses are cold misses, one per line and SM, so the hit rate is not drawn:
- * it follows from when the loads come (docs/workloads.md, "Constant loads"). */
+ * it follows from when the loads come (docs/workloads.md, "Constant loads, measured"). */
 #include <math.h>
 #include <string.h>
 
