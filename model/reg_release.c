@@ -45,10 +45,22 @@ typedef struct group {
     uint64_t held, live, on, allocs; /* vector-cycles; cycles with n_held > 0; count */
 } group;
 
+/* The registers one instruction of the look-ahead names, each with what its next access
+ * in the window is: the liveness test reads it instead of scanning the window. */
+typedef struct access {
+    uint8_t n;                     /* distinct registers (sources, then destination) */
+    uint8_t reg[SM__MAX_SRC + 1];
+    int8_t next[SM__MAX_SRC + 1];  /* -1: none in the window (yet); 1: a read; 0: a write */
+} access;
+
 typedef struct rwarp {
     sm__warp ahead;          /* copy of the stream state: n_issued is the next to draw */
     sm__inst ring[RING];     /* the instructions from the one issuing next */
+    access acc[RING];        /* their registers' next accesses, by ring slot */
     int head, n, left;       /* ring start, valid entries, still to draw   */
+    int32_t base;            /* the warp's instruction at the ring start, counted from 0 */
+    int32_t last[SM__MAX_REGS]; /* the last instruction drawn that names the register */
+    uint8_t last_at[SM__MAX_REGS]; /* ... and where in its access entry */
     int n_pend, pend_head;
     uint16_t pend_phys[PENDING];
     int32_t pend_due[PENDING]; /* n_issued at which the release takes effect */
@@ -417,24 +429,63 @@ static bool reads(const sm__inst *in, int r)
     return in->src[0] == r || in->src[1] == r || in->src[2] == r;
 }
 
-/* After position `from` of the window, is the value in r read again?  A write of r
- * before any read ends it; so does the warp's end; past the window, it is kept. */
-static bool read_later(const rwarp *rw, int from, int r)
+/* Instruction `at` of the warp (its ring slot's look-ahead entry) names its registers;
+ * the previous instruction in the window naming each learns what this access is. */
+static void record(rwarp *rw, int32_t at, const sm__inst *in)
 {
-    for (int i = from + 1; i < rw->n; i++) {
+    access *a = &rw->acc[at & (RING - 1)];
+    a->n = 0;
+    for (int i = 0; i <= SM__MAX_SRC; i++) {
+        uint8_t r = i < SM__MAX_SRC ? in->src[i] : in->dst;
+        /* named twice (read and written: a read, as the scan sees it), or no register */
+        if (r == SM__NO_REG || rw->last[r] == at)
+            continue;
+        if (rw->last[r] >= rw->base)
+            rw->acc[rw->last[r] & (RING - 1)].next[rw->last_at[r]] = i < SM__MAX_SRC;
+        rw->last[r] = at;
+        rw->last_at[r] = a->n;
+        a->reg[a->n] = r;
+        a->next[a->n++] = -1;
+    }
+}
+
+#ifndef NDEBUG
+/* The scan read_later() replaces (checked against it in debug builds). */
+static bool read_later_by_scan(const rwarp *rw, int r)
+{
+    for (int i = 1; i < rw->n; i++) {
         const sm__inst *in = ahead(rw, i);
         if (reads(in, r))
             return true;
         if (in->dst == r)
             return false;
     }
-    return rw->left > 0; /* the window ends before the warp: assume a later read */
+    return rw->left > 0;
+}
+#endif
+
+/* After the instruction issuing (which names r), is the value in r read again?  A
+ * write of r before any read ends it; so does the warp's end; past the window, it is
+ * kept. */
+static bool read_later(const rwarp *rw, int r)
+{
+    const access *a = &rw->acc[rw->base & (RING - 1)];
+    int next = -1;
+    for (int j = 0; j < a->n; j++)
+        if (a->reg[j] == r)
+            next = a->next[j];
+    assert(r != SM__NO_REG);
+    bool later = next < 0 ? rw->left > 0 : next == 1;
+    assert(later == read_later_by_scan(rw, r));
+    return later;
 }
 
 static void draw_ahead(rwarp *rw, const sm__kernel *k, int horizon)
 {
     while (rw->left > 0 && rw->n < horizon + 1) {
-        sm__gen_ahead(k, &rw->ahead, (sm__inst *)ahead(rw, rw->n));
+        sm__inst *in = (sm__inst *)ahead(rw, rw->n);
+        sm__gen_ahead(k, &rw->ahead, in);
+        record(rw, rw->base + rw->n, in);
         rw->n++;
         rw->left--;
     }
@@ -506,7 +557,8 @@ static void warp(sm_sim *s, void *st, int w)
     if (s->k.flag_every) /* the flag instructions come on top of the kernel's own */
         wp->n_left += (wp->n_left + s->k.flag_every - 1) / s->k.flag_every;
     rw->ahead = *wp;
-    rw->head = rw->n = rw->n_pend = rw->pend_head = 0;
+    rw->head = rw->n = rw->n_pend = rw->pend_head = rw->base = 0;
+    memset(rw->last, 0xff, sizeof rw->last); /* -1: none */
     rw->left = wp->n_left;
     memset(rw->map, 0xff, sizeof rw->map);
     memset(rw->dies, 0, sizeof rw->dies);
@@ -596,7 +648,7 @@ static void sources(rr_state *z, sm_sim *s, int w, const sm__inst *in)
         int r = in->src[i];
         if (rw->map[r] == NONE)
             take_in_bank(z, s, w, r);
-        if (r != in->dst && releasable(z, s, r) && !read_later(rw, 0, r))
+        if (r != in->dst && releasable(z, s, r) && !read_later(rw, r))
             release(z, s, w, r);
     }
 }
@@ -614,7 +666,7 @@ static void destination(rr_state *z, sm_sim *s, int w, int r)
             rw->cand = NONE;
         }
     }
-    rw->dies[r] = releasable(z, s, r) && !read_later(rw, 0, r);
+    rw->dies[r] = releasable(z, s, r) && !read_later(rw, r);
 }
 
 /* The warp's last instruction: values still held die with it, at once or as their
@@ -654,6 +706,7 @@ static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
             warp_end(z, s, w);
     }
     rw->head = (rw->head + 1) & (RING - 1);
+    rw->base++;
     rw->n--;
     draw_ahead(rw, &s->k, z->horizon);
     prepare_next(z, s, w);
