@@ -428,6 +428,15 @@ static void test_const_loads_drawn(void **state)
     assert_int_equal(off.l1_misses, 0);
     assert_int_equal(off.cycles, none.cycles);
     assert_true(on.cycles > off.cycles);
+
+    /* constant loads come out of the ALU share: a share beyond it is a user error */
+    char key[64], msg[256];
+    sm_profile_default(&f->p);
+    f->p.frac_const = 1.0 - f->p.frac_sfu - f->p.frac_mem - f->p.frac_shared;
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
+    f->p.frac_const += 0.01;
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), -1);
+    assert_string_equal(key, "frac_const");
 }
 
 /* Load-use placement (load_use_distance, shared_use_distance; gen.c lu_place): the
