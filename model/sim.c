@@ -167,7 +167,9 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
  * port, designs' write hooks) and issue (the front end, issue hooks, port rules,
  * release flags, a `fast` bit computed as drawn, a stream state read past its draws).
  * A micro-kernel or trace is never plain: the plain copies assume a drawn stream (no
- * predicates; an instruction without a register result is a store). */
+ * predicates; an instruction without a register result is a store).  Nor is a
+ * kernel on an SM with other than SM__PLAIN_SCHED schedulers: the plain copy has
+ * their count as a constant. */
 static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
 {
     bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
@@ -177,7 +179,8 @@ static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
     bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                  k->fast_at_next || k->rng_read;
     /* sm.max_insts: the cycle loop's test of the issued count is the general one's */
-    return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX);
+    return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX ||
+             s->c->n_schedulers != SM__PLAIN_SCHED);
 }
 
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
@@ -464,9 +467,18 @@ static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t
         if ((pipes <= s->now) | (!plain && s->k.result_slots))
             return false;
     }
-    for (int i = 0; i < s->c->n_schedulers; i++)
-        if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], plain))
-            return false; /* (a settled scheduler has no candidate: sched.c) */
+    /* (a settled scheduler has no candidate: sched.c); a plain kernel's
+     * SM__PLAIN_SCHED schedulers unrolled, each index a constant */
+    if (plain) {
+#pragma GCC unroll 2
+        for (int i = 0; i < SM__PLAIN_SCHED; i++)
+            if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], true))
+                return false;
+    } else {
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], false))
+                return false;
+    }
     /* replays wait, or warps are hidden (replay.c); a fetch to decode or a buffer to
      * flush: none in a plain kernel */
     if (!plain && ((s->hz.n_replay | s->hz.n_hidden) || (s->k.frontend && sm__fe_busy(s))))
@@ -474,6 +486,17 @@ static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t
     *until = pipes;
     *mshr = false;
     return !s->n_full[SM__UNIT_MEM] || unit_quiet(s, SM__UNIT_MEM, until, mshr, plain);
+}
+
+/* Scheduler i's stall for n quiet cycles: a settled scheduler's is its last one
+ * (sched.c). */
+static inline __attribute__((always_inline)) void charge_quiet(sm_sim *s, int i, uint64_t n,
+                                                                bool plain)
+{
+    const sm__sched *q = &s->sched[i];
+    int cls = sm__sched_settled(s, i) ? q->cls
+                                      : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain);
+    s->stall_n[cls] += n;
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
@@ -498,12 +521,13 @@ static inline __attribute__((always_inline)) bool skip_idle_as(sm_sim *s, bool p
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
-    for (int i = 0; i < s->c->n_schedulers; i++) {
-        const sm__sched *q = &s->sched[i];
-        /* a settled scheduler's stall is its last one (sched.c) */
-        int cls = sm__sched_settled(s, i) ? q->cls
-                                          : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain);
-        s->stall_n[cls] += n;
+    if (plain) {
+#pragma GCC unroll 2
+        for (int i = 0; i < SM__PLAIN_SCHED; i++)
+            charge_quiet(s, i, n, true);
+    } else {
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            charge_quiet(s, i, n, false);
     }
     s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;

@@ -985,6 +985,11 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     q->ready &= ~(1ULL << w);
 }
 
+/* A plain kernel (sim.c kernel_plain) has this many schedulers, the default: the
+ * stages of its copy of the cycle loop run their per-scheduler work unrolled, one
+ * copy per scheduler with its index as a constant (sched.c issue, sim.c quiet) */
+#define SM__PLAIN_SCHED 2
+
 /* Has scheduler i settled (sched.c): no candidate, and its last outcome repeats? */
 static inline bool sm__sched_settled(const sm_sim *s, int i)
 {
