@@ -213,6 +213,44 @@ static inline int oldest_ready(const sm_sim *s, int u)
     return j;
 }
 
+/* Pipeline p of unit u takes the oldest collector whose operands are in, if it is
+ * free; *sent: one did.  Returns false when no later pipeline can take one either
+ * (none is ready, or the LD/ST unit is refused on MSHRs). */
+static inline __attribute__((always_inline)) bool pipe_take(sm_sim *s, int u, int p, bool *sent,
+                                                            bool plain)
+{
+    if (s->pipe_free[u][p] > s->now)
+        return true;
+    int j = oldest_ready(s, u);
+    if (j == s->n_full[u])
+        return false;
+    const sm__collector *co = coll_at(s, u, j);
+    const uint16_t slot = co->slot;
+    const sm__slot *sl = &s->slots[slot];
+    if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
+        s->st->mshr_stalls++;
+        if (!*sent && (plain || !s->exact)) { /* nothing changed: the outcome repeats */
+            s->mem_hold_until = next_arrival(s, u);
+            s->mem_hold_full = s->n_full[u];
+            s->mem_hold_misses = s->misses;
+        }
+        return false;
+    }
+    if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
+        s->mem_hold_until = 0;
+        s->st->smem_conflict_cycles += sl->xbusy;
+    }
+    if (!plain && s->k.result_slots && result_taken(s, u, p, sl))
+        return true; /* this pipeline refuses it; the next may take it */
+    /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
+    s->pipe_free[u][p] = s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+    s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
+    coll_remove(s, u, j); /* co is another collector's from here */
+    *sent = true;
+    start(s, slot, u, plain);
+    return true;
+}
+
 /* Each free pipeline, in order, takes the oldest collector whose operands are in; what
  * is left waits.  A collector's dispatch stalls (one per cycle it waits with its
  * operands in) are charged when it leaves, all at once: now - ready_at, which is what
@@ -230,41 +268,20 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         return;
     }
     bool sent = false;
-    for (int p = 0; p < s->n_pipes[u]; p++) {
-        if (s->pipe_free[u][p] > s->now)
-            continue;
-        int j = oldest_ready(s, u);
-        if (j == s->n_full[u])
-            break;
-        const sm__collector *co = coll_at(s, u, j);
-        const uint16_t slot = co->slot;
-        const sm__slot *sl = &s->slots[slot];
-        if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
-            s->st->mshr_stalls++;
-            if (!sent && (plain || !s->exact)) { /* nothing changed: the outcome repeats */
-                s->mem_hold_until = next_arrival(s, u);
-                s->mem_hold_full = s->n_full[u];
-                s->mem_hold_misses = s->misses;
-            }
-            break;
-        }
-        if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
-            s->mem_hold_until = 0;
-            s->st->smem_conflict_cycles += sl->xbusy;
-        }
-        if (!plain && s->k.result_slots && result_taken(s, u, p, sl))
-            continue; /* this pipeline refuses it; the next may take it */
-        /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
-        s->pipe_free[u][p] =
-            s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
-        s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
-        coll_remove(s, u, j); /* co is another collector's from here */
-        sent = true;
-        start(s, slot, u, plain);
+    /* the plain copy's pipelines unrolled, each index a constant (SM__PLAIN_SP ...) */
+    if (plain) {
+#pragma GCC unroll 2
+        for (int p = 0; p < sm__n_pipes(s, u, true); p++)
+            if (!pipe_take(s, u, p, &sent, true))
+                break;
+    } else {
+        for (int p = 0; p < s->n_pipes[u]; p++)
+            if (!pipe_take(s, u, p, &sent, false))
+                break;
     }
     if (sent) {
         int64_t m = s->pipe_free[u][0];
-        for (int p = 1; p < s->n_pipes[u]; p++)
+        for (int p = 1; p < sm__n_pipes(s, u, plain); p++)
             m = s->pipe_free[u][p] < m ? s->pipe_free[u][p] : m;
         /* exact mode runs the unit every cycle its collectors are full */
         s->pipe_min[u] = !plain && s->exact ? 0 : m;

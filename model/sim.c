@@ -168,8 +168,9 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
  * release flags, a `fast` bit computed as drawn, a stream state read past its draws).
  * A micro-kernel or trace is never plain: the plain copies assume a drawn stream (no
  * predicates; an instruction without a register result is a store).  Nor is a
- * kernel on an SM with other than SM__PLAIN_SCHED schedulers: the plain copy has
- * their count as a constant. */
+ * kernel on an SM of another shape than the default's (SM__PLAIN_SCHED schedulers,
+ * SM__PLAIN_SP, _SFU and _LDST pipelines): the plain copy has those counts as
+ * constants. */
 static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
 {
     bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
@@ -180,7 +181,8 @@ static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
                  k->fast_at_next || k->rng_read;
     /* sm.max_insts: the cycle loop's test of the issued count is the general one's */
     return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX ||
-             s->c->n_schedulers != SM__PLAIN_SCHED);
+             s->c->n_schedulers != SM__PLAIN_SCHED || s->c->n_sp != SM__PLAIN_SP ||
+             s->c->n_sfu != SM__PLAIN_SFU || s->c->n_ldst != SM__PLAIN_LDST);
 }
 
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
@@ -429,7 +431,7 @@ static inline bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr
         }
     }
     int64_t pipe = INT64_MAX, arrive = INT64_MAX;
-    for (int p = 0; p < s->n_pipes[u]; p++)
+    for (int p = 0; p < sm__n_pipes(s, u, plain); p++)
         pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
     for (int j = 0; j < s->n_full[u]; j++) {
         int64_t r = s->coll[u][(s->coll_head[u] + j) & 63].ready_at;

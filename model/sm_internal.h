@@ -985,10 +985,23 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     q->ready &= ~(1ULL << w);
 }
 
-/* A plain kernel (sim.c kernel_plain) has this many schedulers, the default: the
- * stages of its copy of the cycle loop run their per-scheduler work unrolled, one
- * copy per scheduler with its index as a constant (sched.c issue, sim.c quiet) */
+/* A plain kernel (sim.c kernel_plain) runs on the default SM's shape: this many
+ * schedulers, and SP, SFU and LD/ST pipelines (GTX480's two SP groups, one SFU
+ * group, one LD/ST unit).  The stages of its copy of the cycle loop run their
+ * per-scheduler and per-pipeline work unrolled, one copy each with its index as a
+ * constant (sched.c issue, sim.c quiet, exec.c dispatch_unit). */
 #define SM__PLAIN_SCHED 2
+#define SM__PLAIN_SP 2
+#define SM__PLAIN_SFU 1
+#define SM__PLAIN_LDST 1
+
+/* Pipelines of unit u: a constant in a plain kernel's copy (SM__PLAIN_SP ...). */
+static inline __attribute__((always_inline)) int sm__n_pipes(const sm_sim *s, int u, bool plain)
+{
+    if (!plain)
+        return s->n_pipes[u];
+    return u == SM__UNIT_SP ? SM__PLAIN_SP : u == SM__UNIT_SFU ? SM__PLAIN_SFU : SM__PLAIN_LDST;
+}
 
 /* Has scheduler i settled (sched.c): no candidate, and its last outcome repeats? */
 static inline bool sm__sched_settled(const sm_sim *s, int i)
