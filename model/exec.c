@@ -377,36 +377,3 @@ static inline __attribute__((always_inline)) void complete_now(sm_sim *s, bool p
 void sm__complete(sm_sim *s) { complete_now(s, false); }
 void sm__complete_plain(sm_sim *s) { complete_now(s, true); }
 
-/* Earliest completion after now, for skipping idle cycles, or `bound` if none comes
- * before it: the first bucket holding an instruction due in this round, else the
- * minimum over all (long latencies).
- * Buckets are visited in time order from now's, found by the non-empty mask: a
- * memory-bound kernel's next completion is often hundreds of empty buckets away.
- * Only for a quiet SM (sim.c), which has no register awaiting release (n_wq == 0):
- * the release lists are empty, so only the results' lists are marked and searched. */
-int64_t sm__next_completion(const sm_sim *s, int64_t bound)
-{
-    int64_t best = bound;
-    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
-    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
-        int wi = (start / 64 + i) % words;
-        uint64_t m = s->wheel_busy[wi];
-        if (i == 0)
-            m &= ~0ULL << (start & 63);
-        else if (i == words)
-            m &= ~(~0ULL << (start & 63));
-        for (; m; m &= m - 1) {
-            int b = wi * 64 + __builtin_ctzll(m);
-            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
-            if (t >= best) /* buckets in time order: none due before */
-                return best;
-            for (uint16_t h = s->wheel_head[SM__WHEEL_DONE][b]; h != SM__NIL;
-                 h = s->slots[h].next) {
-                if (s->slots[h].done_at == t)
-                    return t;
-                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
-            }
-        }
-    }
-    return best;
-}

@@ -688,7 +688,6 @@ void sm__complete(sm_sim *s);
 /* the same for a plain kernel (k.plain: sim.c) */
 void sm__dispatch_plain(sm_sim *s);
 void sm__complete_plain(sm_sim *s);
-int64_t sm__next_completion(const sm_sim *s, int64_t bound);
 bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
@@ -994,6 +993,41 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
 #define SM__PLAIN_SP 2
 #define SM__PLAIN_SFU 1
 #define SM__PLAIN_LDST 1
+
+/* Earliest completion after now, for skipping idle cycles, or `bound` if none comes
+ * before it: the first bucket holding an instruction due in this round, else the
+ * minimum over all (long latencies).
+ * Buckets are visited in time order from now's, found by the non-empty mask: a
+ * memory-bound kernel's next completion is often hundreds of empty buckets away.
+ * Only for a quiet SM (sim.c), which has no register awaiting release (n_wq == 0):
+ * the release lists are empty, so only the results' lists are marked and searched. */
+static inline __attribute__((always_inline)) int64_t sm__next_completion(const sm_sim *s,
+                                                                          int64_t bound)
+{
+    int64_t best = bound;
+    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
+    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
+        int wi = (start / 64 + i) % words;
+        uint64_t m = s->wheel_busy[wi];
+        if (i == 0)
+            m &= ~0ULL << (start & 63);
+        else if (i == words)
+            m &= ~(~0ULL << (start & 63));
+        for (; m; m &= m - 1) {
+            int b = wi * 64 + __builtin_ctzll(m);
+            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
+            if (t >= best) /* buckets in time order: none due before */
+                return best;
+            for (uint16_t h = s->wheel_head[SM__WHEEL_DONE][b]; h != SM__NIL;
+                 h = s->slots[h].next) {
+                if (s->slots[h].done_at == t)
+                    return t;
+                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+            }
+        }
+    }
+    return best;
+}
 
 /* Pipelines of unit u: a constant in a plain kernel's copy (SM__PLAIN_SP ...). */
 static inline __attribute__((always_inline)) int sm__n_pipes(const sm_sim *s, int u, bool plain)
