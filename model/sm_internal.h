@@ -635,6 +635,7 @@ typedef struct sm__stream_set sm__stream_set;
 typedef struct sm__streams sm__streams;
 void sm__streams_select(sm_sim *s);
 uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh);
+int32_t *sm__streams_prog(sm__stream_set *st, int n, bool *fresh);
 void sm__streams_free(sm_sim *s);
 /* trace.c: a trace workload's instruction source.  setup: SM_OK or SM_E_INVALID (the
  * trace does not fit the kernel); warp: its row and instruction count (n_left); inst:
