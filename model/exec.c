@@ -100,7 +100,9 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
 {
     sm__slot *sl = &s->slots[slot];
     const sm__op_info *oi = &s->k.ops[sl->op];
-    if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
+    /* nothing to write back: done once it leaves the collector (plain: a drawn
+     * stream's stores are the LD/ST unit's; no release flags) */
+    if ((!plain || u == SM__UNIT_MEM) && oi->is_store) {
         int w = sl->warp;
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
@@ -112,8 +114,12 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
         lat = sm__pend_lat(s, slot, lat);
     sl->lat = (uint8_t)lat;
     /* a conflicting shared access holds it longer; sm.oc_stages adds the pipeline
-     * registers GPGPU-Sim has beyond rfdse's, the same for every unit */
-    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy + s->k.oc_stages;
+     * registers GPGPU-Sim has beyond rfdse's, the same for every unit (plain: none,
+     * and a drawn stream's conflicts are shared accesses': the LD/ST unit's) */
+    if (plain)
+        sl->done_at = s->now + s->k.lat[lat] + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+    else
+        sl->done_at = s->now + s->k.lat[lat] + sl->xbusy + s->k.oc_stages;
     /* a trace's predicate alone (plain: a drawn stream, whose only instructions
      * without a register result are stores) */
     if (!plain && sl->dst == SM__NO_REG) {

@@ -163,7 +163,7 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
 /* Does the kernel need none of the cold features (k.plain), so that the cycle loop may
  * run the stages' plain copies?  By stage: the cycle (replays, schedulers that never
  * settle, the front end, designs' cycle hooks, result slots), dispatch (result slots,
- * the hazard model's memory stage, exact mode), the write-back (port rules, a shared
+ * the hazard model's memory stage, exact mode, pending hits, sm.oc_stages), the write-back (port rules, a shared
  * port, designs' write hooks) and issue (the front end, issue hooks, port rules,
  * release flags, a `fast` bit computed as drawn, a stream state read past its draws).
  * A micro-kernel or trace is never plain: the plain copies assume a drawn stream (no
@@ -175,7 +175,7 @@ static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
 {
     bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
                  k->result_slots;
-    bool dispatch = k->result_slots || k->mem_model || s->exact || k->pending;
+    bool dispatch = k->result_slots || k->mem_model || s->exact || k->pending || k->oc_stages;
     bool write = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
     bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                  k->fast_at_next || k->rng_read;
