@@ -310,7 +310,7 @@ bool sm__mem_blocked(const sm_sim *s)
     if (!s->n_full[u] || s->pipe_free[u][0] > s->now)
         return false;
     const sm__slot *sl = &s->slots[coll_at_c(s, u, 0)->slot];
-    return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses;
+    return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->k.max_misses;
 }
 
 /* A unit runs only in cycles it has a full collector and a free pipeline: in the

@@ -112,7 +112,7 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
-    sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
+    sl->xbusy = (uint8_t)(in->smem_ways - (plain || in->smem_ways != 0)); /* plain: drawn, >= 1 */
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
     if (!plain) { /* a plain kernel's stream is drawn: no predicates */
         /* a profile's pending hit (pending.c; pend_thresh 0 unless sm.pending_hits) */

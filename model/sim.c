@@ -269,6 +269,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->max_insts = c->max_insts > 0 ? (uint64_t)c->max_insts : UINT64_MAX;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
+    k->max_misses = c->max_misses;
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
     k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
     k->plain = kernel_plain(s, k);

@@ -313,6 +313,8 @@ typedef struct sm__kernel {
     uint32_t pend_thresh;
     uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
                           * once this many warp instructions have issued (sim.c)   */
+    int max_misses;      /* sm_config.max_misses: read per LD/ST dispatch from the    *
+                          * kernel the hot paths hold, not through the configuration */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
