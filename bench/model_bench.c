@@ -14,6 +14,7 @@
 #include "dse_sweep.h"
 #include "sm_design.h"
 #include "sm.h"
+#include "sm_internal.h" /* --load-use draws the streams itself (gen.c) */
 
 static double cpu_seconds(void)
 {
@@ -410,6 +411,146 @@ static int once(const dse_sweep *s, sm_sim *sim, const char *only)
     return 0;
 }
 
+/* --load-use: the load-use distance of the drawn streams, the quantity measure's
+ * lu_global and lu_shared give for the real kernels (bench/gpgpusim/measure): per
+ * load (global, then shared) of each warp of the first LU_BLOCKS blocks, the distance
+ * in the warp's instructions to the first one that reads its destination ("read"),
+ * and to the first that reads or writes it ("stall": the scoreboard holds a write to
+ * a pending register too, sched.c), both capped at LU_CAP as measure caps them; a
+ * load whose warp ends before any reader is left out (a drawn warp's end is where its
+ * length cuts it, not the kernel's code: pathfinder's last instruction is a shared
+ * load in every warp).  Also the profile's dep_distance and the
+ * keys, for comparison, and the register sources per instruction drawn (barriers
+ * left out), which placing a reader may raise. */
+#define LU_BLOCKS 4
+#define LU_CAP 64
+
+typedef struct lu_sum {
+    double n, read, stall, ended; /* ended: loads whose warp ended before a reader */
+} lu_sum;
+
+static void lu_warp(const sm__kernel *k, int ordinal, int wib, lu_sum sum[2], double srcs[2])
+{
+    static sm__inst in[1 << 16];
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    sm__gen_warp(k, &w, ordinal, wib);
+    int len = k->uneven ? k->warp_len[wib] : k->insts_per_warp;
+    len = len < (1 << 16) ? len : (1 << 16);
+    for (int i = 0; i < len; i++, w.n_issued++) {
+        sm__gen_next_drawn(k, &w);
+        in[i] = w.next;
+        srcs[0] += in[i].n_src;
+        srcs[1] += in[i].op != SM__OP_BAR;
+    }
+    for (int i = 0; i < len; i++) {
+        int kind = in[i].op == SM__OP_LD_GLOBAL ? 0 : in[i].op == SM__OP_LD_SHARED ? 1 : -1;
+        if (kind < 0 || in[i].dst == SM__NO_REG)
+            continue;
+        int r = in[i].dst, read = LU_CAP, stall = LU_CAP, j = i + 1;
+        for (int d = 1; j < len && d < LU_CAP; j++, d++) {
+            bool rd = false;
+            for (int q = 0; q < in[j].n_src; q++)
+                rd |= in[j].src[q] == r;
+            if (stall == LU_CAP && (rd || in[j].dst == r))
+                stall = d;
+            if (rd) {
+                read = d;
+                break;
+            }
+        }
+        if (read == LU_CAP && j == len) { /* the warp ended first: no distance */
+            sum[kind].ended++;
+            continue;
+        }
+        sum[kind].n++;
+        sum[kind].read += read;
+        sum[kind].stall += stall;
+    }
+}
+
+/* --load-use TSV: each profile's load_use_distance and shared_use_distance set to a
+ * measure.tsv's lu_global and lu_shared (bank set none), as compare-profiles
+ * --load-use runs them; 0 if the TSV has no row for it. */
+static int lu_from_tsv(dse_sweep *s, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "model_bench: cannot read %s\n", path);
+        return 2;
+    }
+    static char line[1 << 16];
+    int col[4] = { -1, -1, -1, -1 }; /* bench, set, lu_global, lu_shared */
+    static const char *const names[4] = { "bench", "set", "lu_global", "lu_shared" };
+    bool header = false;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char *field[256];
+        int n = 0;
+        for (char *t = strtok(line, "\t\n"); t && n < 256; t = strtok(NULL, "\t\n"))
+            field[n++] = t;
+        if (!header) {
+            for (int i = 0; i < n; i++)
+                for (int c = 0; c < 4; c++)
+                    col[c] = strcmp(field[i], names[c]) ? col[c] : i;
+            header = true;
+            if (col[0] < 0 || col[1] < 0 || col[2] < 0 || col[3] < 0) {
+                fprintf(stderr, "model_bench: %s has no lu_global and lu_shared columns\n", path);
+                fclose(f);
+                return 2;
+            }
+            continue;
+        }
+        if (n <= col[3] || strcmp(field[col[1]], "none"))
+            continue;
+        for (int wi = 0; wi < s->n_workloads; wi++)
+            if (!strcmp(s->workloads[wi].name, field[col[0]])) {
+                s->workloads[wi].load_use_distance = atof(field[col[2]]);
+                s->workloads[wi].shared_use_distance = atof(field[col[3]]);
+            }
+    }
+    fclose(f);
+    return 0;
+}
+
+static int load_use(dse_sweep *s, const char *tsv)
+{
+    static sm__kernel k;
+    if (tsv && lu_from_tsv(s, tsv))
+        return 2;
+    printf("# load-use distance of the drawn streams (cap %d; %d blocks of each profile)\n",
+           LU_CAP, LU_BLOCKS);
+    printf("%-16s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s\n", "profile", "dep_dist", "lu_key",
+           "g_loads", "g_read", "g_stall", "lu_key", "s_loads", "s_read", "s_stall", "srcs");
+    for (int wi = 0; wi < s->n_workloads; wi++) {
+        const sm_profile *p = &s->workloads[wi];
+        if (p->trace_stream)
+            continue;
+        memset(&k, 0, sizeof k);
+        k.regs = p->regs_per_thread;
+        k.reg_span = p->reg_span > p->regs_per_thread ? p->reg_span : p->regs_per_thread;
+        k.insts_per_warp = p->insts_per_warp;
+        k.warps_per_block = (p->block_threads + 31) / 32;
+        k.tail_lanes = p->block_threads % 32 ? p->block_threads % 32 : 32;
+        sm__gen_setup(&k, p);
+        lu_sum sum[2] = { { 0 } };
+        double srcs[2] = { 0, 0 };
+        for (int b = 0; b < LU_BLOCKS; b++)
+            for (int j = 0; j < k.warps_per_block; j++)
+                lu_warp(&k, b, j, sum, srcs);
+        printf("%-16s %8.2f", p->name, p->dep_distance);
+        for (int c = 0; c < 2; c++)
+            if (printf(" %8.2f", c ? p->shared_use_distance : p->load_use_distance), sum[c].n > 0)
+                printf(" %8.0f %8.2f %8.2f", sum[c].n, sum[c].read / sum[c].n,
+                       sum[c].stall / sum[c].n);
+            else
+                printf(" %8d %8s %8s", 0, "-", "-");
+        printf(" %6.3f\n", srcs[1] > 0 ? srcs[0] / srcs[1] : 0);
+    }
+    return 0;
+}
+
 /* Statistics that only account (energy), never time: left out of the default digest,
  * which therefore stays comparable with the digests recorded before they existed (the
  * digest is of every other statistic, field by field in list order, the bytes the
@@ -681,7 +822,7 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
     "                    | --replay-table [OPT...] | --digest | --digest-full | --digest-each\n"
-    "                    | --once [PROFILE]]\n"
+    "                    | --load-use [TSV] | --once [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
@@ -694,6 +835,9 @@ static const char usage[] =
     "                 memory hazards: IPC of Turner's design points per profile;\n"
     "                 hazards: what stall, replay and cr/hur met (docs/replay.md)\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
+    "  --load-use [TSV] load-use distance of each profile's drawn stream (measure's lu_*);\n"
+    "                 with a measure.tsv, the profiles' load_use_distance and\n"
+    "                 shared_use_distance set to its lu_global and lu_shared first\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
     "                 atomic_ways 4)\n"
@@ -750,6 +894,8 @@ int main(int argc, char **argv)
             }
             if (!rc)
                 rc = speed(s, sim);
+        } else if (argc > 1 && !strcmp(argv[1], "--load-use")) {
+            rc = load_use(s, argc > 2 ? argv[2] : NULL);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
             rc = once(s, sim, argc > 2 ? argv[2] : NULL);
         } else {

@@ -62,6 +62,14 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "frac_barrier", msg, ml,
                       "frac_sfu + frac_mem + frac_shared + frac_barrier must be at most 1, got %g",
                       p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier);
+    if (p->load_use_distance > 0 && p->load_use_distance < 1)
+        return reject(key, kl, "load_use_distance", msg, ml,
+                      "must be 0 (not placed) or at least 1 instruction, got %g",
+                      p->load_use_distance);
+    if (p->shared_use_distance > 0 && p->shared_use_distance < 1)
+        return reject(key, kl, "shared_use_distance", msg, ml,
+                      "must be 0 (not placed) or at least 1 instruction, got %g",
+                      p->shared_use_distance);
     if (p->l1_pending_rate > p->l1_hit_rate + 1e-9)
         return reject(key, kl, "l1_pending_rate", msg, ml,
                       "the pending hits are part of l1_hit_rate (%g), got %g", p->l1_hit_rate,

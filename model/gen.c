@@ -205,6 +205,23 @@ static void prog_setup(sm__kernel *k, const sm_profile *p)
         k->prog_key[r] = mix64(k->seed ^ 0x50C0DE0000ULL ^ (uint64_t)(r + 1) << 44);
 }
 
+/* Load-use placement (load_use_distance, shared_use_distance; docs/workloads.md,
+ * "Load-use distance"): a class's mean m >= 1 gives each of its loads a first reader
+ * floor(m) instructions later, one more with m's fraction (the measured distances are
+ * mostly one or two values per kernel, not a geometric spread); 0 leaves the class to
+ * the drawn dependencies, as before. */
+static void lu_setup(sm__kernel *k, const sm_profile *p)
+{
+    const double mean[2] = { p->load_use_distance, p->shared_use_distance };
+    k->lu_on = false;
+    for (int c = 0; c < 2; c++) {
+        double m = mean[c] < 1 ? 0.0 : fmin(mean[c], 64.0);
+        k->lu_base[c] = (uint8_t)floor(m);
+        k->lu_thresh[c] = m > 0 ? prob32(m - floor(m)) : 0;
+        k->lu_on |= k->lu_base[c] > 0;
+    }
+}
+
 void sm__gen_setup(sm__kernel *k, const sm_profile *p)
 {
     k->seed = p->seed;
@@ -233,6 +250,7 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
     else
         memcpy(k->reg_tab[1], k->reg_tab[0], sizeof k->reg_tab[1]);
     dep_table(k->dep_tab, p->dep_distance);
+    lu_setup(k, p);
 }
 
 static uint64_t warp_key(const sm__kernel *k, int ordinal, int warp_in_block)
@@ -262,6 +280,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     wp->lanes = (uint8_t)sm__gen_lanes(k, ordinal, warp_in_block);
     wp->ring_pos[0] = wp->ring_pos[1] = 0;
     wp->ring_fill[0] = wp->ring_fill[1] = 0;
+    wp->lu_n = 0;
     wp->micro_row = (uint16_t)(ordinal * k->warps_per_block + warp_in_block);
     wp->wib = (uint8_t)warp_in_block;
     wp->next.smem_ways = 1; /* synth() writes it only when the kernel has conflicts */
@@ -287,9 +306,72 @@ static uint8_t smem_degree(const sm__kernel *k, uint64_t a, uint64_t b)
     return (uint8_t)ways;
 }
 
+/* Whether register r awaits its placed reader (a load's destination in lu_reg). */
+static bool lu_pending(const sm__warp *wp, uint8_t r)
+{
+    for (int i = 0; i < wp->lu_n; i++)
+        if (wp->lu_reg[i] == r)
+            return true;
+    return false;
+}
+
+/* r, or if it awaits its placed reader the next register of its lane mode's set (in
+ * cyclic order) that does not: nothing reads or writes a placed load's result before
+ * its reader, as a compiled kernel leaves it alone (a write would also wait for the
+ * load at the scoreboard). */
+static uint8_t lu_avoid(const sm__kernel *k, const sm__warp *wp, uint8_t r, int div)
+{
+    if (r == SM__NO_REG || !lu_pending(wp, r))
+        return r;
+    int lo = div ? k->first_div : 0, hi = div ? k->regs : k->first_div;
+    for (int i = 1; i < hi - lo; i++) {
+        uint8_t q = (uint8_t)(lo + (r - lo + i) % (hi - lo));
+        if (!lu_pending(wp, q))
+            return q;
+    }
+    return r; /* every register of the set awaits a reader: leave it */
+}
+
+/* Load-use placement for instruction `index` (k.lu_on): the loads whose reader is due
+ * (their distance reached; a barrier defers them to the next instruction) become its
+ * first sources, earliest first, as many as it has sources (an ALU instruction takes up
+ * to SM__MAX_SRC: `fma d, a, b, c` after two loads reads both); no other source nor
+ * the destination touches a load still waiting; a load of a placed class then waits
+ * for its own reader (up to SM__LU_SLOTS at once: a further one is left to the drawn
+ * dependencies). */
+static void __attribute__((noinline)) lu_place(const sm__kernel *k, sm__warp *wp, int index,
+                                               int op, int *n_src, int div, uint64_t h,
+                                               uint8_t *dst, uint8_t src[3])
+{
+    int n = *n_src, room = k->src_drawn[op] ? SM__MAX_SRC : n, used = 0;
+    while (used < room) {
+        int due = -1;
+        for (int i = 0; i < wp->lu_n; i++)
+            if (wp->lu_due[i] <= index && (due < 0 || wp->lu_due[i] < wp->lu_due[due]))
+                due = i;
+        if (due < 0)
+            break;
+        src[used++] = wp->lu_reg[due];
+        wp->lu_n--;
+        wp->lu_reg[due] = wp->lu_reg[wp->lu_n];
+        wp->lu_due[due] = wp->lu_due[wp->lu_n];
+    }
+    *n_src = n = n > used ? n : used;
+    for (int i = used; i < n; i++)
+        src[i] = lu_avoid(k, wp, src[i], div);
+    *dst = lu_avoid(k, wp, *dst, div);
+    int c = op == SM__OP_LD_GLOBAL ? 0 : op == SM__OP_LD_SHARED ? 1 : -1;
+    if (c < 0 || !k->lu_base[c] || *dst == SM__NO_REG || wp->lu_n >= SM__LU_SLOTS)
+        return;
+    int d = k->lu_base[c] + ((uint32_t)mix64(h ^ 0x10AD05E5ULL) < k->lu_thresh[c]);
+    wp->lu_reg[wp->lu_n] = *dst;
+    wp->lu_due[wp->lu_n] = index + d;
+    wp->lu_n++;
+}
+
 /* Draws the next instruction.  Written without data-dependent branches where it costs
  * nothing (selects instead of ifs): the operation mix makes them unpredictable. */
-static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op)
+static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int index)
 {
     uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
     int div = (uint32_t)a < k->div_thresh;
@@ -318,6 +400,12 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op)
             s2 = mate_of(k, s1, c, s2);
             s2 = s2 == s0 && k->n_mates[s1] > 1 ? mate_of(k, s1, c + 1, s2) : s2;
         }
+    }
+    if (__builtin_expect(k->lu_on, 0)) { /* load-use placement (lu_place) */
+        uint8_t src[3] = { s0, s1, s2 };
+        lu_place(k, wp, index, op, &n, div, a ^ (b << 1), &dst, src);
+        s0 = src[0], s1 = src[1], s2 = src[2];
+        in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     }
     /* a register read twice is read once; unused slots get SM__NO_REG */
     int k1 = (n > 1) & (s1 != s0), k2 = (n > 2) & (s2 != s0) & (s2 != s1);
@@ -420,7 +508,7 @@ static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *i
     if (slot >= 0 && slot < k->n_bar)
         bar_inst(in);
     else
-        synth(k, wp, in, prog_op(k, slot, index));
+        synth(k, wp, in, prog_op(k, slot, index), index);
 }
 
 static void pack(sm__inst *in, uint64_t draws, uint64_t *out)

@@ -47,7 +47,9 @@ void sm_profile_default(sm_profile *p)
         .frac_fp64 = 0.0, .frac_barrier = 0.0, .latency1_share = 0.0,
         .store_share = 0.25, /* the usual load/store ratio, where none is measured */
         .smem_store_share = 0.25, /* the same for shared memory */
-        .reg_skew = 0.3, .dep_distance = 4.0, .l1_hit_rate = 0.7, .l1_pending_rate = 0.0, .miss_latency = 0,
+        .reg_skew = 0.3, .dep_distance = 4.0,
+        .load_use_distance = 0.0, .shared_use_distance = 0.0, /* not placed */
+        .l1_hit_rate = 0.7, .l1_pending_rate = 0.0, .miss_latency = 0,
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
         /* coalesce: Radaideh (Fig. 3.3) measured 29.2 % of results needing all 4 bytes;

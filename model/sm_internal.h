@@ -40,6 +40,7 @@
 #define SM__MAX_SCHED 4
 #define SM__MAX_MATES 8        /* bank mates remembered per register (same_bank_share) */
 #define SM__RING 16            /* recent destinations remembered for dependencies      */
+#define SM__LU_SLOTS 8         /* loads awaiting their placed first use (gen.c)          */
 #define SM__PROG_ROUNDS 4      /* rounds of the program permutation (gen.c prog_perm)   */
 #define SM__DIV_LANES 16       /* lanes active under a thread-ID branch (tid < 16)     */
 #define SM__FWAS_PATIENCE 1     /* FWAS starvation limit (sched_fwas.c)             */
@@ -170,6 +171,11 @@ typedef struct sm__warp {
     uint8_t ring[2][SM__RING]; /* recent destinations per lane mode */
     uint8_t ring_pos[2];       /* next ring position (wraps)            */
     uint8_t ring_fill[2];      /* valid ring entries, at most SM__RING  */
+    /* load_use_distance (gen.c): loads whose first reader is placed, by register and
+     * the warp instruction index that reads it */
+    uint8_t lu_n;
+    uint8_t lu_reg[SM__LU_SLOTS];
+    int32_t lu_due[SM__LU_SLOTS];
     /* Per register; the entries of SM__NO_REG stay 0 (never pending, never slow), so
      * unused operand slots can be looked up without a test. */
     uint8_t pend[SM__MAX_REGS];    /* scoreboard: 0, SM__STALL_DEP or SM__STALL_MEMORY */
@@ -343,6 +349,12 @@ typedef struct sm__kernel {
     int smem_base;
     uint32_t smem_thresh, atomic_thresh;
     int atomic_cycles;
+    /* load-use placement (gen.c): a global (0) or shared (1) load's first reader comes
+     * lu_base[c] instructions later, one more with P = lu_thresh[c] / 2^32; lu_on: a
+     * class is placed (lu_base > 0) */
+    bool lu_on;
+    uint8_t lu_base[2];
+    uint32_t lu_thresh[2];
     /* launches (launch.c): this SM's blocks of launch l are [launch_end[l - 1],
      * launch_end[l]); with launch_dep a launch's blocks wait for the previous launch's
      * last block; launch_sms[l]: SMs that run a block of launch l (share the memory) */

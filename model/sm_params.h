@@ -272,6 +272,10 @@ typedef struct sm_profile {
     double src_operands;    /* mean source register operands per instruction   */
     double reg_skew;        /* register-ID skew: P(r) ~ exp(-reg_skew * r)     */
     double dep_distance;    /* mean distance (instructions) to the producer    */
+    double load_use_distance; /* mean distance from a global load to the first *
+                             * instruction reading its result (0: not placed, *
+                             * the drawn dependencies decide; gen.c)           */
+    double shared_use_distance; /* the same for shared-memory loads            */
     double l1_hit_rate;     /* global loads that hit in L1                     */
     double l1_pending_rate; /* of them, pending hits: the line's fill still in *
                              * flight (with sm.pending_hits; GPGPU-Sim's       *

@@ -75,6 +75,11 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
         n = put(b, n, k->n_mates, sizeof k->n_mates);
         n = put(b, n, k->mates, sizeof k->mates);
     }
+    n = put(b, n, &k->lu_on, sizeof k->lu_on); /* load-use placement (gen.c lu_place) */
+    if (k->lu_on) {
+        n = put(b, n, k->lu_base, sizeof k->lu_base);
+        n = put(b, n, k->lu_thresh, sizeof k->lu_thresh);
+    }
     return n;
 }
 

@@ -312,6 +312,122 @@ static void test_pending_hits_profile(void **state)
     assert_int_equal(none.pending_hits, 0);
 }
 
+/* Load-use placement (load_use_distance, shared_use_distance; gen.c lu_place): the
+ * drawn stream of a profile whose global-memory instructions are all loads (no
+ * barriers, which would defer a reader) puts each load's first reader exactly
+ * load_use_distance instructions after it: the instructions between neither read nor
+ * write its destination, the one at the distance reads it.  Counted by hand over the
+ * streams of two blocks; a mean with a fraction gives floor and floor + 1 in its
+ * proportion (a binomial within 4 sd).  Without the keys the drawn dependencies put
+ * readers anywhere (the check that the test can fail). */
+static bool lu_near_load(const sm__inst *in, int len, int i)
+{
+    for (int q = i - 3; q <= i + 3; q++)
+        if (q != i && q >= 0 && q < len &&
+            (in[q].op == SM__OP_LD_GLOBAL || in[q].op == SM__OP_LD_SHARED))
+            return true;
+    return false;
+}
+
+/* isolated: only loads with no other load within 3 instructions (two readers due at
+ * one load, which has one source, defer one of them) */
+static void lu_stream(fixture *f, int op, int len, bool isolated, int *placed, int *other,
+                      int hist[8])
+{
+    static sm__kernel k;
+    memset(&k, 0, sizeof k);
+    k.regs = f->p.regs_per_thread;
+    k.insts_per_warp = f->p.insts_per_warp;
+    k.warps_per_block = (f->p.block_threads + 31) / 32;
+    sm__gen_setup(&k, &f->p);
+    static sm__inst in[400];
+    *placed = *other = 0;
+    for (int b = 0; b < 2; b++)
+        for (int j = 0; j < k.warps_per_block; j++) {
+            sm__warp w;
+            memset(&w, 0, sizeof w);
+            sm__gen_warp(&k, &w, b, j);
+            for (int i = 0; i < len; i++, w.n_issued++) {
+                sm__gen_next_drawn(&k, &w);
+                in[i] = w.next;
+            }
+            for (int i = 0; i < len; i++) {
+                if (in[i].op != op)
+                    continue;
+                int r = in[i].dst, d = 0; /* d: the first instruction touching r */
+                for (int q = i + 1; q < len && q < i + 8 && !d; q++) {
+                    bool reads = in[q].src[0] == r || in[q].src[1] == r || in[q].src[2] == r;
+                    d = reads ? q - i : in[q].dst == r ? -(q - i) : 0;
+                }
+                if (i + 7 >= len || (isolated && lu_near_load(in, len, i)))
+                    continue; /* its reader may lie past the warp's end */
+                hist[d > 0 ? d : 0]++;
+                *placed += d > 0;
+                *other += d <= 0;
+            }
+        }
+}
+
+static void test_load_use_placement(void **state)
+{
+    fixture *f = *state;
+    sm_profile_default(&f->p);
+    f->p.insts_per_warp = 400;
+    f->p.frac_mem = 0.2;
+    f->p.store_share = 0.0;
+    f->p.frac_shared = 0.0;
+    f->p.frac_barrier = 0.0;
+    f->p.seed = 271828;
+    int placed, other, hist[8] = { 0 };
+    lu_stream(f, SM__OP_LD_GLOBAL, 400, false, &placed, &other, hist); /* keys absent */
+    printf("# load-use, drawn: %d loads read first at 1..7: %d %d %d %d %d %d %d, "
+           "written or unread first %d\n", placed + other, hist[1], hist[2], hist[3], hist[4],
+           hist[5], hist[6], hist[7], other);
+    assert_true(placed + other > 500);
+    assert_true(hist[3] < placed + other); /* some load's reader is elsewhere */
+    f->p.load_use_distance = 3.0;
+    memset(hist, 0, sizeof hist);
+    lu_stream(f, SM__OP_LD_GLOBAL, 400, false, &placed, &other, hist);
+    assert_int_equal(other, 0);
+    assert_int_equal(hist[3], placed);
+    /* shared loads, distance 1, global ones left to the draws */
+    f->p.load_use_distance = 0.0;
+    f->p.shared_use_distance = 1.0;
+    f->p.frac_shared = 0.2;
+    f->p.smem_store_share = 0.0;
+    memset(hist, 0, sizeof hist);
+    lu_stream(f, SM__OP_LD_SHARED, 400, false, &placed, &other, hist);
+    assert_int_equal(other, 0);
+    assert_int_equal(hist[1], placed);
+    /* a fraction: 2.5 gives 2 and 3 half each */
+    f->p.frac_shared = 0.0;
+    f->p.shared_use_distance = 0.0;
+    f->p.load_use_distance = 2.5;
+    memset(hist, 0, sizeof hist);
+    lu_stream(f, SM__OP_LD_GLOBAL, 400, true, &placed, &other, hist);
+    assert_int_equal(other, 0);
+    assert_int_equal(hist[2] + hist[3], placed);
+    double sd = sqrt(placed * 0.25);
+    printf("# load-use 2.5: %d at 2, %d at 3 (expected %.0f each, sd %.1f)\n", hist[2], hist[3],
+           placed / 2.0, sd);
+    assert_true(fabs(hist[3] - placed / 2.0) <= 4 * sd);
+    /* in a run: a memory-bound kernel whose loads are read at once waits out each miss
+     * (few loads in flight per warp); read 8 instructions later it overlaps them */
+    sm_config_default(&f->c);
+    sm_fixture_memory_bound(&f->p);
+    f->p.store_share = 0.0;
+    uint64_t cycles[2];
+    const double dist[2] = { 1.0, 8.0 };
+    for (int i = 0; i < 2; i++) {
+        f->p.load_use_distance = dist[i];
+        assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+        cycles[i] = f->st.cycles;
+    }
+    printf("# load-use in a run: %lu cycles at distance 1, %lu at 8\n",
+           (unsigned long)cycles[0], (unsigned long)cycles[1]);
+    assert_true(cycles[0] > cycles[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_uneven_warps),
         cmocka_unit_test(test_one_program),
         cmocka_unit_test(test_pending_hits_profile),
+        cmocka_unit_test(test_load_use_placement),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
 }
