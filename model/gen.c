@@ -286,7 +286,9 @@ int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block)
     return 32;
 }
 
-static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block);
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block,
+                        const int32_t *prog);
+static const int32_t *prog_table(const sm__kernel *k);
 
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
@@ -304,7 +306,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     bool fresh;
     uint64_t *st = k->streams ? sm__streams_slot(k->streams, wp->micro_row, &fresh) : NULL;
     if (st && fresh)
-        stream_fill(k, st, ordinal, warp_in_block);
+        stream_fill(k, st, ordinal, warp_in_block, prog_table(k));
     wp->stream = st;
 }
 
@@ -489,7 +491,7 @@ static int64_t prog_perm(const sm__kernel *k, int64_t q)
  * (length L0) at floor(p L / L0), a map that keeps the order and, as L >= L0, never
  * joins two positions, so all warps of a block meet the same barriers in the same
  * order; never a barrier as the last instruction, whose warp would end waiting. */
-static int64_t prog_slot(const sm__kernel *k, int wib, int index)
+static int64_t prog_slot(const sm__kernel *k, int wib, int index, const int32_t *prog)
 {
     int64_t p = index;
     if (k->uneven) {
@@ -498,7 +500,9 @@ static int64_t prog_slot(const sm__kernel *k, int wib, int index)
         if (p * len / base != index)
             return -1;
     }
-    return p < k->prog_len ? prog_perm(k, p) : -1;
+    if (p >= k->prog_len)
+        return -1;
+    return prog ? prog[p] : prog_perm(k, p);
 }
 
 /* The operation class of a slot that is not a barrier: the op table's entries evenly
@@ -520,10 +524,12 @@ static void bar_inst(sm__inst *in)
 /* Stored streams (streams.c): SM__STREAM_WORDS words per instruction (sm_internal.h). */
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 
-/* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
-static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+/* Instruction `index` of the warp's stream as drawn (synth or a barrier); prog: the
+ * kernel's program slots (prog_table), or NULL to compute them. */
+static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in,
+                       const int32_t *prog)
 {
-    int64_t slot = prog_slot(k, wp->wib, index);
+    int64_t slot = prog_slot(k, wp->wib, index, prog);
     if (slot >= 0 && slot < k->n_bar)
         bar_inst(in);
     else
@@ -537,8 +543,29 @@ static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
     out[1] = (uint64_t)in->miss | draws << 8 | (uint64_t)in->smem_ways << 16;
 }
 
-/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
-static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block)
+/* The program slot of every position of the shortest warp, prog_perm(p) for p <
+ * prog_len: the same for every warp of the kernel, so it is walked once per stored
+ * set (streams.c keeps it) instead of once per warp and position.  NULL when there is
+ * no set or no memory: draw_synth then walks it. */
+static const int32_t *prog_table(const sm__kernel *k)
+{
+    bool fresh;
+    int32_t *prog = sm__streams_prog(k->streams, k->prog_len, &fresh);
+    if (prog && fresh)
+        for (int p = 0; p < k->prog_len; p++)
+            prog[p] = (int32_t)prog_perm(k, p);
+    return prog;
+}
+
+/* The multiplicative inverse of GOLDEN mod 2^64: a stream state advanced by n draws,
+ * times it, gives n back. */
+#define GOLDEN_INV 0xF1DE83E19937733DULL
+_Static_assert(GOLDEN * GOLDEN_INV == 1, "GOLDEN_INV inverts GOLDEN");
+
+/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp];
+ * prog: prog_table's, or NULL. */
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block,
+                        const int32_t *prog)
 {
     sm__warp w;
     memset(&w, 0, sizeof w);
@@ -547,10 +574,9 @@ static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int war
     int len = k->uneven ? k->warp_len[warp_in_block] : k->insts_per_warp;
     for (int i = 0; i < len; i++) {
         sm__inst in = { .smem_ways = 1 }; /* as sm__gen_warp leaves it */
-        uint64_t before = w.rng, draws = 0;
-        draw_synth(k, &w, i, &in);
-        while (before + draws * GOLDEN != w.rng)
-            draws++;
+        uint64_t before = w.rng;
+        draw_synth(k, &w, i, &in, prog);
+        uint64_t draws = (w.rng - before) * GOLDEN_INV; /* each draw adds GOLDEN */
         pack(&in, draws, out + SM__STREAM_WORDS * i);
     }
 }
@@ -566,7 +592,7 @@ static void __attribute__((noinline)) stream_past(const sm__kernel *k, sm__warp 
     w.rng = warp_key(k, wp->micro_row / wpb, wp->micro_row % wpb);
     w.wib = wp->wib;
     for (int i = 0; i <= index; i++)
-        draw_synth(k, &w, i, in);
+        draw_synth(k, &w, i, in, NULL);
     wp->rng = w.rng;
 }
 
@@ -610,7 +636,7 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         else
             micro(k, wp, index, in);
     } else
-        draw_synth(k, wp, index, in);
+        draw_synth(k, wp, index, in, NULL);
 }
 
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)

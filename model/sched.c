@@ -116,7 +116,7 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
-    sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
+    sl->xbusy = (uint8_t)(in->smem_ways - (plain || in->smem_ways != 0)); /* plain: drawn, >= 1 */
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
     if (!plain) { /* a plain kernel's stream is drawn: no predicates */
         /* a profile's pending hit (pending.c; pend_thresh 0 unless sm.pending_hits) */
@@ -224,6 +224,18 @@ static bool settled_exact(const sm_sim *s, const sm__sched *q)
 }
 #endif
 
+/* Scheduler i's cycle: run it, or charge its settled stall. */
+static inline __attribute__((always_inline)) void issue_one(sm_sim *s, int i, bool plain)
+{
+    const sm__sched *q = &s->sched[i];
+    if (!sm__sched_settled(s, i))
+        issue_sched(s, i, plain);
+    else {
+        assert(settled_exact(s, q));
+        s->stall_n[q->cls]++;
+    }
+}
+
 /* plain: k.plain, a constant in each copy */
 static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
 {
@@ -234,17 +246,15 @@ static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
         if (__builtin_expect(s->k.replay, 0))
             sm__hz_pre_issue(s);
         s->sched_dirty |= s->k.sched_always;
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            issue_one(s, i, false);
+        return;
     }
-    const int n_sched = s->c->n_schedulers;
-    for (int i = 0; i < n_sched; i++) {
-        const sm__sched *q = &s->sched[i];
-        if (!sm__sched_settled(s, i))
-            issue_sched(s, i, plain);
-        else {
-            assert(settled_exact(s, q));
-            s->stall_n[q->cls]++;
-        }
-    }
+    /* a plain kernel has SM__PLAIN_SCHED schedulers: one copy of the stage per
+     * scheduler, each with its index, bit and record as constants */
+    _Static_assert(SM__PLAIN_SCHED == 2, "one call per scheduler");
+    issue_one(s, 0, true);
+    issue_one(s, 1, true);
 }
 
 void sm__issue(sm_sim *s) { issue(s, false); }

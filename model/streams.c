@@ -24,6 +24,7 @@ struct sm__stream_set {
     uint64_t hash, used;
     int n_streams, len; /* streams (ordinal x warps_per_block + warp), words each */
     uint64_t **stream;  /* NULL until the warp is first launched */
+    int32_t *prog;      /* the program's slots (gen.c prog_table), NULL until drawn */
     size_t bytes;
     struct sm__streams *owner;
 };
@@ -104,6 +105,7 @@ static void set_drop(sm__streams *z, sm__stream_set *st)
     for (int i = 0; i < st->n_streams; i++)
         free(st->stream[i]);
     free(st->stream);
+    free(st->prog);
     free(st->key);
     z->bytes -= st->bytes;
     *st = z->set[--z->n];
@@ -202,4 +204,23 @@ uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh)
         *fresh = true;
     }
     return st->stream[g];
+}
+
+/* Storage for the set's program slots (gen.c prog_table; n entries), with *fresh set
+ * when the caller must fill it; NULL without a set, for an empty program or without
+ * memory (the caller then computes each slot). */
+int32_t *sm__streams_prog(sm__stream_set *st, int n, bool *fresh)
+{
+    *fresh = false;
+    if (!st || n < 1)
+        return NULL;
+    if (!st->prog) {
+        size_t bytes = (size_t)n * sizeof *st->prog;
+        if (st->owner->bytes + bytes > STREAM_BUDGET || !(st->prog = malloc(bytes)))
+            return NULL;
+        st->bytes += bytes;
+        st->owner->bytes += bytes;
+        *fresh = true;
+    }
+    return st->prog;
 }
