@@ -392,18 +392,24 @@ static int replay_table(const dse_sweep *s, int argc, char **argv)
 
 /* One chip of each profile (or of the named one) once, printing the warp instructions
  * simulated: for instruction counting under callgrind, whose total divided by this
- * count is host instructions per warp instruction (docs/performance.md). */
-static int once(const dse_sweep *s, sm_sim *sim, const char *only)
+ * count is host instructions per warp instruction (docs/performance.md).  Ideal on the
+ * all-fast map, or (--once-technique) the named preset on --digest's 70 % stand-in map,
+ * so a design's cost is counted on the storage its digest line covers. */
+static int once(const dse_sweep *s, sm_sim *sim, const char *only, const char *tname)
 {
-    dse_technique ideal;
-    dse_technique_preset("ideal", &ideal);
+    dse_technique t;
+    if (!dse_technique_preset(tname ? tname : "ideal", &t)) {
+        fprintf(stderr, "model_bench: no preset '%s'\n", tname);
+        return 2;
+    }
     static sm_rf_map m;
-    standin_map(s, &ideal, 0, &m);
+    int total = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
+    standin_map(s, &t, tname ? (int)(total * 0.3 + 0.5) : 0, &m);
     for (int wi = 0; wi < s->n_workloads; wi++) {
         if (only && strcmp(only, s->workloads[wi].name))
             continue;
         uint64_t insts = 0;
-        if (chip_ipc(sim, s, &s->workloads[wi], &ideal, &m, &insts) < 0)
+        if (chip_ipc(sim, s, &s->workloads[wi], &t, &m, &insts) < 0)
             return 1;
         printf("%-16s %12llu warp instructions\n", s->workloads[wi].name,
                (unsigned long long)insts);
@@ -822,7 +828,8 @@ static int stop_table(const dse_sweep *s, sm_sim *sim, double rel)
 static const char usage[] =
     "usage: model_bench [--ipc-table [TECHNIQUE...] | --latency-table | --reg-release\n"
     "                    | --replay-table [OPT...] | --digest | --digest-full | --digest-each\n"
-    "                    | --load-use [TSV] | --once [PROFILE]]\n"
+    "                    | --load-use [TSV] | --once [PROFILE]\n"
+    "                    | --once-technique NAME [PROFILE]]\n"
     "  (none)         simulated warp instructions per CPU-second, per shipped profile\n"
     "  --ipc-table    IPC of every technique (or those named) on stand-in maps\n"
     "  --latency-table IPC against the main register file's latency, with and without caches\n"
@@ -835,12 +842,13 @@ static const char usage[] =
     "                 memory hazards: IPC of Turner's design points per profile;\n"
     "                 hazards: what stall, replay and cr/hur met (docs/replay.md)\n"
     "  --once         one pass over the profiles (or PROFILE), for callgrind\n"
+    "  --once-technique NAME [PROFILE]  the same with preset NAME on --digest's map\n"
     "  --load-use [TSV] load-use distance of each profile's drawn stream (measure's lu_*);\n"
     "                 with a measure.tsv, the profiles' load_use_distance and\n"
     "                 shared_use_distance set to its lu_global and lu_shared first\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
-    "                 atomic_ways 4)\n"
+    "                 atomic_ways 4), const (sm.const_cache: the profiles' constant loads)\n"
     "  --stop-table [REL] the stopping rule at relative error REL (0.01) against exact runs\n";
 
 int main(int argc, char **argv)
@@ -882,6 +890,8 @@ int main(int argc, char **argv)
             rc = 0;
             if (!strcmp(argv[2], "memory")) {
                 s->sm.memory = SM_MEMORY_PARTITIONS;
+            } else if (!strcmp(argv[2], "const")) {
+                s->sm.const_cache = true; /* the profiles' frac_const, const_lines */
             } else if (!strcmp(argv[2], "smem")) {
                 for (int wi = 0; wi < s->n_workloads; wi++) {
                     s->workloads[wi].smem_ways = 2.0;
@@ -897,7 +907,9 @@ int main(int argc, char **argv)
         } else if (argc > 1 && !strcmp(argv[1], "--load-use")) {
             rc = load_use(s, argc > 2 ? argv[2] : NULL);
         } else if (argc > 1 && !strcmp(argv[1], "--once")) {
-            rc = once(s, sim, argc > 2 ? argv[2] : NULL);
+            rc = once(s, sim, argc > 2 ? argv[2] : NULL, NULL);
+        } else if (argc > 2 && !strcmp(argv[1], "--once-technique")) {
+            rc = once(s, sim, argc > 3 ? argv[3] : NULL, argv[2]);
         } else {
             rc = speed(s, sim);
         }

@@ -62,6 +62,11 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "frac_barrier", msg, ml,
                       "frac_sfu + frac_mem + frac_shared + frac_barrier must be at most 1, got %g",
                       p->frac_sfu + p->frac_mem + p->frac_shared + p->frac_barrier);
+    if (p->frac_const > 1.0 - p->frac_sfu - p->frac_mem - p->frac_shared - p->frac_barrier + 1e-9)
+        return reject(key, kl, "frac_const", msg, ml,
+                      "constant loads are part of the ALU share (%g), got %g",
+                      1.0 - p->frac_sfu - p->frac_mem - p->frac_shared - p->frac_barrier,
+                      p->frac_const);
     if (p->load_use_distance > 0 && p->load_use_distance < 1)
         return reject(key, kl, "load_use_distance", msg, ml,
                       "must be 0 (not placed) or at least 1 instruction, got %g",

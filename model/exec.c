@@ -100,7 +100,9 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
 {
     sm__slot *sl = &s->slots[slot];
     const sm__op_info *oi = &s->k.ops[sl->op];
-    if (oi->is_store) { /* nothing to write back: done once it leaves the collector */
+    /* nothing to write back: done once it leaves the collector (plain: a drawn
+     * stream's stores are the LD/ST unit's; no release flags) */
+    if ((!plain || u == SM__UNIT_MEM) && oi->is_store) {
         int w = sl->warp;
         sm__slot_free(s, slot);
         sm__inst_done(s, w);
@@ -112,8 +114,12 @@ static inline __attribute__((always_inline)) void start(sm_sim *s, uint16_t slot
         lat = sm__pend_lat(s, slot, lat);
     sl->lat = (uint8_t)lat;
     /* a conflicting shared access holds it longer; sm.oc_stages adds the pipeline
-     * registers GPGPU-Sim has beyond rfdse's, the same for every unit */
-    sl->done_at = s->now + s->k.lat[lat] + sl->xbusy + s->k.oc_stages;
+     * registers GPGPU-Sim has beyond rfdse's, the same for every unit (plain: none,
+     * and a drawn stream's conflicts are shared accesses': the LD/ST unit's) */
+    if (plain)
+        sl->done_at = s->now + s->k.lat[lat] + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+    else
+        sl->done_at = s->now + s->k.lat[lat] + sl->xbusy + s->k.oc_stages;
     /* a trace's predicate alone (plain: a drawn stream, whose only instructions
      * without a register result are stores) */
     if (!plain && sl->dst == SM__NO_REG) {
@@ -213,6 +219,44 @@ static inline int oldest_ready(const sm_sim *s, int u)
     return j;
 }
 
+/* Pipeline p of unit u takes the oldest collector whose operands are in, if it is
+ * free; *sent: one did.  Returns false when no later pipeline can take one either
+ * (none is ready, or the LD/ST unit is refused on MSHRs). */
+static inline __attribute__((always_inline)) bool pipe_take(sm_sim *s, int u, int p, bool *sent,
+                                                            bool plain)
+{
+    if (s->pipe_free[u][p] > s->now)
+        return true;
+    int j = oldest_ready(s, u);
+    if (j == s->n_full[u])
+        return false;
+    const sm__collector *co = coll_at(s, u, j);
+    const uint16_t slot = co->slot;
+    const sm__slot *sl = &s->slots[slot];
+    if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
+        s->st->mshr_stalls++;
+        if (!*sent && (plain || !s->exact)) { /* nothing changed: the outcome repeats */
+            s->mem_hold_until = next_arrival(s, u);
+            s->mem_hold_full = s->n_full[u];
+            s->mem_hold_misses = s->misses;
+        }
+        return false;
+    }
+    if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
+        s->mem_hold_until = 0;
+        s->st->smem_conflict_cycles += sl->xbusy;
+    }
+    if (!plain && s->k.result_slots && result_taken(s, u, p, sl))
+        return true; /* this pipeline refuses it; the next may take it */
+    /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
+    s->pipe_free[u][p] = s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
+    s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
+    coll_remove(s, u, j); /* co is another collector's from here */
+    *sent = true;
+    start(s, slot, u, plain);
+    return true;
+}
+
 /* Each free pipeline, in order, takes the oldest collector whose operands are in; what
  * is left waits.  A collector's dispatch stalls (one per cycle it waits with its
  * operands in) are charged when it leaves, all at once: now - ready_at, which is what
@@ -230,41 +274,20 @@ static inline __attribute__((always_inline)) void dispatch_unit(sm_sim *s, int u
         return;
     }
     bool sent = false;
-    for (int p = 0; p < s->n_pipes[u]; p++) {
-        if (s->pipe_free[u][p] > s->now)
-            continue;
-        int j = oldest_ready(s, u);
-        if (j == s->n_full[u])
-            break;
-        const sm__collector *co = coll_at(s, u, j);
-        const uint16_t slot = co->slot;
-        const sm__slot *sl = &s->slots[slot];
-        if (u == SM__UNIT_MEM && !sm__mem_accept(s, sl)) {
-            s->st->mshr_stalls++;
-            if (!sent && (plain || !s->exact)) { /* nothing changed: the outcome repeats */
-                s->mem_hold_until = next_arrival(s, u);
-                s->mem_hold_full = s->n_full[u];
-                s->mem_hold_misses = s->misses;
-            }
-            break;
-        }
-        if (u == SM__UNIT_MEM) { /* the held state could recur with other collectors */
-            s->mem_hold_until = 0;
-            s->st->smem_conflict_cycles += sl->xbusy;
-        }
-        if (!plain && s->k.result_slots && result_taken(s, u, p, sl))
-            continue; /* this pipeline refuses it; the next may take it */
-        /* u is a constant here (always_inline): only LD/ST reads the conflict cycles */
-        s->pipe_free[u][p] =
-            s->now + s->k.ops[sl->op].interval + (u == SM__UNIT_MEM ? sl->xbusy : 0);
-        s->st->dispatch_stalls += (uint64_t)(s->now - co->ready_at);
-        coll_remove(s, u, j); /* co is another collector's from here */
-        sent = true;
-        start(s, slot, u, plain);
+    /* the plain copy's pipelines unrolled, each index a constant (SM__PLAIN_SP ...) */
+    if (plain) {
+#pragma GCC unroll 2
+        for (int p = 0; p < sm__n_pipes(s, u, true); p++)
+            if (!pipe_take(s, u, p, &sent, true))
+                break;
+    } else {
+        for (int p = 0; p < s->n_pipes[u]; p++)
+            if (!pipe_take(s, u, p, &sent, false))
+                break;
     }
     if (sent) {
         int64_t m = s->pipe_free[u][0];
-        for (int p = 1; p < s->n_pipes[u]; p++)
+        for (int p = 1; p < sm__n_pipes(s, u, plain); p++)
             m = s->pipe_free[u][p] < m ? s->pipe_free[u][p] : m;
         /* exact mode runs the unit every cycle its collectors are full */
         s->pipe_min[u] = !plain && s->exact ? 0 : m;
@@ -287,7 +310,7 @@ bool sm__mem_blocked(const sm_sim *s)
     if (!s->n_full[u] || s->pipe_free[u][0] > s->now)
         return false;
     const sm__slot *sl = &s->slots[coll_at_c(s, u, 0)->slot];
-    return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->c->max_misses;
+    return sl->op == SM__OP_LD_GLOBAL && sl->miss && s->misses >= s->k.max_misses;
 }
 
 /* A unit runs only in cycles it has a full collector and a free pipeline: in the
@@ -360,36 +383,3 @@ static inline __attribute__((always_inline)) void complete_now(sm_sim *s, bool p
 void sm__complete(sm_sim *s) { complete_now(s, false); }
 void sm__complete_plain(sm_sim *s) { complete_now(s, true); }
 
-/* Earliest completion after now, for skipping idle cycles, or `bound` if none comes
- * before it: the first bucket holding an instruction due in this round, else the
- * minimum over all (long latencies).
- * Buckets are visited in time order from now's, found by the non-empty mask: a
- * memory-bound kernel's next completion is often hundreds of empty buckets away.
- * Only for a quiet SM (sim.c), which has no register awaiting release (n_wq == 0):
- * the release lists are empty, so only the results' lists are marked and searched. */
-int64_t sm__next_completion(const sm_sim *s, int64_t bound)
-{
-    int64_t best = bound;
-    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
-    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
-        int wi = (start / 64 + i) % words;
-        uint64_t m = s->wheel_busy[wi];
-        if (i == 0)
-            m &= ~0ULL << (start & 63);
-        else if (i == words)
-            m &= ~(~0ULL << (start & 63));
-        for (; m; m &= m - 1) {
-            int b = wi * 64 + __builtin_ctzll(m);
-            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
-            if (t >= best) /* buckets in time order: none due before */
-                return best;
-            for (uint16_t h = s->wheel_head[SM__WHEEL_DONE][b]; h != SM__NIL;
-                 h = s->slots[h].next) {
-                if (s->slots[h].done_at == t)
-                    return t;
-                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
-            }
-        }
-    }
-    return best;
-}

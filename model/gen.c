@@ -97,13 +97,29 @@ static void op_table(sm__kernel *k, const sm_profile *p)
     w[SM__OP_ST_GLOBAL] = p->frac_mem * p->store_share;
     w[SM__OP_LD_SHARED] = p->frac_shared * (1 - p->smem_store_share);
     w[SM__OP_ST_SHARED] = p->frac_shared * p->smem_store_share;
-    fill_table(k->op_tab, 1024, w, SM__N_OPS, 0);
+    /* constant loads (sm.const_cache, frac_const): measured among the integer ALU
+     * instructions (ld.param and ld.const have no fp, mad or div type), and at latency
+     * 1 in GPGPU-Sim's table (bench/gpgpusim/measure lat1), so they leave the
+     * latency-1 share first under latency_table, then the plain integer one */
+    double cst = 0;
+    if (k->cprof_frac > 0) {
+        double from_lat1 = fmin(k->cprof_frac, w[SM__OP_LAT1]);
+        double from_int = fmin(k->cprof_frac - from_lat1, w[SM__OP_INT]);
+        w[SM__OP_LAT1] -= from_lat1;
+        w[SM__OP_INT] -= from_int;
+        cst = from_lat1 + from_int;
+    }
+    double wc[SM__N_OPS + 1];
+    memcpy(wc, w, sizeof w);
+    wc[SM__OP_CONST_DRAWN] = cst;
+    fill_table(k->op_tab, 1024, wc, cst > 0 ? SM__N_OPS + 1 : SM__N_OPS, 0);
 
     /* ALU instructions take the source operands that loads (1), stores (2) and SFU
-     * instructions (1) leave over from the profile's mean. */
+     * instructions (1) leave over from the profile's mean; a constant load reads no
+     * register (its address is the parameter's offset). */
     double other = p->frac_sfu + p->frac_mem * (1 + p->store_share) +
                    p->frac_shared * (1 + p->smem_store_share);
-    double m = alu > 0 ? (p->src_operands - other) / alu : 0;
+    double m = alu - cst > 0 ? (p->src_operands - other) / (alu - cst) : 0;
     m = fmin(fmax(m, 0.0), (double)SM__MAX_SRC);
     k->alu_src_thresh = prob32(m - floor(m));
     for (int op = 0; op < SM__N_OPS; op++) {
@@ -270,7 +286,9 @@ int sm__gen_lanes(const sm__kernel *k, int ordinal, int warp_in_block)
     return 32;
 }
 
-static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block);
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block,
+                        const int32_t *prog);
+static const int32_t *prog_table(const sm__kernel *k);
 
 void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_block)
 {
@@ -288,7 +306,7 @@ void sm__gen_warp(const sm__kernel *k, sm__warp *wp, int ordinal, int warp_in_bl
     bool fresh;
     uint64_t *st = k->streams ? sm__streams_slot(k->streams, wp->micro_row, &fresh) : NULL;
     if (st && fresh)
-        stream_fill(k, st, ordinal, warp_in_block);
+        stream_fill(k, st, ordinal, warp_in_block, prog_table(k));
     wp->stream = st;
 }
 
@@ -372,10 +390,14 @@ static void __attribute__((noinline)) lu_place(const sm__kernel *k, sm__warp *wp
 static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int index)
 {
     uint64_t a = draw(&wp->rng), b = draw(&wp->rng);
+    /* a constant load (op table only): a global load with no register source, whose
+     * line issue looks up (pending.c sm__pend_const) */
+    int cst = op == SM__OP_CONST_DRAWN;
+    op = cst ? SM__OP_LD_GLOBAL : op;
     int div = (uint32_t)a < k->div_thresh;
     const uint8_t *rt = k->reg_tab[div];
     /* sources: loads and SFU 1, stores 2, ALU from the profile's mean */
-    int n = k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
+    int n = cst ? 0 : k->src_base[op] + (k->src_drawn[op] & ((uint32_t)b < k->alu_src_thresh));
     in->op = (uint8_t)op;
     in->div = (uint8_t)div;
     if (__builtin_expect(k->smem_on, 0)) /* else it stays 1 (sm__gen_warp) */
@@ -384,6 +406,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int i
     uint8_t dst = rt[(a >> 42) & 1023];
     in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     in->miss = (op == SM__OP_LD_GLOBAL) & (((b >> 52) & 4095) >= k->hit_thresh);
+    if (__builtin_expect(cst, 0)) /* its line: from a hash of the draws, not a further draw */
+        in->miss = (uint8_t)(SM__MISS_CONST |
+                             mix64(a ^ (b << 1) ^ 0xC0257ULL) % (uint64_t)k->cprof_lines);
     int d = k->dep_tab[(a >> 52) & 255];
     uint8_t s0 = d <= wp->ring_fill[div] ? wp->ring[div][(uint8_t)(wp->ring_pos[div] - d) % SM__RING]
                                         : rt[(b >> 32) & 1023];
@@ -401,7 +426,9 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int i
     }
     if (__builtin_expect(k->lu_on, 0)) { /* load-use placement (lu_place) */
         uint8_t src[3] = { s0, s1, s2 };
-        lu_place(k, wp, index, op, &n, div, a ^ (b << 1), &dst, src);
+        /* a constant load as an SFU one: no drawn sources, not placed (measure's
+         * lu_global has no constant loads) */
+        lu_place(k, wp, index, cst ? SM__OP_SFU : op, &n, div, a ^ (b << 1), &dst, src);
         s0 = src[0], s1 = src[1], s2 = src[2];
         in->dst = sel8(sm__ops[op].is_store, SM__NO_REG, dst);
     }
@@ -464,7 +491,7 @@ static int64_t prog_perm(const sm__kernel *k, int64_t q)
  * (length L0) at floor(p L / L0), a map that keeps the order and, as L >= L0, never
  * joins two positions, so all warps of a block meet the same barriers in the same
  * order; never a barrier as the last instruction, whose warp would end waiting. */
-static int64_t prog_slot(const sm__kernel *k, int wib, int index)
+static int64_t prog_slot(const sm__kernel *k, int wib, int index, const int32_t *prog)
 {
     int64_t p = index;
     if (k->uneven) {
@@ -473,7 +500,9 @@ static int64_t prog_slot(const sm__kernel *k, int wib, int index)
         if (p * len / base != index)
             return -1;
     }
-    return p < k->prog_len ? prog_perm(k, p) : -1;
+    if (p >= k->prog_len)
+        return -1;
+    return prog ? prog[p] : prog_perm(k, p);
 }
 
 /* The operation class of a slot that is not a barrier: the op table's entries evenly
@@ -495,10 +524,12 @@ static void bar_inst(sm__inst *in)
 /* Stored streams (streams.c): SM__STREAM_WORDS words per instruction (sm_internal.h). */
 #define GOLDEN 0x9E3779B97F4A7C15ULL
 
-/* Instruction `index` of the warp's stream as drawn (synth or a barrier). */
-static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in)
+/* Instruction `index` of the warp's stream as drawn (synth or a barrier); prog: the
+ * kernel's program slots (prog_table), or NULL to compute them. */
+static void draw_synth(const sm__kernel *k, sm__warp *wp, int index, sm__inst *in,
+                       const int32_t *prog)
 {
-    int64_t slot = prog_slot(k, wp->wib, index);
+    int64_t slot = prog_slot(k, wp->wib, index, prog);
     if (slot >= 0 && slot < k->n_bar)
         bar_inst(in);
     else
@@ -512,8 +543,29 @@ static void pack(sm__inst *in, uint64_t draws, uint64_t *out)
     out[1] = (uint64_t)in->miss | draws << 8 | (uint64_t)in->smem_ways << 16;
 }
 
-/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp]. */
-static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block)
+/* The program slot of every position of the shortest warp, prog_perm(p) for p <
+ * prog_len: the same for every warp of the kernel, so it is walked once per stored
+ * set (streams.c keeps it) instead of once per warp and position.  NULL when there is
+ * no set or no memory: draw_synth then walks it. */
+static const int32_t *prog_table(const sm__kernel *k)
+{
+    bool fresh;
+    int32_t *prog = sm__streams_prog(k->streams, k->prog_len, &fresh);
+    if (prog && fresh)
+        for (int p = 0; p < k->prog_len; p++)
+            prog[p] = (int32_t)prog_perm(k, p);
+    return prog;
+}
+
+/* The multiplicative inverse of GOLDEN mod 2^64: a stream state advanced by n draws,
+ * times it, gives n back. */
+#define GOLDEN_INV 0xF1DE83E19937733DULL
+_Static_assert(GOLDEN * GOLDEN_INV == 1, "GOLDEN_INV inverts GOLDEN");
+
+/* Draws the whole stream of warp (ordinal, warp_in_block) into out[insts_per_warp];
+ * prog: prog_table's, or NULL. */
+static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int warp_in_block,
+                        const int32_t *prog)
 {
     sm__warp w;
     memset(&w, 0, sizeof w);
@@ -522,10 +574,9 @@ static void stream_fill(const sm__kernel *k, uint64_t *out, int ordinal, int war
     int len = k->uneven ? k->warp_len[warp_in_block] : k->insts_per_warp;
     for (int i = 0; i < len; i++) {
         sm__inst in = { .smem_ways = 1 }; /* as sm__gen_warp leaves it */
-        uint64_t before = w.rng, draws = 0;
-        draw_synth(k, &w, i, &in);
-        while (before + draws * GOLDEN != w.rng)
-            draws++;
+        uint64_t before = w.rng;
+        draw_synth(k, &w, i, &in, prog);
+        uint64_t draws = (w.rng - before) * GOLDEN_INV; /* each draw adds GOLDEN */
         pack(&in, draws, out + SM__STREAM_WORDS * i);
     }
 }
@@ -541,7 +592,7 @@ static void __attribute__((noinline)) stream_past(const sm__kernel *k, sm__warp 
     w.rng = warp_key(k, wp->micro_row / wpb, wp->micro_row % wpb);
     w.wib = wp->wib;
     for (int i = 0; i <= index; i++)
-        draw_synth(k, &w, i, in);
+        draw_synth(k, &w, i, in, NULL);
     wp->rng = w.rng;
 }
 
@@ -585,7 +636,7 @@ static void draw_inst(const sm__kernel *k, sm__warp *wp, sm__inst *in)
         else
             micro(k, wp, index, in);
     } else
-        draw_synth(k, wp, index, in);
+        draw_synth(k, wp, index, in, NULL);
 }
 
 void sm__gen_ahead(const sm__kernel *k, sm__warp *copy, sm__inst *in)

@@ -7,7 +7,7 @@
 
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl)
 {
-    return !((sl->op == SM__OP_LD_GLOBAL) & sl->miss & (s->misses >= s->c->max_misses));
+    return !((sl->op == SM__OP_LD_GLOBAL) & sl->miss & (s->misses >= s->k.max_misses));
 }
 
 /* Completion queue of a memory operation that has been accepted. */

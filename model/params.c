@@ -50,6 +50,7 @@ void sm_profile_default(sm_profile *p)
         .reg_skew = 0.3, .dep_distance = 4.0,
         .load_use_distance = 0.0, .shared_use_distance = 0.0, /* not placed */
         .l1_hit_rate = 0.7, .l1_pending_rate = 0.0, .miss_latency = 0,
+        .frac_const = 0.0, .const_lines = 1.0, /* read only with sm.const_cache */
         .partial_warps = 0.0, .partial_lanes = 32, .tid_divergence = 0.0, .reg_span = 0,
         .zero_lanes = 0.2, /* Radaideh: about 20 % of thread executions see a zero */
         /* coalesce: Radaideh (Fig. 3.3) measured 29.2 % of results needing all 4 bytes;

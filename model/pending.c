@@ -14,7 +14,15 @@
  * lines: a hitting load is pending with the measured probability l1_pending_rate /
  * l1_hit_rate and then waits for the data of the miss started last, when that is still
  * in flight (the youngest outstanding fill: GPGPU-Sim's pending hits are a block's
- * neighbouring warps reading the line one of them has just missed). */
+ * neighbouring warps reading the line one of them has just missed).
+ *
+ * A profile's constant loads (sm.const_cache with frac_const; gen.c draws them) read
+ * const_lines 64-byte lines through the trace's constant cache: cold at the run's
+ * start, a line's first load misses (a global-load miss: an MSHR, the miss latency),
+ * loads of it before the fill returns wait for it, later ones hit.  GPGPU-Sim's
+ * constant misses are cold misses, one per line and SM, so the hit rate is not drawn:
+ * it follows from when the loads come (docs/workloads.md, "Constant loads, measured"). */
+#include <math.h>
 #include <string.h>
 
 #include "sm_internal.h"
@@ -32,7 +40,13 @@ void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p)
     bool lines = p->trace_stream && p->trace_stream->lines;
     k->pend_data = c->pending_hits && (lines || !p->trace_stream);
     k->pend_const = c->const_cache && lines;
-    k->pending = k->pend_data || k->pend_const;
+    /* a profile's constant loads: read only with const_cache, so a profile's keys
+     * change nothing without it */
+    bool cprof = c->const_cache && !p->trace_stream && p->frac_const > 0;
+    k->cprof_frac = cprof ? p->frac_const : 0.0;
+    double n = p->const_lines < 1 ? 1.0 : p->const_lines > 64 ? 64.0 : p->const_lines;
+    k->cprof_lines = cprof ? (int)lround(n) : 0;
+    k->pending = k->pend_data || k->pend_const || cprof;
     k->pend_thresh = 0;
     if (k->pend_data && !p->trace_stream && p->l1_pending_rate > 0 && p->l1_hit_rate > 0) {
         double q = p->l1_pending_rate / p->l1_hit_rate;
@@ -106,6 +120,21 @@ void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h)
                 book(f, id[i], INT64_MAX);
 }
 
+/* A profile's constant load issues (sched.c): it misses when its line (the low bits of
+ * its miss byte, SM__MISS_CONST | line from gen.c) was never fetched this run, and then
+ * books the fill as sent.  Sets in->miss to the decision; returns the byte as drawn,
+ * which the slot keeps (sm__slot.pend) for sm__pend_lat. */
+uint8_t sm__pend_const(sm_sim *s, sm__inst *in)
+{
+    uint8_t mark = in->miss;
+    uint32_t id = mark & (uint32_t)~SM__MISS_CONST;
+    struct sm__fills *f = &s->fills[1];
+    in->miss = !has(f, id);
+    if (in->miss)
+        book(f, id, INT64_MAX);
+    return mark;
+}
+
 /* A load leaves the LD/ST unit with latency class lat (exec.c start): a miss records
  * when its fills return; a hit whose fill returns later than an L1 hit would waits for
  * it (SM__LAT_PENDING).  The miss's latency is k.lat[SM__LAT_MISS] as start() books it
@@ -115,10 +144,21 @@ int sm__pend_lat(sm_sim *s, uint16_t slot, int lat)
 {
     sm__kernel *k = &s->k;
     int64_t miss_back = s->now + k->lat[SM__LAT_MISS], back = 0;
-    if (!k->trace) { /* a profile */
+    uint8_t pend = s->slots[slot].pend;
+    if (!k->trace && pend >= SM__MISS_CONST) { /* a profile's constant load */
+        uint32_t id = pend & (uint32_t)~SM__MISS_CONST;
+        struct sm__fills *f = &s->fills[1];
+        if (lat == SM__LAT_MISS) { /* its fill returns with the miss */
+            book(f, id, miss_back);
+            return lat;
+        }
+        if (lat != SM__LAT_L1_HIT || !has(f, id))
+            return lat;
+        back = ready_of(f, id) == INT64_MAX ? miss_back : ready_of(f, id);
+    } else if (!k->trace) { /* a profile */
         if (lat == SM__LAT_MISS)
             s->pend_back = miss_back;
-        else if (lat == SM__LAT_L1_HIT && s->slots[slot].pend)
+        else if (lat == SM__LAT_L1_HIT && pend)
             back = s->pend_back;
     } else {
         bool cst;

@@ -45,10 +45,22 @@ typedef struct group {
     uint64_t held, live, on, allocs; /* vector-cycles; cycles with n_held > 0; count */
 } group;
 
+/* The registers one instruction of the look-ahead names, each with what its next access
+ * in the window is: the liveness test reads it instead of scanning the window. */
+typedef struct access {
+    uint8_t n;                     /* distinct registers (sources, then destination) */
+    uint8_t reg[SM__MAX_SRC + 1];
+    int8_t next[SM__MAX_SRC + 1];  /* -1: none in the window (yet); 1: a read; 0: a write */
+} access;
+
 typedef struct rwarp {
     sm__warp ahead;          /* copy of the stream state: n_issued is the next to draw */
     sm__inst ring[RING];     /* the instructions from the one issuing next */
+    access acc[RING];        /* their registers' next accesses, by ring slot */
     int head, n, left;       /* ring start, valid entries, still to draw   */
+    int32_t base;            /* the warp's instruction at the ring start, counted from 0 */
+    int32_t last[SM__MAX_REGS]; /* the last instruction drawn that names the register */
+    uint8_t last_at[SM__MAX_REGS]; /* ... and where in its access entry */
     int n_pend, pend_head;
     uint16_t pend_phys[PENDING];
     int32_t pend_due[PENDING]; /* n_issued at which the release takes effect */
@@ -92,12 +104,27 @@ static const sm_knob knobs[] = {
 static const char *const core_stats[] = { "rf_vectors", "n_row_groups", "rr_*", "bank_live",
                                           "bank_powered", "sub_powered", "group_*", NULL };
 
+/* Placement summaries (choose): kept up to date with every change of a group's free map,
+ * so a choice reads a few masks instead of keying every group of every bank.  "Fast"
+ * here is the entry's own bit (entry_slow); the sub-bank parts a warp's lanes touch are
+ * the mask lane_fast[parts], per bank. */
+typedef struct summary {
+    bool ready;                            /* built at the kernel's first warp        */
+    uint64_t banks_free, banks_fast;       /* banks with a free row / a free fast row */
+    uint16_t groups_free[SM_MAX_BANKS];    /* groups of bank b with a free row        */
+    uint16_t groups_fast[SM_MAX_BANKS];    /* ... with a free row of a fast entry     */
+    uint64_t fast_rows[SM_MAX_BANKS][MAX_GROUPS]; /* fast entries, as group.free  */
+    uint64_t lane_fast[SM_MAX_SUBS_PER_BANK + 1]; /* banks whose first parts are fast */
+    uint64_t bank_allocs[SM_MAX_BANKS];    /* allocations so far, over the bank's groups */
+} summary;
+
 typedef struct rr_state {
     const rr_knobs *kn;     /* the running technique's knobs */
     int groups, rows, n_static, long_lived, delay, horizon, n_held, peak;
     uint64_t wakeups, releases, flags, flag_lanes, fast, slow;
     uint8_t ph[SM_MAX_BANKS * SM_MAX_ENTRIES];
     group g[SM_MAX_BANKS][MAX_GROUPS];
+    summary sum;
     rwarp w[];
 } rr_state;
 
@@ -123,6 +150,47 @@ static void flush(group *g, int64_t at)
     g->t = at;
 }
 
+/* Group (b, gi)'s free map changed: its bits in the placement summaries follow. */
+static void summarize(rr_state *z, int b, int gi)
+{
+    summary *m = &z->sum;
+    const group *g = &z->g[b][gi];
+    unsigned gbit = 1u << gi;
+    uint64_t bbit = 1ULL << b;
+    m->groups_free[b] = (uint16_t)(g->free ? m->groups_free[b] | gbit : m->groups_free[b] & ~gbit);
+    m->groups_fast[b] = (uint16_t)(g->free & m->fast_rows[b][gi] ? m->groups_fast[b] | gbit
+                                                                  : m->groups_fast[b] & ~gbit);
+    m->banks_free = m->groups_free[b] ? m->banks_free | bbit : m->banks_free & ~bbit;
+    m->banks_fast = m->groups_fast[b] ? m->banks_fast | bbit : m->banks_fast & ~bbit;
+}
+
+/* The summaries from the kernel's storage map and free maps, at its first warp (after
+ * every design's kernel hook: coalesce re-deals the sub-bank parts in its own).  A row
+ * is fast for a warp exactly when sm__banks_slow() is 0 for it: no slow cycles at all,
+ * or its entry and the first parts its lanes touch are fast. */
+static void summaries_build(rr_state *z, const sm__kernel *k)
+{
+    summary *m = &z->sum;
+    memset(m->lane_fast, 0, sizeof m->lane_fast);
+    for (int b = 0; b < k->n_banks; b++) {
+        int fast_parts = 0; /* the leading fast sub-bank parts */
+        while (fast_parts < k->subs && !k->sub_slow[b][fast_parts])
+            fast_parts++;
+        for (int parts = 0; parts <= k->subs; parts++)
+            if (!k->slow_cycles || parts <= fast_parts)
+                m->lane_fast[parts] |= 1ULL << b;
+        for (int gi = 0; gi < z->groups; gi++) {
+            uint64_t fast = 0;
+            for (int i = 0; i < z->rows && gi * z->rows + i < k->n_entries; i++)
+                fast |= (uint64_t)(!k->slow_cycles ||
+                                   !k->map->entry_slow[k->origin[b]][gi * z->rows + i]) << i;
+            m->fast_rows[b][gi] = fast;
+            summarize(z, b, gi);
+        }
+    }
+    m->ready = true;
+}
+
 /* Physical register p changes state at cycle `at`. */
 static void set_state(rr_state *z, const sm__kernel *k, int p, int to, int64_t at)
 {
@@ -133,12 +201,18 @@ static void set_state(rr_state *z, const sm__kernel *k, int p, int to, int64_t a
     g->n_live += (to == PH_LIVE) - (from == PH_LIVE);
     z->n_held += (to >= PH_HELD) - (from >= PH_HELD);
     z->peak = z->n_held > z->peak ? z->n_held : z->peak;
-    if (to == PH_FREE)
+    if (to == PH_FREE) {
         g->free |= 1ULL << (p % k->n_entries % z->rows);
+        summarize(z, p / k->n_entries, p % k->n_entries / z->rows);
+    }
     z->ph[p] = (uint8_t)to;
 }
 
 /* ---- placement -------------------------------------------------------------------- */
+
+#ifndef NDEBUG
+/* The placement by its definition, which choose() computes from the summaries: debug
+ * builds (the sanitizer run of the tests) check every choice against it. */
 
 /* The row of group (b, gi) a value of a warp with `lanes` lanes takes: the first free
  * one, or with fast_first the first free fast one; *slow gets its latency - 1. */
@@ -168,16 +242,7 @@ static uint64_t bank_allocs(const rr_state *z, int b)
     return n < 0xffffffffffULL ? n : 0xffffffffffULL;
 }
 
-/* Lexicographic key of group (b, gi) under the policy; smaller is better.  The bank
- * comes first: consolidate and wear_level keep a value in the bank the plain mapping
- * gives its register (moving it would change the bank conflicts, not only the power),
- * and look elsewhere only when that bank is full; fast_first takes the nearest bank with
- * fast storage for the warp's lanes.  Within the bank: the group with the most
- * registers allocated (consolidate, fast_first) or the fewest allocations so far
- * (wear_level), then the lowest group.  fast_spread ignores the home bank: among banks
- * with fast storage, the one with the fewest allocations so far, so the writes (and
- * the NBTI stress they bring) spread over every fast sub-bank, at the price of more
- * bank conflicts than a value kept in its own bank. */
+/* Lexicographic key of group (b, gi) under the policy; smaller is better (see choose). */
 static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b, int gi,
                        int home, int slow)
 {
@@ -197,9 +262,9 @@ static uint64_t key_of(const rr_state *z, const sm__kernel *k, int policy, int b
     }
 }
 
-/* Chooses a free physical register for register r of warp w and reserves it; NONE if
- * the register file is full. */
-static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
+/* The smallest key over every group with a free row (the first such in bank-major
+ * order on a tie): its register, or -1 if none is free. */
+static int choice_by_scan(const rr_state *z, const sm_sim *s, int w, int r)
 {
     const sm__kernel *k = &s->k;
     int policy = z->kn->rr_policy, lanes = s->warps[w].tlanes[0], best = -1;
@@ -218,25 +283,123 @@ static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
                 best = b * k->n_entries + e;
             }
         }
-    if (best < 0)
+    return best;
+}
+#endif
+
+/* The first bank of `banks` at or after `home`, cyclically (the nearest to it). */
+static int nearest(uint64_t banks, int home)
+{
+    uint64_t after = banks >> home;
+    return after ? home + __builtin_ctzll(after) : __builtin_ctzll(banks);
+}
+
+/* Of the groups of bank b in `groups`, the one with the most registers allocated
+ * (consolidate, fast_first) or, with `worn`, the fewest allocations so far
+ * (wear_level); the lowest on a tie. */
+static int best_group(const rr_state *z, int b, unsigned groups, bool worn)
+{
+    int best = -1;
+    uint64_t best_v = UINT64_MAX;
+    for (; groups; groups &= groups - 1) {
+        int gi = __builtin_ctz(groups);
+        const group *g = &z->g[b][gi];
+        uint64_t v = worn ? (g->allocs < 0xffffffffULL ? g->allocs : 0xffffffffULL)
+                          : (uint64_t)(SM_MAX_ENTRIES - g->n_held);
+        if (v < best_v) {
+            best_v = v;
+            best = gi;
+        }
+    }
+    return best;
+}
+
+/* fast_spread's bank: among banks with a free fast row for the warp (else among all with
+ * a free row), the fewest allocations so far, then the lowest first group with such a
+ * row, then the lowest bank.  *fast: whether the row is fast. */
+static int spread_bank(const rr_state *z, uint64_t fast_banks, int slow_cycles, bool *fast)
+{
+    const summary *m = &z->sum;
+    int best = -1;
+    uint64_t best_key = UINT64_MAX;
+    for (uint64_t bs = m->banks_free; bs; bs &= bs - 1) {
+        int b = __builtin_ctzll(bs);
+        bool f = fast_banks >> b & 1;
+        uint64_t n = m->bank_allocs[b] < 0xffffffffffULL ? m->bank_allocs[b] : 0xffffffffffULL;
+        uint64_t key = (uint64_t)(f ? 0 : slow_cycles) << 60 | n << 8 |
+                       (uint64_t)__builtin_ctz(f ? m->groups_fast[b] : m->groups_free[b]);
+        if (key < best_key) {
+            best_key = key;
+            best = b;
+            *fast = f;
+        }
+    }
+    return best;
+}
+
+/* Chooses a free physical register for register r of warp w and reserves it; NONE if
+ * the register file is full.  The policy's order, lexicographic (smaller is better): the
+ * bank first: consolidate and wear_level keep a value in the bank the plain mapping
+ * gives its register (moving it would change the bank conflicts, not only the power),
+ * and look elsewhere only when that bank is full; fast_first takes the nearest bank with
+ * fast storage for the warp's lanes.  Within the bank: the group with the most
+ * registers allocated (consolidate, fast_first) or the fewest allocations so far
+ * (wear_level), then the lowest group; its first free row (fast_first: its first fast
+ * one).  fast_spread ignores the home bank: among banks with fast storage, the one with
+ * the fewest allocations so far, so the writes (and the NBTI stress they bring) spread
+ * over every fast sub-bank, at the price of more bank conflicts than a value kept in
+ * its own bank.  Ties between banks go to the lowest. */
+static uint16_t choose(rr_state *z, const sm_sim *s, int w, int r)
+{
+    const sm__kernel *k = &s->k;
+    const summary *m = &z->sum;
+    assert(m->ready);
+    if (!m->banks_free) {
+        assert(choice_by_scan(z, s, w, r) < 0);
         return NONE;
-    group *g = group_of(z, k, best);
-    g->free &= ~(1ULL << (best % k->n_entries % z->rows));
-    z->ph[best] = PH_RESERVED;
-    return (uint16_t)best;
+    }
+    int policy = z->kn->rr_policy, home = z->w[w].home[r], b, gi;
+    int parts = sm__parts_for(s->warps[w].tlanes[0], k->subs);
+    assert(parts >= 0 && parts <= k->subs);
+    uint64_t fast_banks = m->banks_fast & m->lane_fast[parts];
+    bool fast = false;
+    switch (policy) {
+    case SM_RR_FAST_SPREAD:
+        b = spread_bank(z, fast_banks, k->slow_cycles, &fast);
+        gi = __builtin_ctz(fast ? m->groups_fast[b] : m->groups_free[b]);
+        break;
+    case SM_RR_FAST_FIRST:
+        fast = fast_banks != 0;
+        b = nearest(fast ? fast_banks : m->banks_free, home);
+        gi = best_group(z, b, fast ? m->groups_fast[b] : m->groups_free[b], false);
+        break;
+    default:
+        b = nearest(m->banks_free, home);
+        gi = best_group(z, b, m->groups_free[b], policy == SM_RR_WEAR_LEVEL);
+    }
+    group *g = &z->g[b][gi];
+    uint64_t rows = g->free & (fast ? m->fast_rows[b][gi] : ~0ULL);
+    int e = __builtin_ctzll(rows);
+    int p = b * k->n_entries + gi * z->rows + e;
+    assert(p == choice_by_scan(z, s, w, r));
+    g->free &= ~(1ULL << e);
+    summarize(z, b, gi);
+    z->ph[p] = PH_RESERVED;
+    return (uint16_t)p;
 }
 
 /* The first free row of bank b (a value whose bank is already fixed), or NONE. */
 static uint16_t choose_in_bank(rr_state *z, const sm__kernel *k, int b)
 {
-    for (int gi = 0; gi < z->groups; gi++)
-        if (z->g[b][gi].free) {
-            int p = b * k->n_entries + gi * z->rows + __builtin_ctzll(z->g[b][gi].free);
-            z->g[b][gi].free &= z->g[b][gi].free - 1;
-            z->ph[p] = PH_RESERVED;
-            return (uint16_t)p;
-        }
-    return NONE;
+    if (!z->sum.groups_free[b])
+        return NONE;
+    int gi = __builtin_ctz(z->sum.groups_free[b]);
+    group *g = &z->g[b][gi];
+    int p = b * k->n_entries + gi * z->rows + __builtin_ctzll(g->free);
+    g->free &= g->free - 1;
+    summarize(z, b, gi);
+    z->ph[p] = PH_RESERVED;
+    return (uint16_t)p;
 }
 
 /* Points warp w's tables for register r at physical register p: accesses issued from
@@ -266,24 +429,63 @@ static bool reads(const sm__inst *in, int r)
     return in->src[0] == r || in->src[1] == r || in->src[2] == r;
 }
 
-/* After position `from` of the window, is the value in r read again?  A write of r
- * before any read ends it; so does the warp's end; past the window, it is kept. */
-static bool read_later(const rwarp *rw, int from, int r)
+/* Instruction `at` of the warp (its ring slot's look-ahead entry) names its registers;
+ * the previous instruction in the window naming each learns what this access is. */
+static void record(rwarp *rw, int32_t at, const sm__inst *in)
 {
-    for (int i = from + 1; i < rw->n; i++) {
+    access *a = &rw->acc[at & (RING - 1)];
+    a->n = 0;
+    for (int i = 0; i <= SM__MAX_SRC; i++) {
+        uint8_t r = i < SM__MAX_SRC ? in->src[i] : in->dst;
+        /* named twice (read and written: a read, as the scan sees it), or no register */
+        if (r == SM__NO_REG || rw->last[r] == at)
+            continue;
+        if (rw->last[r] >= rw->base)
+            rw->acc[rw->last[r] & (RING - 1)].next[rw->last_at[r]] = i < SM__MAX_SRC;
+        rw->last[r] = at;
+        rw->last_at[r] = a->n;
+        a->reg[a->n] = r;
+        a->next[a->n++] = -1;
+    }
+}
+
+#ifndef NDEBUG
+/* The scan read_later() replaces (checked against it in debug builds). */
+static bool read_later_by_scan(const rwarp *rw, int r)
+{
+    for (int i = 1; i < rw->n; i++) {
         const sm__inst *in = ahead(rw, i);
         if (reads(in, r))
             return true;
         if (in->dst == r)
             return false;
     }
-    return rw->left > 0; /* the window ends before the warp: assume a later read */
+    return rw->left > 0;
+}
+#endif
+
+/* After the instruction issuing (which names r), is the value in r read again?  A
+ * write of r before any read ends it; so does the warp's end; past the window, it is
+ * kept. */
+static bool read_later(const rwarp *rw, int r)
+{
+    const access *a = &rw->acc[rw->base & (RING - 1)];
+    int next = -1;
+    for (int j = 0; j < a->n; j++)
+        if (a->reg[j] == r)
+            next = a->next[j];
+    assert(r != SM__NO_REG);
+    bool later = next < 0 ? rw->left > 0 : next == 1;
+    assert(later == read_later_by_scan(rw, r));
+    return later;
 }
 
 static void draw_ahead(rwarp *rw, const sm__kernel *k, int horizon)
 {
     while (rw->left > 0 && rw->n < horizon + 1) {
-        sm__gen_ahead(k, &rw->ahead, (sm__inst *)ahead(rw, rw->n));
+        sm__inst *in = (sm__inst *)ahead(rw, rw->n);
+        sm__gen_ahead(k, &rw->ahead, in);
+        record(rw, rw->base + rw->n, in);
         rw->n++;
         rw->left--;
     }
@@ -324,6 +526,7 @@ static int kernel(sm_sim *s, void *st, const sm_profile *p)
         for (int b = 0; b < k->n_banks; b++)
             z->g[b][gi].free = all;
     }
+    z->sum.ready = false; /* the storage map may still change (summaries_build) */
     k->flag_every = kn->rr_flag_every;
     return SM_OK;
 }
@@ -349,10 +552,13 @@ static void warp(sm_sim *s, void *st, int w)
     rr_state *z = st;
     rwarp *rw = &z->w[w];
     sm__warp *wp = &s->warps[w];
+    if (!z->sum.ready)
+        summaries_build(z, &s->k);
     if (s->k.flag_every) /* the flag instructions come on top of the kernel's own */
         wp->n_left += (wp->n_left + s->k.flag_every - 1) / s->k.flag_every;
     rw->ahead = *wp;
-    rw->head = rw->n = rw->n_pend = rw->pend_head = 0;
+    rw->head = rw->n = rw->n_pend = rw->pend_head = rw->base = 0;
+    memset(rw->last, 0xff, sizeof rw->last); /* -1: none */
     rw->left = wp->n_left;
     memset(rw->map, 0xff, sizeof rw->map);
     memset(rw->dies, 0, sizeof rw->dies);
@@ -406,6 +612,7 @@ static void count_alloc(rr_state *z, sm_sim *s, int w, int p)
     const sm__kernel *k = &s->k;
     group *g = group_of(z, k, p);
     g->allocs++;
+    z->sum.bank_allocs[p / k->n_entries]++;
     z->wakeups += z->kn->rr_gating == SM_RR_GATE_REGISTER ||
                   (z->kn->rr_gating == SM_RR_GATE_ROW && g->n_held == 0);
     bool slow = sm__banks_slow(k, p / k->n_entries, p % k->n_entries, s->warps[w].tlanes[0]);
@@ -441,7 +648,7 @@ static void sources(rr_state *z, sm_sim *s, int w, const sm__inst *in)
         int r = in->src[i];
         if (rw->map[r] == NONE)
             take_in_bank(z, s, w, r);
-        if (r != in->dst && releasable(z, s, r) && !read_later(rw, 0, r))
+        if (r != in->dst && releasable(z, s, r) && !read_later(rw, r))
             release(z, s, w, r);
     }
 }
@@ -459,7 +666,7 @@ static void destination(rr_state *z, sm_sim *s, int w, int r)
             rw->cand = NONE;
         }
     }
-    rw->dies[r] = releasable(z, s, r) && !read_later(rw, 0, r);
+    rw->dies[r] = releasable(z, s, r) && !read_later(rw, r);
 }
 
 /* The warp's last instruction: values still held die with it, at once or as their
@@ -499,6 +706,7 @@ static void issue(sm_sim *s, void *st, int w, uint16_t slot, const sm__inst *in)
             warp_end(z, s, w);
     }
     rw->head = (rw->head + 1) & (RING - 1);
+    rw->base++;
     rw->n--;
     draw_ahead(rw, &s->k, z->horizon);
     prepare_next(z, s, w);

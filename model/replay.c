@@ -77,6 +77,10 @@ void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
         return;
     h->in = *in;
     complete_load(s, s->slots[slot].warp, &h->in);
+    if (s->slots[slot].pend >= SM__MISS_CONST) { /* a profile's constant load: one line */
+        h->in.miss = in->miss;
+        h->in.reqs = 1;
+    }
     if (s->k.pending && s->k.trace) /* its lines: a constant one may miss (pending.c) */
         sm__pend_issued(s, s->slots[slot].warp, h);
     s->slots[slot].miss = h->in.miss;

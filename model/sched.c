@@ -109,14 +109,18 @@ static inline __attribute__((always_inline)) void issue_warp(sm_sim *s, sm__sche
     sm__slot *sl = &s->slots[slot];
     memcpy(&sl->op, in, 8); /* op to div (sm__slot) */
     sl->warp = (uint8_t)w;
+    /* a profile's constant load: hit or miss is the cache's state now (pending.c) */
+    uint8_t cst = 0;
+    if (!plain && s->k.cprof_lines && in->op == SM__OP_LD_GLOBAL && in->miss >= SM__MISS_CONST)
+        cst = sm__pend_const(s, &wp->next);
     sl->miss = in->miss;
     /* a shared access's conflict degree holds the LD/ST pipeline; an instruction
      * source gives every other instruction 1 (gen.c), and 0 counts as 1 */
-    sl->xbusy = (uint8_t)(in->smem_ways - (in->smem_ways != 0));
+    sl->xbusy = (uint8_t)(in->smem_ways - (plain || in->smem_ways != 0)); /* plain: drawn, >= 1 */
     /* a trace's predicate result: pending until the slot's release (writeback.c) */
     if (!plain) { /* a plain kernel's stream is drawn: no predicates */
         /* a profile's pending hit (pending.c; pend_thresh 0 unless sm.pending_hits) */
-        sl->pend = (uint8_t)(s->k.pend_thresh && sm__pend_drawn(s, w, in));
+        sl->pend = cst ? cst : (uint8_t)(s->k.pend_thresh && sm__pend_drawn(s, w, in));
         sl->pdst = wp->pdst;
         if (wp->pdst)
             s->ppend[w][wp->pdst] = 1;
@@ -220,6 +224,18 @@ static bool settled_exact(const sm_sim *s, const sm__sched *q)
 }
 #endif
 
+/* Scheduler i's cycle: run it, or charge its settled stall. */
+static inline __attribute__((always_inline)) void issue_one(sm_sim *s, int i, bool plain)
+{
+    const sm__sched *q = &s->sched[i];
+    if (!sm__sched_settled(s, i))
+        issue_sched(s, i, plain);
+    else {
+        assert(settled_exact(s, q));
+        s->stall_n[q->cls]++;
+    }
+}
+
 /* plain: k.plain, a constant in each copy */
 static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
 {
@@ -230,17 +246,15 @@ static inline __attribute__((always_inline)) void issue(sm_sim *s, bool plain)
         if (__builtin_expect(s->k.replay, 0))
             sm__hz_pre_issue(s);
         s->sched_dirty |= s->k.sched_always;
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            issue_one(s, i, false);
+        return;
     }
-    const int n_sched = s->c->n_schedulers;
-    for (int i = 0; i < n_sched; i++) {
-        const sm__sched *q = &s->sched[i];
-        if (!sm__sched_settled(s, i))
-            issue_sched(s, i, plain);
-        else {
-            assert(settled_exact(s, q));
-            s->stall_n[q->cls]++;
-        }
-    }
+    /* a plain kernel has SM__PLAIN_SCHED schedulers: one copy of the stage per
+     * scheduler, each with its index, bit and record as constants */
+    _Static_assert(SM__PLAIN_SCHED == 2, "one call per scheduler");
+    issue_one(s, 0, true);
+    issue_one(s, 1, true);
 }
 
 void sm__issue(sm_sim *s) { issue(s, false); }

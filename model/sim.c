@@ -163,21 +163,26 @@ int sm_sim_entries_read(const sm_config *c, const sm_profile *w, const sm_techni
 /* Does the kernel need none of the cold features (k.plain), so that the cycle loop may
  * run the stages' plain copies?  By stage: the cycle (replays, schedulers that never
  * settle, the front end, designs' cycle hooks, result slots), dispatch (result slots,
- * the hazard model's memory stage, exact mode), the write-back (port rules, a shared
+ * the hazard model's memory stage, exact mode, pending hits, sm.oc_stages), the write-back (port rules, a shared
  * port, designs' write hooks) and issue (the front end, issue hooks, port rules,
  * release flags, a `fast` bit computed as drawn, a stream state read past its draws).
  * A micro-kernel or trace is never plain: the plain copies assume a drawn stream (no
- * predicates; an instruction without a register result is a store). */
+ * predicates; an instruction without a register result is a store).  Nor is a
+ * kernel on an SM of another shape than the default's (SM__PLAIN_SCHED schedulers,
+ * SM__PLAIN_SP, _SFU and _LDST pipelines): the plain copy has those counts as
+ * constants. */
 static bool kernel_plain(const sm_sim *s, const sm__kernel *k)
 {
     bool cycle = k->replay || k->sched_always || k->frontend || (k->hooks & SM__HOOK_CYCLE) ||
                  k->result_slots;
-    bool dispatch = k->result_slots || k->mem_model || s->exact || k->pending;
+    bool dispatch = k->result_slots || k->mem_model || s->exact || k->pending || k->oc_stages;
     bool write = k->port_rules || k->shared_ports || (k->hooks & SM__HOOK_WRITE);
     bool issue = k->frontend || k->issue_hooks || k->port_rules || k->flag_every != 0 ||
                  k->fast_at_next || k->rng_read;
     /* sm.max_insts: the cycle loop's test of the issued count is the general one's */
-    return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX);
+    return !(cycle || dispatch || write || issue || k->own_stream || k->max_insts != UINT64_MAX ||
+             s->c->n_schedulers != SM__PLAIN_SCHED || s->c->n_sp != SM__PLAIN_SP ||
+             s->c->n_sfu != SM__PLAIN_SFU || s->c->n_ldst != SM__PLAIN_LDST);
 }
 
 static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
@@ -264,6 +269,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     k->max_insts = c->max_insts > 0 ? (uint64_t)c->max_insts : UINT64_MAX;
     k->result_buses = c->result_buses < SM__MAX_BUSES ? c->result_buses : SM__MAX_BUSES;
     k->shared_ports = c->bank_ports == SM_PORTS_SHARED;
+    k->max_misses = c->max_misses;
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
     k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
     k->plain = kernel_plain(s, k);
@@ -426,7 +432,7 @@ static inline bool unit_quiet(const sm_sim *s, int u, int64_t *until, bool *mshr
         }
     }
     int64_t pipe = INT64_MAX, arrive = INT64_MAX;
-    for (int p = 0; p < s->n_pipes[u]; p++)
+    for (int p = 0; p < sm__n_pipes(s, u, plain); p++)
         pipe = s->pipe_free[u][p] < pipe ? s->pipe_free[u][p] : pipe;
     for (int j = 0; j < s->n_full[u]; j++) {
         int64_t r = s->coll[u][(s->coll_head[u] + j) & 63].ready_at;
@@ -464,9 +470,18 @@ static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t
         if ((pipes <= s->now) | (!plain && s->k.result_slots))
             return false;
     }
-    for (int i = 0; i < s->c->n_schedulers; i++)
-        if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], plain))
-            return false; /* (a settled scheduler has no candidate: sched.c) */
+    /* (a settled scheduler has no candidate: sched.c); a plain kernel's
+     * SM__PLAIN_SCHED schedulers unrolled, each index a constant */
+    if (plain) {
+#pragma GCC unroll 2
+        for (int i = 0; i < SM__PLAIN_SCHED; i++)
+            if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], true))
+                return false;
+    } else {
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            if (!sm__sched_settled(s, i) && sm__sched_cand_as(s, &s->sched[i], false))
+                return false;
+    }
     /* replays wait, or warps are hidden (replay.c); a fetch to decode or a buffer to
      * flush: none in a plain kernel */
     if (!plain && ((s->hz.n_replay | s->hz.n_hidden) || (s->k.frontend && sm__fe_busy(s))))
@@ -474,6 +489,17 @@ static inline __attribute__((always_inline)) bool quiet(const sm_sim *s, int64_t
     *until = pipes;
     *mshr = false;
     return !s->n_full[SM__UNIT_MEM] || unit_quiet(s, SM__UNIT_MEM, until, mshr, plain);
+}
+
+/* Scheduler i's stall for n quiet cycles: a settled scheduler's is its last one
+ * (sched.c). */
+static inline __attribute__((always_inline)) void charge_quiet(sm_sim *s, int i, uint64_t n,
+                                                                bool plain)
+{
+    const sm__sched *q = &s->sched[i];
+    int cls = sm__sched_settled(s, i) ? q->cls
+                                      : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain);
+    s->stall_n[cls] += n;
 }
 
 /* When the SM is quiet (above), nothing can change before the next result leaves a
@@ -498,12 +524,13 @@ static inline __attribute__((always_inline)) bool skip_idle_as(sm_sim *s, bool p
     if (t <= s->now)
         return true;
     uint64_t n = (uint64_t)(t - s->now);
-    for (int i = 0; i < s->c->n_schedulers; i++) {
-        const sm__sched *q = &s->sched[i];
-        /* a settled scheduler's stall is its last one (sched.c) */
-        int cls = sm__sched_settled(s, i) ? q->cls
-                                          : quiet_stall(q, sm__sched_cand_as(s, q, plain), plain);
-        s->stall_n[cls] += n;
+    if (plain) {
+#pragma GCC unroll 2
+        for (int i = 0; i < SM__PLAIN_SCHED; i++)
+            charge_quiet(s, i, n, true);
+    } else {
+        for (int i = 0; i < s->c->n_schedulers; i++)
+            charge_quiet(s, i, n, false);
     }
     s->st->mshr_stalls += mshr ? n : 0;
     s->now = t;

@@ -78,6 +78,11 @@ typedef enum {
     SM__OP_G_IDIV, SM__OP_G_DDIV, SM__OP_G_SFU, SM__OP_G_SHFL,
     SM__OP_END
 } sm__op;
+/* In the op table alone (gen.c op_table, past the drawn ops): a profile's constant load,
+ * which synth() turns into an SM__OP_LD_GLOBAL whose miss byte is SM__MISS_CONST | its
+ * line until issue decides it (pending.c sm__pend_const) */
+#define SM__OP_CONST_DRAWN SM__N_OPS
+#define SM__MISS_CONST 0x80
 
 typedef enum { SM__UNIT_SP, SM__UNIT_SFU, SM__UNIT_MEM, SM__N_UNITS } sm__unit;
 
@@ -126,7 +131,8 @@ typedef struct sm__slot {
     uint8_t xbusy;     /* cycles past the first the LD/ST pipeline is held and the  *
                         * result is late: smem_ways - 1 of a shared access, else 0   */
     uint8_t pdst;      /* predicate written (sm__warp.pdst), released with the slot */
-    uint8_t pend;      /* a profile's hitting load drawn as a pending hit (pending.c) */
+    uint8_t pend;      /* a profile's hitting load drawn as a pending hit (1), or its *
+                        * constant load: SM__MISS_CONST | its line (pending.c)      */
 } sm__slot;
 _Static_assert(offsetof(sm__slot, div) - offsetof(sm__slot, op) == offsetof(sm__inst, div) &&
                    offsetof(sm__slot, dst) - offsetof(sm__slot, op) == offsetof(sm__inst, dst),
@@ -317,8 +323,14 @@ typedef struct sm__kernel {
      * P = pend_thresh / 2^32 */
     bool pending, pend_data, pend_const;
     uint32_t pend_thresh;
+    /* a profile's constant loads (sm.const_cache, frac_const; gen.c, pending.c): their
+     * share of the instructions (0: none) and the 64-byte lines they read */
+    double cprof_frac;
+    int cprof_lines;
     uint64_t max_insts;  /* sm_config.max_insts, UINT64_MAX when 0: the run ends   *
                           * once this many warp instructions have issued (sim.c)   */
+    int max_misses;      /* sm_config.max_misses: read per LD/ST dispatch from the    *
+                          * kernel the hot paths hold, not through the configuration */
     bool shared_ports;   /* sm_config.bank_ports = shared: one test of the kernel in   *
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
@@ -647,6 +659,7 @@ typedef struct sm__stream_set sm__stream_set;
 typedef struct sm__streams sm__streams;
 void sm__streams_select(sm_sim *s);
 uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh);
+int32_t *sm__streams_prog(sm__stream_set *st, int n, bool *fresh);
 void sm__streams_free(sm_sim *s);
 /* trace.c: a trace workload's instruction source.  setup: SM_OK or SM_E_INVALID (the
  * trace does not fit the kernel); warp: its row and instruction count (n_left); inst:
@@ -700,7 +713,6 @@ void sm__complete(sm_sim *s);
 /* the same for a plain kernel (k.plain: sim.c) */
 void sm__dispatch_plain(sm_sim *s);
 void sm__complete_plain(sm_sim *s);
-int64_t sm__next_completion(const sm_sim *s, int64_t bound);
 bool sm__mem_blocked(const sm_sim *s);
 /* memory.c: LD/ST unit */
 bool sm__mem_accept(const sm_sim *s, const sm__slot *sl);
@@ -723,6 +735,7 @@ void sm__pend_setup(sm_sim *s, const sm_config *c, const sm_profile *p);
 bool sm__pend_drawn(const sm_sim *s, int w, const sm__inst *in) __attribute__((cold, noinline));
 void sm__pend_issued(sm_sim *s, int w, sm__hz_slot *h) __attribute__((cold, noinline));
 int sm__pend_lat(sm_sim *s, uint16_t slot, int lat) __attribute__((cold, noinline));
+uint8_t sm__pend_const(sm_sim *s, sm__inst *in) __attribute__((cold, noinline));
 /* replay.c: replay buffers, issue-stage MSHR tracking */
 void sm__hz_pre_issue(sm_sim *s) __attribute__((cold, noinline));
 void sm__hz_issued(sm_sim *s, uint16_t slot, const sm__inst *in)
@@ -995,6 +1008,59 @@ static inline void sm__sched_block(sm_sim *s, int w, int reg)
     wp->wait_kind = wp->pend[reg];
     q->n_wait[wp->wait_kind]++;
     q->ready &= ~(1ULL << w);
+}
+
+/* A plain kernel (sim.c kernel_plain) runs on the default SM's shape: this many
+ * schedulers, and SP, SFU and LD/ST pipelines (GTX480's two SP groups, one SFU
+ * group, one LD/ST unit).  The stages of its copy of the cycle loop run their
+ * per-scheduler and per-pipeline work unrolled, one copy each with its index as a
+ * constant (sched.c issue, sim.c quiet, exec.c dispatch_unit). */
+#define SM__PLAIN_SCHED 2
+#define SM__PLAIN_SP 2
+#define SM__PLAIN_SFU 1
+#define SM__PLAIN_LDST 1
+
+/* Earliest completion after now, for skipping idle cycles, or `bound` if none comes
+ * before it: the first bucket holding an instruction due in this round, else the
+ * minimum over all (long latencies).
+ * Buckets are visited in time order from now's, found by the non-empty mask: a
+ * memory-bound kernel's next completion is often hundreds of empty buckets away.
+ * Only for a quiet SM (sim.c), which has no register awaiting release (n_wq == 0):
+ * the release lists are empty, so only the results' lists are marked and searched. */
+static inline __attribute__((always_inline)) int64_t sm__next_completion(const sm_sim *s,
+                                                                          int64_t bound)
+{
+    int64_t best = bound;
+    const int start = (int)(s->now & (SM__WHEEL - 1)), words = SM__WHEEL / 64;
+    for (int i = 0; i <= words; i++) { /* start's word twice: bits from start, then below */
+        int wi = (start / 64 + i) % words;
+        uint64_t m = s->wheel_busy[wi];
+        if (i == 0)
+            m &= ~0ULL << (start & 63);
+        else if (i == words)
+            m &= ~(~0ULL << (start & 63));
+        for (; m; m &= m - 1) {
+            int b = wi * 64 + __builtin_ctzll(m);
+            int64_t t = s->now + ((b - start) & (SM__WHEEL - 1));
+            if (t >= best) /* buckets in time order: none due before */
+                return best;
+            for (uint16_t h = s->wheel_head[SM__WHEEL_DONE][b]; h != SM__NIL;
+                 h = s->slots[h].next) {
+                if (s->slots[h].done_at == t)
+                    return t;
+                best = s->slots[h].done_at < best ? s->slots[h].done_at : best;
+            }
+        }
+    }
+    return best;
+}
+
+/* Pipelines of unit u: a constant in a plain kernel's copy (SM__PLAIN_SP ...). */
+static inline __attribute__((always_inline)) int sm__n_pipes(const sm_sim *s, int u, bool plain)
+{
+    if (!plain)
+        return s->n_pipes[u];
+    return u == SM__UNIT_SP ? SM__PLAIN_SP : u == SM__UNIT_SFU ? SM__PLAIN_SFU : SM__PLAIN_LDST;
 }
 
 /* Has scheduler i settled (sched.c): no candidate, and its last outcome repeats? */

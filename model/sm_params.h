@@ -280,6 +280,11 @@ typedef struct sm_profile {
     double l1_pending_rate; /* of them, pending hits: the line's fill still in *
                              * flight (with sm.pending_hits; GPGPU-Sim's       *
                              * HIT_RESERVED share of its L1 accesses)          */
+    double frac_const;      /* share of instructions that read the constant    *
+                             * cache (ld.param, ld.const; with sm.const_cache, *
+                             * taken from the integer ALU share; gen.c)        */
+    double const_lines;     /* 64-byte constant lines an SM reads (GPGPU-Sim's *
+                             * cold misses per SM; with sm.const_cache)        */
     int miss_latency;       /* miss latency for this kernel, 0 = sm_config     */
     double partial_warps;   /* share of warps with a fixed partial lane mask   */
     int partial_lanes;      /* active lanes of a partial warp                  */

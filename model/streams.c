@@ -24,6 +24,7 @@ struct sm__stream_set {
     uint64_t hash, used;
     int n_streams, len; /* streams (ordinal x warps_per_block + warp), words each */
     uint64_t **stream;  /* NULL until the warp is first launched */
+    int32_t *prog;      /* the program's slots (gen.c prog_table), NULL until drawn */
     size_t bytes;
     struct sm__streams *owner;
 };
@@ -74,6 +75,8 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
         n = put(b, n, k->n_mates, sizeof k->n_mates);
         n = put(b, n, k->mates, sizeof k->mates);
     }
+    if (k->cprof_lines) /* constant loads' lines (their share is in op_tab) */
+        n = put(b, n, &k->cprof_lines, sizeof k->cprof_lines);
     n = put(b, n, &k->lu_on, sizeof k->lu_on); /* load-use placement (gen.c lu_place) */
     if (k->lu_on) {
         n = put(b, n, k->lu_base, sizeof k->lu_base);
@@ -102,6 +105,7 @@ static void set_drop(sm__streams *z, sm__stream_set *st)
     for (int i = 0; i < st->n_streams; i++)
         free(st->stream[i]);
     free(st->stream);
+    free(st->prog);
     free(st->key);
     z->bytes -= st->bytes;
     *st = z->set[--z->n];
@@ -200,4 +204,23 @@ uint64_t *sm__streams_slot(sm__stream_set *st, int g, bool *fresh)
         *fresh = true;
     }
     return st->stream[g];
+}
+
+/* Storage for the set's program slots (gen.c prog_table; n entries), with *fresh set
+ * when the caller must fill it; NULL without a set, for an empty program or without
+ * memory (the caller then computes each slot). */
+int32_t *sm__streams_prog(sm__stream_set *st, int n, bool *fresh)
+{
+    *fresh = false;
+    if (!st || n < 1)
+        return NULL;
+    if (!st->prog) {
+        size_t bytes = (size_t)n * sizeof *st->prog;
+        if (st->owner->bytes + bytes > STREAM_BUDGET || !(st->prog = malloc(bytes)))
+            return NULL;
+        st->bytes += bytes;
+        st->owner->bytes += bytes;
+        *fresh = true;
+    }
+    return st->prog;
 }

@@ -29,7 +29,7 @@ N_SMS = 15  # GTX480 (SM2_GTX480's -gpgpu_n_clusters 15, one SM per cluster)
 PTX_COLS = ("f_global", "st_share", "f_shared", "f_sfu", "f_branch", "f_barrier", "f_alu",
             "fp", "fp64", "lat1", "mad", "div", "src_ptx", "reg_skew", "top3",
             "dep_distance", "dep_nearest", "line_requests", "store_sectors", "lu_global",
-            "lu_shared")
+            "lu_shared", "f_const")
 
 # log.txt's counters
 WARP = 38878          # gpgpu_n_tot_w_icount
@@ -77,6 +77,9 @@ EXPECTED = {
     "cpu_s": 1.563,                   # rusage.txt
     # gpu_tot_issued_cta = 168, the one launch's: all of it is the last launch's
     "issued_cta": GRID, "last_issued": GRID,
+    # the constant cache's read requests: traffic_breakdown_coretomem's 15 CONST_ACC_R,
+    # one cold line per SM
+    "l1c_sent": 15,
 }
 for i in range(5):
     EXPECTED[f"w{i}"] = WW[i] / sum(WW)

@@ -4,8 +4,8 @@
  * fast paths") that a new unit or register-file design could break without any other
  * test noticing.  Every preset on every shipped profile, on a 70 % stand-in map as
  * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
- * replay (unified collectors, credit tracker) on rf_bro: the statistics must be
- * bit-identical both ways. */
+ * replay (unified collectors, credit tracker) on rf_bro, and other SM shapes
+ * (schedulers, pipelines): the statistics must be bit-identical both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +89,29 @@ static void test_every_preset_and_profile(void **state)
     for (int w = 0; w < s->n_workloads; w++, runs++)
         cycles += both_ways(rsim, s, &replay, &bro, &s->workloads[w], "rf_bro, replay");
     sm_sim_free(rsim);
+    /* SM shapes other than the plain copy's constants (sim.c kernel_plain: two
+     * schedulers, SM__PLAIN_SP / _SFU / _LDST pipelines, no oc_stages) run the general
+     * cycle; with the plain one, schedulers and pipelines past its counts would sit
+     * idle and the pipeline stages would be left out */
+    dse_technique ideal;
+    assert_true(dse_technique_preset("ideal", &ideal));
+    const int shapes[][5] = { /* schedulers, SP, SFU, LD/ST pipelines, oc_stages */
+        { 1, SM__PLAIN_SP, SM__PLAIN_SFU, SM__PLAIN_LDST, 0 },
+        { SM__MAX_SCHED, SM__PLAIN_SP, SM__PLAIN_SFU, SM__PLAIN_LDST, 0 },
+        { SM__PLAIN_SCHED, 4, 2, 2, 0 },
+        { SM__PLAIN_SCHED, SM__PLAIN_SP, SM__PLAIN_SFU, SM__PLAIN_LDST, 3 },
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        sm_config other = s->sm;
+        other.n_schedulers = shapes[i][0];
+        other.n_sp = shapes[i][1];
+        other.n_sfu = shapes[i][2];
+        other.n_ldst = shapes[i][3];
+        other.oc_stages = shapes[i][4]; /* not plain either: its dispatch adds them */
+        assert_int_equal(other.max_warps % other.n_schedulers, 0);
+        for (int w = 0; w < s->n_workloads; w++, runs++)
+            cycles += both_ways(sim, s, &other, &ideal, &s->workloads[w], "ideal, SM shape");
+    }
     print_message("%d runs, %llu cycles each way\n", runs, (unsigned long long)cycles);
     sm_sim_free(sim);
     dse_sweep_free(s);

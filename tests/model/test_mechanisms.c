@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -312,6 +313,132 @@ static void test_pending_hits_profile(void **state)
     assert_int_equal(none.pending_hits, 0);
 }
 
+/* A profile's constant loads (sm.const_cache with frac_const; pending.c sm__pend_const):
+ * one warp runs
+ *   r1 <- const line 0 ; r2 <- const line 0 [; r3 <- r2 + 0]
+ * as gen.c draws them (SM__MISS_CONST | line in the miss byte, no register source).
+ * The constant cache is cold: the first load misses (an MSHR, the miss latency M), the
+ * second reaches the LD/ST unit a cycle later while the fill is in flight and waits
+ * for it, M - 1 cycles ((M - 1) - H beyond a hit), as a trace's ld.param does; so the
+ * run is the same as a miss followed by a pending hit (run_pending, the hit drawn
+ * pending: the youngest miss is the line's), L + 3 cycles longer than a miss followed
+ * by a plain hit.  Made dependent (the second load reads r1), the second load issues
+ * after the fill returned and hits: one miss, no wait, M - H cycles shorter than two
+ * misses.  Without the cache's state both loads would miss (a nonzero miss byte). */
+static sm_stats *run_const(fixture *f, uint8_t miss0, uint8_t miss1, bool dependent)
+{
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    f->c.n_schedulers = 1;
+    f->c.const_cache = miss0 >= SM__MISS_CONST;
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.regs_per_thread = 4;
+    f->p.insts_per_warp = 3;
+    f->p.frac_const = 0.5; /* the drawn share: a hand-written kernel's own loads */
+    f->p.const_lines = 1;
+    sm__inst insts[3] = {
+        { .op = SM__OP_LD_GLOBAL, .unit = SM__UNIT_MEM, .dst = 1, .n_src = 0,
+          .src = { SM__NO_REG, SM__NO_REG, SM__NO_REG }, .miss = miss0 },
+        { .op = SM__OP_LD_GLOBAL, .unit = SM__UNIT_MEM, .dst = 2, .n_src = dependent,
+          .src = { dependent ? 1 : SM__NO_REG, SM__NO_REG, SM__NO_REG }, .miss = miss1 },
+        op3(SM__OP_INT, 3, 1, 2),
+    };
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, insts, 3, &f->st),
+                     SM_OK);
+    return &f->st;
+}
+
+static void test_const_loads_profile(void **state)
+{
+    fixture *f = *state;
+    const uint8_t C = SM__MISS_CONST; /* line 0 */
+    sm_stats cst = *run_const(f, C, C, false);
+    sm_stats hit = *run_const(f, 1, 0, false); /* a miss, then a plain hit */
+    const uint64_t M = (uint64_t)f->c.lat_miss, H = (uint64_t)f->c.lat_l1_hit,
+                   L = (uint64_t)f->c.lat_int;
+    assert_true(M > H + L + 4);
+    assert_int_equal(cst.l1_misses, 1);
+    assert_int_equal(cst.pending_hits, 1);
+    assert_int_equal(cst.pending_cycles, M - 1 - H);
+    assert_int_equal(cst.cycles, hit.cycles + L + 3);
+    sm_stats dep = *run_const(f, C, C, true);
+    sm_stats two = *run_const(f, 1, 1, true); /* two misses, the second after the first */
+    sm_stats one = *run_const(f, 1, 0, true); /* a miss, then a hit */
+    assert_int_equal(dep.l1_misses, 1);
+    assert_int_equal(dep.pending_hits, 0);
+    assert_int_equal(dep.cycles, one.cycles);
+    assert_int_equal(two.cycles, one.cycles + M - H);
+}
+
+/* The synthetic stream's constant loads (gen.c op_table, synth): frac_const of the
+ * program's positions, to two instructions (as test_one_program), global loads with no
+ * register source reading one of const_lines lines; taken from the integer ALU share,
+ * so the other classes keep theirs.  Run on one SM with no other global access, the
+ * cold constant cache misses once per line, exactly const_lines times; without
+ * sm.const_cache the keys are not read (no misses, the same cycles as frac_const 0). */
+static void test_const_loads_drawn(void **state)
+{
+    fixture *f = *state;
+    sm_config_default(&f->c);
+    sm_profile_default(&f->p);
+    f->p.grid_blocks = 1;
+    f->p.block_threads = 32;
+    f->p.insts_per_warp = 400;
+    f->p.frac_mem = 0;
+    f->p.frac_const = 0.1;
+    f->p.const_lines = 3;
+    static sm__kernel k;
+    memset(&k, 0, sizeof k);
+    k.regs = f->p.regs_per_thread;
+    k.insts_per_warp = f->p.insts_per_warp;
+    k.warps_per_block = 1;
+    k.cprof_frac = f->p.frac_const; /* as pending.c sets them under const_cache */
+    k.cprof_lines = 3;
+    sm__gen_setup(&k, &f->p);
+    sm__warp w;
+    memset(&w, 0, sizeof w);
+    sm__gen_warp(&k, &w, 0, 0);
+    int n_const = 0, lines[3] = { 0 }, sfu = 0;
+    for (int i = 0; i < 400; i++, w.n_issued++) {
+        sm__gen_next_drawn(&k, &w);
+        sfu += w.next.op == SM__OP_SFU;
+        if (w.next.op != SM__OP_LD_GLOBAL)
+            continue;
+        assert_true(w.next.miss >= SM__MISS_CONST); /* frac_mem 0: only constant loads */
+        assert_int_equal(w.next.n_src, 0);
+        lines[w.next.miss & 0x7f]++;
+        n_const++;
+    }
+    printf("# constant loads %d of 400 (lines %d %d %d), SFU %d\n", n_const, lines[0], lines[1],
+           lines[2], sfu);
+    assert_true(abs(n_const - 40) <= 2);
+    assert_true(abs(sfu - (int)lround(f->p.frac_sfu * 400)) <= 2);
+    for (int l = 0; l < 3; l++)
+        assert_true(lines[l] > 0);
+
+    sm_stats on, off, none;
+    f->c.const_cache = true;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 1, &on), SM_OK);
+    f->c.const_cache = false;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 1, &off), SM_OK);
+    f->p.frac_const = 0;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 1, &none), SM_OK);
+    assert_int_equal(on.l1_misses, 3);
+    assert_int_equal(off.l1_misses, 0);
+    assert_int_equal(off.cycles, none.cycles);
+    assert_true(on.cycles > off.cycles);
+
+    /* constant loads come out of the ALU share: a share beyond it is a user error */
+    char key[64], msg[256];
+    sm_profile_default(&f->p);
+    f->p.frac_const = 1.0 - f->p.frac_sfu - f->p.frac_mem - f->p.frac_shared;
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
+    f->p.frac_const += 0.01;
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), -1);
+    assert_string_equal(key, "frac_const");
+}
+
 /* Load-use placement (load_use_distance, shared_use_distance; gen.c lu_place): the
  * drawn stream of a profile whose global-memory instructions are all loads (no
  * barriers, which would defer a reader) puts each load's first reader exactly
@@ -439,6 +566,8 @@ int main(void)
         cmocka_unit_test(test_uneven_warps),
         cmocka_unit_test(test_one_program),
         cmocka_unit_test(test_pending_hits_profile),
+        cmocka_unit_test(test_const_loads_profile),
+        cmocka_unit_test(test_const_loads_drawn),
         cmocka_unit_test(test_load_use_placement),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);

@@ -147,6 +147,72 @@ static void test_gated_row_ages_zero(void **state)
     assert_true(r.powered < 1.0);
 }
 
+/* ---- placement on mixed storage ---------------------------------------------------- */
+
+/* Slow entries scattered over every bank and, with `parts`, every third sub-bank part
+ * too (so a warp's lanes decide whether a bank is fast for it). */
+static void mixed_map(sm_rf_map *m, bool parts)
+{
+    sm_rf_map_all_fast(m, 16, 64, 2);
+    if (parts)
+        sm_rf_map_mark_spread_slow(m, 32 / 3);
+    for (int b = 0; b < 16; b++)
+        for (int e = 0; e < 64; e++)
+            m->entry_slow[b][e] = (b * 7 + e * 13) % 5 == 0;
+}
+
+/* Every placement policy on both maps under both slow-access costs (slow_cycles 1 and
+ * 2), with warps of 32 and 16 lanes, and a register file the resident warps fill
+ * (long-lived registers drawn alike, releases that wait 32 instructions): the fast
+ * policies allocate slow storage less often than consolidate (with slow entries only,
+ * a placement blind to them would tie).  Debug builds (the sanitizer run) also check
+ * every choice and liveness test against the scans that define them
+ * (model/reg_release.c), through the bank-full and pool-full fallbacks. */
+static void test_placement_mixed_storage(void **state)
+{
+    fixture *f = *state;
+    const sm_profile saved_p = f->p;
+    const sm_rf_map saved_map = f->map;
+    const sm_config saved_c = f->c;
+    f->p.block_threads = 48; /* warps of 32 and 16 lanes: both sub-bank widths */
+    f->p.regs_per_thread = 64; /* 8 resident blocks x 2 warps x 64: the whole file */
+    f->p.long_lived_regs = 48;
+    f->p.reg_skew = 0;
+    f->p.release_delay = 32;
+    f->p.grid_blocks = 24;
+    f->p.insts_per_warp = 400;
+    static const int policies[] = { SM_RR_CONSOLIDATE, SM_RR_WEAR_LEVEL, SM_RR_FAST_FIRST,
+                                    SM_RR_FAST_SPREAD };
+    static const sm_slow_access costs[] = { SM_SLOW_HOLD_PORT, SM_SLOW_REPLAY };
+    for (int c = 0; c < 4; c++) {
+        mixed_map(&f->map, c / 2);
+        f->c.slow_access = costs[c % 2];
+        uint64_t slow[4], peak = 0;
+        for (int i = 0; i < 4; i++) {
+            sm_technique_knob_set(&f->t, "rr_policy", policies[i]);
+            assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 1, &f->st),
+                             SM_OK);
+            assert_true(f->st.rr_peak_regs <= f->st.rf_vectors);
+            assert_true(f->st.rr_fast_allocs > 0 && f->st.rr_slow_allocs > 0);
+            slow[i] = f->st.rr_slow_allocs;
+            peak = f->st.rr_peak_regs > peak ? f->st.rr_peak_regs : peak;
+        }
+        assert_true(peak * 10 >= f->st.rf_vectors * 9); /* the file fills: fallbacks run */
+        assert_true(slow[2] < slow[0]);
+        assert_true(slow[3] < slow[0]);
+        print_message("%s, slow_access %d: slow allocations consolidate %llu wear_level %llu "
+                      "fast_first %llu fast_spread %llu, peak %llu of %llu\n",
+                      c / 2 ? "entries and parts" : "entries", (int)costs[c % 2],
+                      (unsigned long long)slow[0], (unsigned long long)slow[1],
+                      (unsigned long long)slow[2], (unsigned long long)slow[3],
+                      (unsigned long long)peak, (unsigned long long)f->st.rf_vectors);
+    }
+    sm_technique_knob_set(&f->t, "rr_policy", SM_RR_CONSOLIDATE);
+    f->p = saved_p;
+    f->map = saved_map;
+    f->c = saved_c;
+}
+
 /* ---- over the shipped profiles ------------------------------------------------------ */
 
 static void stand_in_map(const dse_sweep *s, sm_rf_map *m)
@@ -247,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_consolidate_uses_group_zero),
         cmocka_unit_test(test_wear_level_spreads),
         cmocka_unit_test(test_gated_row_ages_zero),
+        cmocka_unit_test(test_placement_mixed_storage),
         cmocka_unit_test(test_every_profile),
     };
     return cmocka_run_group_tests(tests, setup, sm_fixture_teardown);
