@@ -92,5 +92,7 @@ const uint8_t *dse__run_store_id(const dse_run_store *st);
 void dse__sha256_init(dse__sha256 *s);
 void dse__sha256_add(dse__sha256 *s, const void *data, size_t n);
 void dse__sha256_end(dse__sha256 *s, uint8_t out[32]);
+/* The first 8 bytes of SHA-256(p, n): the checksum of a store record or table file. */
+void dse__sha256_check(const void *p, size_t n, uint8_t out[8]);
 
 #endif

@@ -83,20 +83,10 @@ static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-static void check(const void *p, size_t n, uint8_t out[8])
-{
-    dse__sha256 s;
-    uint8_t h[32];
-    dse__sha256_init(&s);
-    dse__sha256_add(&s, p, n);
-    dse__sha256_end(&s, h);
-    memcpy(out, h, 8);
-}
-
 static bool check_ok(const void *p, size_t n, const uint8_t *want)
 {
     uint8_t c[8];
-    check(p, n, c);
+    dse__sha256_check(p, n, c);
     return !memcmp(c, want, 8);
 }
 
@@ -535,8 +525,8 @@ static void segment_out(dse_run_store *st, const buffer *b, uint64_t seed, int64
     put64(h + 8, b->len);
     put64(h + 16, seed);
     put64(h + 24, (uint64_t)chip);
-    check(b->p, b->len, h + 32);
-    check(h, HEAD - 8, h + HEAD - 8);
+    dse__sha256_check(b->p, b->len, h + 32);
+    dse__sha256_check(h, HEAD - 8, h + HEAD - 8);
     memcpy(h + HEAD, b->p, b->len);
     st->out.len += HEAD + b->len;
 }
@@ -583,7 +573,7 @@ static void flush(dse_run_store *st)
         put32(h + 16, VERSION);
         put32(h + 20, ORDER);
         memcpy(h + 24, st->id, DSE_RUN_STORE_ID);
-        check(h, HEAD - 8, h + HEAD - 8);
+        dse__sha256_check(h, HEAD - 8, h + HEAD - 8);
         st->out.len = HEAD;
     }
     if (chip->records) {

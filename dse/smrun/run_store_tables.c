@@ -25,16 +25,6 @@
 #define HEAD 48
 #define MAX_FLOATS ((size_t)1 << 26)
 
-static void check(const void *p, size_t n, uint8_t out[8])
-{
-    dse__sha256 s;
-    uint8_t h[32];
-    dse__sha256_init(&s);
-    dse__sha256_add(&s, p, n);
-    dse__sha256_end(&s, h);
-    memcpy(out, h, 8);
-}
-
 /* DIR/NAME.tab of the table named id, into path. */
 static void path_of(const dse_run_store *st, const uint8_t *id, size_t id_len, char *path,
                     size_t n)
@@ -59,8 +49,8 @@ static void header(uint8_t *h, const float *q, size_t n)
     memcpy(h, MAGIC, 16);
     memcpy(h + 16, v, sizeof v);
     memcpy(h + 24, &count, sizeof count);
-    check(q, n * sizeof *q, h + 32);
-    check(h, HEAD - 8, h + HEAD - 8);
+    dse__sha256_check(q, n * sizeof *q, h + 32);
+    dse__sha256_check(h, HEAD - 8, h + HEAD - 8);
 }
 
 static int load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
