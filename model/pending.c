@@ -85,6 +85,16 @@ static void book(struct sm__fills *f, uint32_t id, int64_t ready)
     f->ready[id % SM__FILLS] = ready;
 }
 
+/* When line id's fill returns, as a hit on it would wait for: 0 if the line was never
+ * fetched; a fill sent but not yet out of the LD/ST unit (INT64_MAX) at miss_back. */
+static int64_t fill_back(const struct sm__fills *f, uint32_t id, int64_t miss_back)
+{
+    if (!has(f, id))
+        return 0;
+    int64_t r = ready_of(f, id);
+    return r == INT64_MAX ? miss_back : r;
+}
+
 /* Does the trace's load in h read lines the enabled options cover?  *cst: constant. */
 static const sm_trace_lines *lines_of(const sm_sim *s, const sm__hz_slot *h, bool *cst)
 {
@@ -152,9 +162,9 @@ int sm__pend_lat(sm_sim *s, uint16_t slot, int lat)
             book(f, id, miss_back);
             return lat;
         }
-        if (lat != SM__LAT_L1_HIT || !has(f, id))
+        if (lat != SM__LAT_L1_HIT)
             return lat;
-        back = ready_of(f, id) == INT64_MAX ? miss_back : ready_of(f, id);
+        back = fill_back(f, id, miss_back);
     } else if (!k->trace) { /* a profile */
         if (lat == SM__LAT_MISS)
             s->pend_back = miss_back;
@@ -171,9 +181,8 @@ int sm__pend_lat(sm_sim *s, uint16_t slot, int lat)
         for (int i = 0; i < ln->n; i++) {
             if (lat == SM__LAT_MISS && !(id[i] & SM_TRACE_FILL_HIT))
                 book(f, id[i], miss_back);
-            else if (has(f, id[i])) {
-                int64_t r = ready_of(f, id[i]);
-                r = r == INT64_MAX ? miss_back : r;
+            else {
+                int64_t r = fill_back(f, id[i], miss_back);
                 back = r > back ? r : back;
             }
         }
