@@ -1,6 +1,9 @@
 /* variation_bench: how fast variation/ makes chips, and its field against R RandomFields.
  *
  *   variation_bench [--chips N] [--rscript PATH] [--rfile variation_field.R]
+ *   variation_bench --generate N      chip generation alone, N chips (for callgrind)
+ *   variation_bench --digest N        a hash of every generated value, N chips of each of
+ *                                     several floorplans (bit-identity of var_chip_generate)
  *
  * Also times the fast NBTI aging path (var_chip_age_registers) per SM.
  * Times are CPU time of this process (the build machines are shared, wall time is noise).
@@ -217,8 +220,99 @@ static void bench_field(const char *rscript, const char *rfile)
         printf("  max |rfdse - R| over lags 1..%d: %.4f\n", VG_LAGS, worst);
 }
 
+/* FNV-1a over the bytes of n doubles. */
+static uint64_t hash_doubles(uint64_t h, const double *x, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)x;
+    for (size_t i = 0; i < n * sizeof *x; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Every value var_chip_generate leaves behind: delays at each level, frequencies, ratios,
+ * the sub-bank Leffs of the aging and the fields. */
+static uint64_t hash_chip(uint64_t h, const var_chip *c)
+{
+    size_t S = (size_t)c->n_sms, np = (size_t)c->plan.grid_rows * c->plan.grid_cols;
+    h = hash_doubles(h, c->reg, S * c->n_regs);
+    h = hash_doubles(h, c->entry, S * c->n_entries);
+    h = hash_doubles(h, c->sub, S * c->n_subs);
+    h = hash_doubles(h, c->bank, S * c->n_banks);
+    h = hash_doubles(h, c->sm_freq, S);
+    h = hash_doubles(h, c->sm_ratio, S);
+    h = hash_doubles(h, c->sub_leff, S * c->n_subs);
+    return hash_doubles(h, c->g, np * c->plan.n_fields);
+}
+
+/* The floorplans and knobs of the digest: the default, the reference sweeps' variants and
+ * layouts whose pieces differ (interleaved lanes, two bank columns, the chip domain). */
+static void digest_params(int i, var_params *p)
+{
+    var_params_default(p);
+    switch (i) {
+    case 1: p->variation.sigma_ratio = 0.25; break;
+    case 2: p->variation.sigma_ratio = 4.0; break;
+    case 3: p->variation.domain = VAR_DOMAIN_CHIP, p->variation.sigma_ratio = 0.25;
+            p->variation.grid_cols = 256; break;
+    case 4: p->floorplan.lane_interleave = 4; break;
+    case 5: p->floorplan.bank_cols = 2, p->floorplan.n_sms = 4, p->variation.vth_sigma = 0.3;
+            break;
+    default: break;
+    }
+}
+#define DIGEST_CASES 6
+
+static int bench_digest(int n_chips)
+{
+    uint64_t all = 1469598103934665603ULL;
+    for (int i = 0; i < DIGEST_CASES; i++) {
+        var_params p;
+        digest_params(i, &p);
+        int err;
+        var_chip *c = var_chip_alloc_err(&p, &err);
+        if (!c) {
+            fprintf(stderr, "variation_bench: case %d: %s\n", i, var_strerror(err));
+            return 1;
+        }
+        uint64_t h = 1469598103934665603ULL;
+        for (int k = 0; k < n_chips; k++) {
+            var_chip_generate(c, &p, 2026, k);
+            h = hash_chip(h, c);
+        }
+        printf("case %d: %016llx\n", i, (unsigned long long)h);
+        all = (all ^ h) * 1099511628211ULL;
+        var_chip_free(c);
+    }
+    printf("digest %016llx\n", (unsigned long long)all);
+    return 0;
+}
+
+/* Chip generation alone, for a profiler: the allocation, then n_chips generates. */
+static void bench_generate(int n_chips)
+{
+    var_params p;
+    var_params_default(&p);
+    var_chip *c = var_chip_alloc(&p);
+    if (!c)
+        exit(1);
+    double t0 = cpu_now(), fsum = 0;
+    for (int k = 0; k < n_chips; k++) {
+        var_chip_generate(c, &p, 1, k);
+        fsum += var_chip_frequency(c);
+    }
+    printf("generate %.2f ms per chip (mean frequency %.6f)\n",
+           1e3 * (cpu_now() - t0) / n_chips, fsum / n_chips);
+    var_chip_free(c);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--generate")) {
+        bench_generate(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1);
+        return 0;
+    }
+    if (argc == 3 && !strcmp(argv[1], "--digest"))
+        return bench_digest(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1);
     int chips = 100;
     const char *rscript = NULL, *rfile = "variation_field.R";
     for (int i = 1; i + 1 < argc; i += 2) {

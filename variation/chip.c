@@ -11,6 +11,22 @@ static int check_params(const var_params *p)
     return var_params_check(p, key, sizeof key, msg, sizeof msg) ? VAR_EINVAL : VAR_OK;
 }
 
+/* The row workspace of sm_registers, for rows of up to max_pieces pieces. */
+static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
+{
+    size_t n = (size_t)max_pieces;
+    w->lane_end = malloc(sizeof(int32_t) * (size_t)lanes);
+    w->blk_lane = malloc(sizeof(uint32_t) * n);
+    w->blk_slot = malloc(sizeof(uint32_t) * n);
+    w->word = malloc(sizeof(int32_t) * n);
+    w->tab = malloc(sizeof(const float *) * n);
+    w->bits = malloc(sizeof(uint64_t) * 2 * n);
+    w->d = malloc(sizeof(double) * n);
+    if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->word || !w->tab || !w->bits || !w->d)
+        return VAR_ENOMEM;
+    return VAR_OK;
+}
+
 static int alloc_arrays(var_chip *c)
 {
     size_t np = (size_t)c->plan.grid_rows * c->plan.grid_cols, S = (size_t)c->n_sms;
@@ -31,7 +47,7 @@ static int alloc_arrays(var_chip *c)
         !c->sm_freq || !c->sm_ratio || !c->age_ready || !c->reg0 || !c->vth_eff ||
         !c->sub_leff)
         return VAR_ENOMEM;
-    return VAR_OK;
+    return row_ws_alloc(&c->row, c->plan.lanes, c->plan.lanes * c->plan.max_pieces);
 }
 
 /* The knobs the tables, plans and fields were built from (field by field: padding):
@@ -136,6 +152,13 @@ void var_chip_free(var_chip *c)
     free(c->reg0);
     free(c->vth_eff);
     free(c->sub_leff);
+    free(c->row.lane_end);
+    free(c->row.blk_lane);
+    free(c->row.blk_slot);
+    free(c->row.word);
+    free(c->row.tab);
+    free(c->row.bits);
+    free(c->row.d);
     free(c);
 }
 
@@ -182,33 +205,85 @@ double var__chip_piece_g(const var_chip *c, int sm, int reg, const var__piece *p
     return c->g[piece_point(c, sm, reg, pc)];
 }
 
+/* Where the draws of one row of an SM come from, for the row's bank column: the Philox
+ * blocks of the row (lane, slot) and, per piece in plan order (lane by lane), its block
+ * word.  Every row of the bank column shares it; only the register index changes. */
+static void row_plan(var_chip *c, int sm, int bc)
+{
+    var__row_ws *w = &c->row;
+    int L = c->plan.lanes;
+    const int32_t *start = c->plan.piece_start + ((size_t)sm * c->p.floorplan.bank_cols + bc) * L;
+    w->pieces = c->plan.pieces + start[0];
+    w->n_pieces = start[L] - start[0];
+    w->n_blocks = 0;
+    for (int l = 0; l < L; l++) {
+        int n = start[l + 1] - start[l];
+        w->lane_end[l] = start[l + 1] - start[0];
+        for (int q = 0; q < n; q++) {
+            if (!(q & 1)) {
+                w->blk_lane[w->n_blocks] = (uint32_t)l;
+                w->blk_slot[w->n_blocks++] = (uint32_t)(q >> 1);
+            }
+            int i = start[l] - start[0] + q;
+            w->word[i] = 2 * (w->n_blocks - 1) + (q & 1);
+            w->tab[i] = c->tab->q[w->pieces[i].k];
+        }
+    }
+}
+
+/* The maximum of each piece of a row from its uniform (var__maxtab_q_col, its parts
+ * inlined with the row's invariants in locals: the stores to d cannot alias them).
+ * col and g: the row's grid points. */
+static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gcol *col,
+                       const double *g, double *restrict d)
+{
+    const var__piece *pc = w->pieces;
+    const uint64_t *bits = w->bits;
+    const int32_t *word = w->word;
+    const float *const *tab = w->tab;
+    for (int i = 0, n = w->n_pieces; i < n; i++) {
+        int gc = pc[i].grid_col;
+        var__gcol cl = col[gc];
+        uint64_t u = bits[word[i]];
+        if (cl.i < 0 || !tab[i]) {
+            d[i] = var__maxtab_q_slow(t, pc[i].k, g[gc], u);
+            continue;
+        }
+        double a;
+        int node = var__axis_node(u, &a);
+        d[i] = var__maxtab_interp(tab[i] + (size_t)cl.i * VAR__NP + node, a, cl.w, cl.scale);
+    }
+}
+
 /* Register delay = max over its pieces of the piece maximum, each one table lookup.
- * Rows outside, lanes inside, so the grid-row offset and piece lists are looked up once. */
+ * Row by row, in passes over the whole row (Philox blocks, then lookups, then maxima)
+ * rather than register by register: each pass is a loop of independent iterations, which
+ * the processor overlaps (the register-by-register loop waited on each lookup's chain of
+ * latencies).  The values and the operations on each are the same as drawing register by
+ * register (tests/variation/test_chip.c keeps that loop as the reference). */
 static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
 {
     const var_floorplan *f = &c->p.floorplan;
     var__stream s = var__stream_make(seed, chip, VAR__P_PIECE, (uint32_t)sm);
+    var__row_ws *w = &c->row;
     double *reg = c->reg + (size_t)sm * c->n_regs;
-    int L = c->plan.lanes;
+    int L = c->plan.lanes, bc_now = -1;
     size_t field = c->p.variation.domain == VAR_DOMAIN_SM ? (size_t)sm : 0;
     for (int row = 0; row < c->n_entries; row++) {
+        int bc = (row / f->entries_per_bank) % f->bank_cols;
+        if (bc != bc_now)
+            row_plan(c, sm, bc), bc_now = bc;
         size_t base = field * field_points(c) +
                       (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + row] * c->plan.grid_cols;
-        int bc = (row / f->entries_per_bank) % f->bank_cols;
-        const int32_t *start = c->plan.piece_start + ((size_t)sm * f->bank_cols + bc) * L;
-        for (int l = 0; l < L; l++) {
-            const var__piece *pc = c->plan.pieces + start[l];
-            int n = start[l + 1] - start[l], r = row * L + l;
+        uint32_t r0 = (uint32_t)(row * L);
+        for (int b = 0; b < w->n_blocks; b++)
+            var__bits2(s, w->blk_slot[b], r0 + w->blk_lane[b], w->bits + 2 * b);
+        row_lookup(w, c->tab, c->gcol + base, c->g + base, w->d);
+        for (int l = 0, i = 0; l < L; l++) {
             double dmax = 0.0;
-            uint64_t u[2];
-            for (int q = 0; q < n; q++) {
-                if (!(q & 1))
-                    var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
-                size_t pt = base + (size_t)pc[q].grid_col;
-                double d = var__maxtab_q_col(c->tab, pc[q].k, c->gcol[pt], c->g[pt], u[q & 1]);
-                dmax = d > dmax ? d : dmax;
-            }
-            reg[r] = dmax;
+            for (; i < w->lane_end[l]; i++)
+                dmax = w->d[i] > dmax ? w->d[i] : dmax;
+            reg[row * L + l] = dmax;
         }
     }
 }

@@ -159,13 +159,35 @@ static inline double var__axis_of(uint64_t k)
 {
     int upper = k >= (1ULL << 52);
     uint64_t j = upper ? (1ULL << 53) - 1 - k : k;
-    double jj = (double)j + 0.5; /* exact: j < 2^52 */
+    /* Signed conversions: both values are below 2^52, so they are the same doubles, and a
+     * signed conversion is one instruction where an unsigned one tests and branches. */
+    double jj = (double)(int64_t)j + 0.5; /* exact: j < 2^52 */
     uint64_t b;
     memcpy(&b, &jj, sizeof b);
     int o = (int)((b >> 52) & 0x7ff) - 1023;
-    double f = (double)(b & 0x000fffffffffffffULL) * (1.0 / 4503599627370496.0); /* 2^-52 */
+    double f = (double)(int64_t)(b & 0x000fffffffffffffULL) * (1.0 / 4503599627370496.0); /* 2^-52 */
     double t = o + f + 1.0;
     return upper ? 2.0 * VAR__OCTAVES - t : t;
+}
+
+/* Table node i (clamped to the last cell) and weight a of the uniform of bits. */
+static inline int var__axis_node(uint64_t bits, double *a)
+{
+    double f = var__axis_of(bits) * VAR__NSUB;
+    int i = (int)f;
+    if (i > VAR__NP - 2)
+        i = VAR__NP - 2;
+    *a = f - i;
+    return i;
+}
+
+/* Bilinear interpolation at axis weight a between the columns q0 (at node i) and q0 + NP
+ * of weight w, times the column's d_sys. */
+static inline double var__maxtab_interp(const float *q0, double a, double w, double scale)
+{
+    const float *q1 = q0 + VAR__NP;
+    return scale *
+           ((1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0])));
 }
 
 /* Inline: the Monte Carlo hot loop is this lookup. */
@@ -174,14 +196,9 @@ static inline double var__maxtab_q_col(const var__maxtab *t, int k, var__gcol co
 {
     if (col.i < 0 || !t->q[k])
         return var__maxtab_q_slow(t, k, g, bits);
-    double f = var__axis_of(bits) * VAR__NSUB;
-    int i = (int)f;
-    if (i > VAR__NP - 2)
-        i = VAR__NP - 2;
-    double a = f - i, w = col.w;
-    const float *q0 = t->q[k] + (size_t)col.i * VAR__NP + i, *q1 = q0 + VAR__NP;
-    return col.scale *
-           ((1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0])));
+    double a;
+    int i = var__axis_node(bits, &a);
+    return var__maxtab_interp(t->q[k] + (size_t)col.i * VAR__NP + i, a, col.w, col.scale);
 }
 
 /* ---- systematic field ------------------------------------------------------------- */
@@ -264,6 +281,19 @@ static inline double var__nbti_aged_dev(const var__nbti *s, double x)
 }
 
 /* ---- the chip ----------------------------------------------------------------------- */
+/* Workspace of one row of registers (chip.c, sm_registers): the row's Philox blocks and
+ * piece maxima, sized for the largest row (lanes x max_pieces). */
+typedef struct var__row_ws {
+    const var__piece *pieces; /* the row's pieces, lane by lane                    */
+    int n_pieces, n_blocks;
+    int32_t *lane_end;        /* [lanes] end of each lane's pieces                   */
+    uint32_t *blk_lane, *blk_slot; /* [blocks] counter of each Philox block         */
+    int32_t *word;            /* [pieces] index into bits of the piece's uniform     */
+    const float **tab;        /* [pieces] the table of the piece's length, or NULL   */
+    uint64_t *bits;           /* [2 blocks] the blocks' 53-bit integers              */
+    double *d;                /* [pieces] piece maxima                               */
+} var__row_ws;
+
 struct var_chip {
     var_params p; /* copy, to check callers pass the same parameters */
     var__dist dist;
@@ -288,6 +318,7 @@ struct var_chip {
     double *reg0;       /* [n_sms][n_regs] time-zero register delays               */
     double *vth_eff;    /* [n_sms][n_regs] effective Vth of the register (age.c)    */
     double *sub_leff;   /* [n_sms][n_subs] Leff of the sub-bank's registers (age.c) */
+    var__row_ws row;
 };
 
 /* Saves SM sm's time-zero delays (and effective Vths) if not saved since the last
