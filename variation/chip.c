@@ -19,7 +19,7 @@ static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
     w->blk_lane = malloc(sizeof(uint32_t) * n);
     w->blk_slot = malloc(sizeof(uint32_t) * n);
     w->word = malloc(sizeof(int32_t) * n);
-    w->tab = malloc(sizeof(const float *) * n);
+    w->tab = malloc(sizeof(const double *) * n);
     w->bits = malloc(sizeof(uint64_t) * 2 * n);
     w->d = malloc(sizeof(double) * n);
     if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->word || !w->tab || !w->bits || !w->d)
@@ -226,13 +226,13 @@ static void row_plan(var_chip *c, int sm, int bc)
             }
             int i = start[l] - start[0] + q;
             w->word[i] = 2 * (w->n_blocks - 1) + (q & 1);
-            w->tab[i] = c->tab->q[w->pieces[i].k];
+            w->tab[i] = c->tab->qd[w->pieces[i].k];
         }
     }
 }
 
-/* The maximum of each piece of a row from its uniform (var__maxtab_q_col, its parts
- * inlined with the row's invariants in locals: the stores to d cannot alias them).
+/* The maximum of each piece of a row from its uniform: var__maxtab_q_col's steps, on the
+ * pair table, with the row's invariants in locals (the stores to d cannot alias them).
  * col and g: the row's grid points. */
 static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gcol *col,
                        const double *g, double *restrict d)
@@ -240,18 +240,18 @@ static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gc
     const var__piece *pc = w->pieces;
     const uint64_t *bits = w->bits;
     const int32_t *word = w->word;
-    const float *const *tab = w->tab;
+    const double *const *tab = w->tab;
     for (int i = 0, n = w->n_pieces; i < n; i++) {
         int gc = pc[i].grid_col;
-        var__gcol cl = col[gc];
+        const var__gcol *cl = col + gc;
         uint64_t u = bits[word[i]];
-        if (cl.i < 0 || !tab[i]) {
+        if (cl->i < 0 || !tab[i]) {
             d[i] = var__maxtab_q_slow(t, pc[i].k, g[gc], u);
             continue;
         }
         double a;
         int node = var__axis_node(u, &a);
-        d[i] = var__maxtab_interp(tab[i] + (size_t)cl.i * VAR__NP + node, a, cl.w, cl.scale);
+        d[i] = var__maxtab_interp2(tab[i] + 2 * ((size_t)cl->i * VAR__NP + node), a, cl);
     }
 }
 

@@ -94,6 +94,23 @@ static void build(const var__dist *d, int k, int ng, const double *x, double *co
     }
 }
 
+/* The pair table of q (var__maxtab.qd): per node its value and the float difference to
+ * the next node (0 at a column's last node, which no lookup reads as a left node). */
+static double *pairs(const float *q, int ng)
+{
+    double *p = malloc(sizeof(double) * 2 * NP * (size_t)ng);
+    if (!p)
+        return NULL;
+    for (size_t j = 0; j < (size_t)ng; j++)
+        for (int i = 0; i < NP; i++) {
+            const float *v = q + j * NP + i;
+            float dv = i + 1 < NP ? v[1] - v[0] : 0.0f;
+            p[2 * (j * NP + i)] = v[0];
+            p[2 * (j * NP + i) + 1] = dv;
+        }
+    return p;
+}
+
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
                                const var_table_cache *tc)
 {
@@ -120,6 +137,9 @@ var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
         if (tc && tc->save)
             tc->save(tc->arg, id, id_len, t->q[k], n);
     }
+    for (int k = 0; k < VAR__MAXK; k++)
+        if (t->q[k] && !(t->qd[k] = pairs(t->q[k], t->ng)))
+            goto fail;
     free(col);
     free(x);
     return t;
@@ -135,7 +155,7 @@ void var__maxtab_free(var__maxtab *t)
     if (!t)
         return;
     for (int k = 0; k < VAR__MAXK; k++)
-        free(t->q[k]);
+        free(t->q[k]), free(t->qd[k]);
     free(t);
 }
 
@@ -143,11 +163,12 @@ var__gcol var__maxtab_gcol(const var__maxtab *t, double g)
 {
     double f = (g + G_LIM) / G_STEP;
     if (!(f >= 0.0 && f < t->ng - 1))
-        return (var__gcol){ -1, 0.0f, 0.0 };
+        return (var__gcol){ -1, 0.0, 1.0, 0.0 };
     int i = (int)f;
     const var__dist *d = &t->d; /* d_sys(g), one pow: this runs per grid point per chip */
     double dsys = var_cell_delay(&d->t, d->t.vth0 * (1.0 + d->vs_sys * g), 1.0 + d->ls_sys * g);
-    return (var__gcol){ i, (float)(f - i), dsys };
+    double w = (float)(f - i);
+    return (var__gcol){ i, w, 1.0 - w, dsys };
 }
 
 double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits)

@@ -130,7 +130,8 @@ void var__cell_lcdf(const var__dist *d, double g, double y, double *lnF, double 
 
 typedef struct var__gcol {
     int32_t i;    /* column index, or -1: out of the table, use the exact path */
-    float w;      /* weight of column i + 1                                    */
+    double w;     /* weight of column i + 1 (a float's value: it was stored as one) */
+    double omw;   /* 1 - w, once per point rather than per lookup              */
     double scale; /* d_sys(g): the table holds delays relative to it          */
 } var__gcol;
 
@@ -143,6 +144,10 @@ typedef struct var__maxtab {
     int ng;
     float *q[VAR__MAXK]; /* [ng][NP] delay / d_sys(g); float: 6e-8 relative, far below
                             the interpolation error, and half the cache footprint */
+    /* [ng][NP][2] the same as pairs (q[i], q[i + 1] - q[i]) of doubles: the values
+     * var__maxtab_interp computes from q (the difference in float), ready for the
+     * chip's hot loop, which then converts and subtracts nothing (var__maxtab_interp2) */
+    double *qd[VAR__MAXK];
 } var__maxtab;
 /* tc: where tables may be loaded from and saved to (NULL: built). */
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
@@ -154,11 +159,15 @@ double var__maxtab_q(const var__maxtab *t, int k, double g, uint64_t bits);
 var__gcol var__maxtab_gcol(const var__maxtab *t, double g);
 double var__maxtab_q_slow(const var__maxtab *t, int k, double g, uint64_t bits);
 
-/* Axis position of the uniform of k (maxtab.c explains the axis). */
+/* Axis position of the uniform of k (maxtab.c explains the axis).  Branch-free: which
+ * half k lies in is a coin flip, and a branch on it mispredicted every other lookup.
+ * In the upper half j = 2^53 - 1 - k, which is k XOR (2^53 - 1) because k < 2^53, and
+ * the result 106 - t is computed as 106 + (-t), the same operation; in the lower half
+ * 0 + t is t (t > 0). */
 static inline double var__axis_of(uint64_t k)
 {
-    int upper = k >= (1ULL << 52);
-    uint64_t j = upper ? (1ULL << 53) - 1 - k : k;
+    uint64_t upper = 0 - (k >> 52 & 1); /* all ones in the upper half */
+    uint64_t j = k ^ (upper & ((1ULL << 53) - 1));
     /* Signed conversions: both values are below 2^52, so they are the same doubles, and a
      * signed conversion is one instruction where an unsigned one tests and branches. */
     double jj = (double)(int64_t)j + 0.5; /* exact: j < 2^52 */
@@ -166,8 +175,15 @@ static inline double var__axis_of(uint64_t k)
     memcpy(&b, &jj, sizeof b);
     int o = (int)((b >> 52) & 0x7ff) - 1023;
     double f = (double)(int64_t)(b & 0x000fffffffffffffULL) * (1.0 / 4503599627370496.0); /* 2^-52 */
-    double t = o + f + 1.0;
-    return upper ? 2.0 * VAR__OCTAVES - t : t;
+    double t = o + f + 1.0, top = 2.0 * VAR__OCTAVES, base;
+    uint64_t tb, bb;
+    memcpy(&tb, &t, sizeof tb);
+    memcpy(&bb, &top, sizeof bb);
+    tb ^= upper & (1ULL << 63); /* -t in the upper half */
+    bb &= upper;                /* 106 in the upper half, else +0 */
+    memcpy(&t, &tb, sizeof t);
+    memcpy(&base, &bb, sizeof base);
+    return base + t;
 }
 
 /* Table node i (clamped to the last cell) and weight a of the uniform of bits. */
@@ -182,12 +198,20 @@ static inline int var__axis_node(uint64_t bits, double *a)
 }
 
 /* Bilinear interpolation at axis weight a between the columns q0 (at node i) and q0 + NP
- * of weight w, times the column's d_sys. */
-static inline double var__maxtab_interp(const float *q0, double a, double w, double scale)
+ * of point col. */
+static inline double var__maxtab_interp(const float *q0, double a, const var__gcol *col)
 {
     const float *q1 = q0 + VAR__NP;
-    return scale *
-           ((1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0])));
+    return col->scale * (col->omw * (q0[0] + a * (q0[1] - q0[0])) +
+                         col->w * (q1[0] + a * (q1[1] - q1[0])));
+}
+
+/* The same from the pair table (var__maxtab.qd): p0 = qd[k] + 2 (col.i NP + i).  The
+ * same operations on the same values: q0[1] - q0[0] is a float subtraction in both. */
+static inline double var__maxtab_interp2(const double *p0, double a, const var__gcol *col)
+{
+    const double *p1 = p0 + 2 * VAR__NP;
+    return col->scale * (col->omw * (p0[0] + a * p0[1]) + col->w * (p1[0] + a * p1[1]));
 }
 
 /* Inline: the Monte Carlo hot loop is this lookup. */
@@ -198,7 +222,7 @@ static inline double var__maxtab_q_col(const var__maxtab *t, int k, var__gcol co
         return var__maxtab_q_slow(t, k, g, bits);
     double a;
     int i = var__axis_node(bits, &a);
-    return var__maxtab_interp(t->q[k] + (size_t)col.i * VAR__NP + i, a, col.w, col.scale);
+    return var__maxtab_interp(t->q[k] + (size_t)col.i * VAR__NP + i, a, &col);
 }
 
 /* ---- systematic field ------------------------------------------------------------- */
@@ -289,7 +313,7 @@ typedef struct var__row_ws {
     int32_t *lane_end;        /* [lanes] end of each lane's pieces                   */
     uint32_t *blk_lane, *blk_slot; /* [blocks] counter of each Philox block         */
     int32_t *word;            /* [pieces] index into bits of the piece's uniform     */
-    const float **tab;        /* [pieces] the table of the piece's length, or NULL   */
+    const double **tab;       /* [pieces] pair table of the piece's length, or NULL  */
     uint64_t *bits;           /* [2 blocks] the blocks' 53-bit integers              */
     double *d;                /* [pieces] piece maxima                               */
 } var__row_ws;
