@@ -1,0 +1,191 @@
+/* var_chip_generate draws an SM's registers row by row in passes (chip.c, sm_registers)
+ * with a branch-free axis (var__axis_of) and the pair tables (var__maxtab.qd).  Those are
+ * speed-ups that must not change a bit: this file keeps the straightforward forms they
+ * replaced (one register at a time, the branching axis, the float table) as the
+ * reference and compares every register of several floorplans bit for bit. */
+#include <string.h>
+
+#include "var_internal.h"
+#include "vtest.h"
+
+/* ---- the reference: the forms the fast path replaced, verbatim ---------------------- */
+
+static double ref_axis(uint64_t k)
+{
+    int upper = k >= (1ULL << 52);
+    uint64_t j = upper ? (1ULL << 53) - 1 - k : k;
+    double jj = (double)j + 0.5; /* exact: j < 2^52 */
+    uint64_t b;
+    memcpy(&b, &jj, sizeof b);
+    int o = (int)((b >> 52) & 0x7ff) - 1023;
+    double f = (double)(b & 0x000fffffffffffffULL) * (1.0 / 4503599627370496.0); /* 2^-52 */
+    double t = o + f + 1.0;
+    return upper ? 2.0 * VAR__OCTAVES - t : t;
+}
+
+static double ref_q_col(const var__maxtab *t, int k, var__gcol col, double g, uint64_t bits)
+{
+    if (col.i < 0 || !t->q[k])
+        return var__maxtab_q_slow(t, k, g, bits);
+    double f = ref_axis(bits) * VAR__NSUB;
+    int i = (int)f;
+    if (i > VAR__NP - 2)
+        i = VAR__NP - 2;
+    double a = f - i, w = (float)col.w;
+    const float *q0 = t->q[k] + (size_t)col.i * VAR__NP + i, *q1 = q0 + VAR__NP;
+    return col.scale *
+           ((1.0 - w) * (q0[0] + a * (q0[1] - q0[0])) + w * (q1[0] + a * (q1[1] - q1[0])));
+}
+
+/* SM sm's register delays one register at a time, into reg. */
+static void ref_registers(const var_chip *c, int sm, uint64_t seed, int64_t chip, double *reg)
+{
+    const var_floorplan *f = &c->p.floorplan;
+    var__stream s = var__stream_make(seed, chip, VAR__P_PIECE, (uint32_t)sm);
+    int L = c->plan.lanes;
+    size_t np = (size_t)c->plan.grid_rows * c->plan.grid_cols;
+    size_t field = c->p.variation.domain == VAR_DOMAIN_SM ? (size_t)sm : 0;
+    for (int row = 0; row < c->n_entries; row++) {
+        size_t base = field * np +
+                      (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + row] * c->plan.grid_cols;
+        int bc = (row / f->entries_per_bank) % f->bank_cols;
+        const int32_t *start = c->plan.piece_start + ((size_t)sm * f->bank_cols + bc) * L;
+        for (int l = 0; l < L; l++) {
+            const var__piece *pc = c->plan.pieces + start[l];
+            int n = start[l + 1] - start[l], r = row * L + l;
+            double dmax = 0.0;
+            uint64_t u[2];
+            for (int q = 0; q < n; q++) {
+                if (!(q & 1))
+                    var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
+                size_t pt = base + (size_t)pc[q].grid_col;
+                double d = ref_q_col(c->tab, pc[q].k, c->gcol[pt], c->g[pt], u[q & 1]);
+                dmax = d > dmax ? d : dmax;
+            }
+            reg[r] = dmax;
+        }
+    }
+}
+
+/* ---- tests -------------------------------------------------------------------------- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+/* The axis and the node at every kind of 53-bit integer: both ends, both sides of the
+ * halves' boundary, around every power of two from either end, and random ones. */
+static void test_axis_matches_reference(void **state)
+{
+    (void)state;
+    const uint64_t top = (1ULL << 53) - 1;
+    uint64_t ks[64 * 6 + 8], s = 0x9E3779B97F4A7C15ULL;
+    int n = 0;
+    for (int e = 0; e < 53; e++)
+        for (int d = -1; d <= 1; d++) {
+            uint64_t lo = (1ULL << e) + (uint64_t)d, hi = top - (1ULL << e) - (uint64_t)d;
+            ks[n++] = lo & top, ks[n++] = hi & top;
+        }
+    ks[n++] = 0, ks[n++] = top, ks[n++] = 1ULL << 52, ks[n++] = (1ULL << 52) - 1;
+    long bad = 0;
+    for (long i = 0; i < 2000000; i++) {
+        uint64_t k = i < n ? ks[i] : xorshift(&s) >> 11;
+        double x = var__axis_of(k), y = ref_axis(k), a, b;
+        int ni = var__axis_node(k, &a), f = (int)(y * VAR__NSUB);
+        f = f > VAR__NP - 2 ? VAR__NP - 2 : f;
+        b = y * VAR__NSUB - f;
+        bad += memcmp(&x, &y, sizeof x) != 0 || ni != f || memcmp(&a, &b, sizeof a) != 0;
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* An in-memory table cache, so the floorplans below share their tables. */
+typedef struct mem_tables {
+    uint8_t id[8][1024];
+    size_t id_len[8], n[8];
+    float *q[8];
+    int count;
+} mem_tables;
+
+static int mem_load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
+{
+    mem_tables *m = arg;
+    for (int i = 0; i < m->count; i++)
+        if (m->id_len[i] == id_len && m->n[i] == n && !memcmp(m->id[i], id, id_len)) {
+            memcpy(q, m->q[i], n * sizeof *q);
+            return 1;
+        }
+    return 0;
+}
+
+static void mem_save(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n)
+{
+    mem_tables *m = arg;
+    if (m->count == 8 || id_len > sizeof m->id[0])
+        return;
+    m->q[m->count] = malloc(n * sizeof *q);
+    memcpy(m->q[m->count], q, n * sizeof *q);
+    memcpy(m->id[m->count], id, id_len);
+    m->id_len[m->count] = id_len, m->n[m->count++] = n;
+}
+
+/* Floorplans whose rows differ: the default (four pieces of eight cells per register),
+ * interleaved lanes (one cell per grid column: 32 pieces of one cell), two bank columns
+ * (two row plans per SM, rows of 2 x 32 registers), the chip domain (one field, runs
+ * that straddle grid columns unevenly).  Fewer SMs: every SM is drawn the same way. */
+static void case_params(int i, var_params *p)
+{
+    var_params_default(p);
+    p->floorplan.n_sms = 3;
+    if (i == 1)
+        p->floorplan.lane_interleave = 4, p->variation.sigma_ratio = 4.0;
+    if (i == 2)
+        p->floorplan.bank_cols = 2;
+    if (i == 3)
+        p->variation.domain = VAR_DOMAIN_CHIP, p->variation.grid_cols = 256,
+        p->variation.sigma_ratio = 0.25;
+}
+
+static void test_rows_match_reference(void **state)
+{
+    (void)state;
+    mem_tables *m = calloc(1, sizeof *m);
+    var_table_cache tc = { mem_load, mem_save, m };
+    for (int i = 0; i < 4; i++) {
+        var_params p;
+        case_params(i, &p);
+        int err;
+        var_chip *c = var_chip_alloc_tables(&p, &tc, &err);
+        assert_non_null(c);
+        double *ref = malloc(sizeof(double) * (size_t)c->n_regs);
+        long bad = 0, regs = 0;
+        for (int64_t chip = 0; chip < 2; chip++) {
+            assert_int_equal(var_chip_generate(c, &p, 2026, chip), VAR_OK);
+            for (int sm = 0; sm < c->n_sms; sm++) {
+                ref_registers(c, sm, 2026, chip, ref);
+                const double *got = var_chip_register_delays(c, sm);
+                for (int r = 0; r < c->n_regs; r++, regs++)
+                    bad += memcmp(&got[r], &ref[r], sizeof ref[r]) != 0;
+            }
+        }
+        if (bad)
+            fail_msg("floorplan %d: %ld of %ld registers differ from the reference", i, bad,
+                     regs);
+        free(ref);
+        var_chip_free(c);
+    }
+    for (int i = 0; i < m->count; i++)
+        free(m->q[i]);
+    free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_axis_matches_reference),
+        cmocka_unit_test(test_rows_match_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
