@@ -18,11 +18,14 @@ static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
     w->lane_end = malloc(sizeof(int32_t) * (size_t)lanes);
     w->blk_lane = malloc(sizeof(uint32_t) * n);
     w->blk_slot = malloc(sizeof(uint32_t) * n);
+    w->ctr = malloc(sizeof(uint32_t) * n);
+    w->out = malloc(sizeof(uint32_t) * 4 * n);
     w->word = malloc(sizeof(int32_t) * n);
     w->tab = malloc(sizeof(const double *) * n);
     w->bits = malloc(sizeof(uint64_t) * 2 * n);
     w->d = malloc(sizeof(double) * n);
-    if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->word || !w->tab || !w->bits || !w->d)
+    if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->ctr || !w->out || !w->word ||
+        !w->tab || !w->bits || !w->d)
         return VAR_ENOMEM;
     return VAR_OK;
 }
@@ -155,6 +158,8 @@ void var_chip_free(var_chip *c)
     free(c->row.lane_end);
     free(c->row.blk_lane);
     free(c->row.blk_slot);
+    free(c->row.ctr);
+    free(c->row.out);
     free(c->row.word);
     free(c->row.tab);
     free(c->row.bits);
@@ -231,6 +236,22 @@ static void row_plan(var_chip *c, int sm, int bc)
     }
 }
 
+/* The row's blocks (var__bits2 of each, by var__philox_batch) into w->bits; r0: the
+ * register index of lane 0. */
+static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
+{
+    int n = w->n_blocks;
+    uint32_t *o0 = w->out, *o1 = o0 + n, *o2 = o1 + n, *o3 = o2 + n;
+    for (int b = 0; b < n; b++)
+        w->ctr[b] = r0 + w->blk_lane[b];
+    philox4x32_key_t key = { { (uint32_t)s.seed, (uint32_t)(s.seed >> 32) } };
+    var__philox_batch(n, w->ctr, w->blk_slot, s.purpose_sm, s.chip, key, o0, o1, o2, o3);
+    for (int b = 0; b < n; b++) {
+        w->bits[2 * b] = ((uint64_t)o0[b] << 21) ^ (o1[b] >> 11);
+        w->bits[2 * b + 1] = ((uint64_t)o2[b] << 21) ^ (o3[b] >> 11);
+    }
+}
+
 /* The maximum of each piece of a row from its uniform: var__maxtab_q_col's steps, on the
  * pair table, with the row's invariants in locals (the stores to d cannot alias them).
  * col and g: the row's grid points. */
@@ -275,9 +296,7 @@ static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
             row_plan(c, sm, bc), bc_now = bc;
         size_t base = field * field_points(c) +
                       (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + row] * c->plan.grid_cols;
-        uint32_t r0 = (uint32_t)(row * L);
-        for (int b = 0; b < w->n_blocks; b++)
-            var__bits2(s, w->blk_slot[b], r0 + w->blk_lane[b], w->bits + 2 * b);
+        row_bits(w, s, (uint32_t)(row * L));
         row_lookup(w, c->tab, c->gcol + base, c->g + base, w->d);
         for (int l = 0, i = 0; l < L; l++) {
             double dmax = 0.0;
