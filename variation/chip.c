@@ -23,9 +23,11 @@ static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
     w->word = malloc(sizeof(int32_t) * n);
     w->tab = malloc(sizeof(const double *) * n);
     w->bits = malloc(sizeof(uint64_t) * 2 * n);
+    w->node = malloc(sizeof(int32_t) * 2 * n);
+    w->wa = malloc(sizeof(double) * 2 * n);
     w->d = malloc(sizeof(double) * n);
     if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->ctr || !w->out || !w->word ||
-        !w->tab || !w->bits || !w->d)
+        !w->tab || !w->bits || !w->node || !w->wa || !w->d)
         return VAR_ENOMEM;
     return VAR_OK;
 }
@@ -163,6 +165,8 @@ void var_chip_free(var_chip *c)
     free(c->row.word);
     free(c->row.tab);
     free(c->row.bits);
+    free(c->row.node);
+    free(c->row.wa);
     free(c->row.d);
     free(c);
 }
@@ -236,8 +240,8 @@ static void row_plan(var_chip *c, int sm, int bc)
     }
 }
 
-/* The row's blocks (var__bits2 of each, by var__philox_batch) into w->bits; r0: the
- * register index of lane 0. */
+/* The row's blocks (var__bits2 of each, by var__philox_batch) into w->bits, and their
+ * table nodes and weights; r0: the register index of lane 0. */
 static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
 {
     int n = w->n_blocks;
@@ -250,29 +254,30 @@ static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
         w->bits[2 * b] = ((uint64_t)o0[b] << 21) ^ (o1[b] >> 11);
         w->bits[2 * b + 1] = ((uint64_t)o2[b] << 21) ^ (o3[b] >> 11);
     }
+    var__axis_batch(2 * n, w->bits, w->node, w->wa);
 }
 
 /* The maximum of each piece of a row from its uniform: var__maxtab_q_col's steps, on the
- * pair table, with the row's invariants in locals (the stores to d cannot alias them).
+ * nodes of row_bits and the pair table, with the row's invariants in locals (the stores
+ * to d cannot alias them).
  * col and g: the row's grid points. */
 static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gcol *col,
                        const double *g, double *restrict d)
 {
     const var__piece *pc = w->pieces;
     const uint64_t *bits = w->bits;
-    const int32_t *word = w->word;
+    const int32_t *word = w->word, *node = w->node;
+    const double *wa = w->wa;
     const double *const *tab = w->tab;
     for (int i = 0, n = w->n_pieces; i < n; i++) {
         int gc = pc[i].grid_col;
         const var__gcol *cl = col + gc;
-        uint64_t u = bits[word[i]];
         if (cl->i < 0 || !tab[i]) {
-            d[i] = var__maxtab_q_slow(t, pc[i].k, g[gc], u);
+            d[i] = var__maxtab_q_slow(t, pc[i].k, g[gc], bits[word[i]]);
             continue;
         }
-        double a;
-        int node = var__axis_node(u, &a);
-        d[i] = var__maxtab_interp2(tab[i] + 2 * ((size_t)cl->i * VAR__NP + node), a, cl);
+        int x = word[i];
+        d[i] = var__maxtab_interp2(tab[i] + 2 * ((size_t)cl->i * VAR__NP + node[x]), wa[x], cl);
     }
 }
 
@@ -281,7 +286,7 @@ static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gc
  * rather than register by register: each pass is a loop of independent iterations, which
  * the processor overlaps (the register-by-register loop waited on each lookup's chain of
  * latencies).  The values and the operations on each are the same as drawing register by
- * register (tests/variation/test_chip.c keeps that loop as the reference). */
+ * register (tests/variation/test_chip_rows.c keeps that loop as the reference). */
 static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
 {
     const var_floorplan *f = &c->p.floorplan;

@@ -42,6 +42,51 @@ double var__bits_logit(uint64_t k)
     return upper ? -lv : lv;
 }
 
+static double as_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static uint64_t as_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* var__axis_node of n integers at once, written so GCC vectorises it (SSE2 has no
+ * conversion between 64-bit integers and doubles, nor a 64-bit compare): every
+ * conversion is done on the bits, exactly.  For 0 <= x < 2^52 the double with bits
+ * 0x433 << 52 | x is 2^52 + x, so subtracting 2^52 gives (double)x exactly; 1.m - 1 is
+ * m 2^-52 exactly (Sterbenz).  So j, jj, o and f are the same doubles as var__axis_of's,
+ * and t, the axis and the node come from the same operations on them; the half is
+ * picked by a mask instead of a branch.  tests/variation/test_chip_rows.c compares the
+ * two. */
+void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                     double *restrict a)
+{
+    const uint64_t e52 = 0x4330000000000000ULL, one = 0x3FF0000000000000ULL;
+    const uint64_t m52 = 0x000FFFFFFFFFFFFFULL, top = (1ULL << 53) - 1;
+    const double two52 = 4503599627370496.0;
+    for (int x = 0; x < n; x++) {
+        uint64_t k = bits[x], upper = 0 - (k >> 52 & 1);
+        uint64_t j = k ^ (upper & top);
+        double jj = (as_double(e52 | j) - two52) + 0.5;
+        uint64_t b = as_bits(jj);
+        double o = (as_double(e52 | b >> 52) - two52) - 1023.0;
+        double f = as_double(one | (b & m52)) - 1.0;
+        double t = o + f + 1.0, tu = 2.0 * OCTAVES - t;
+        double ax = as_double((as_bits(tu) & upper) | (as_bits(t) & ~upper));
+        double fx = ax * NSUB;
+        int32_t i = (int32_t)fx;
+        i = i > NP - 2 ? NP - 2 : i;
+        node[x] = i;
+        a[x] = fx - i;
+    }
+}
+
 /* logit(u) at axis node i, for building the table. */
 static double node_logit(int i)
 {

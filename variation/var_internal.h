@@ -203,6 +203,10 @@ static inline int var__axis_node(uint64_t bits, double *a)
     return i;
 }
 
+/* var__axis_node of bits[x], x < n, into node[x] and a[x]; faster for many (maxtab.c). */
+void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                     double *restrict a);
+
 /* Bilinear interpolation at axis weight a between the columns q0 (at node i) and q0 + NP
  * of point col. */
 static inline double var__maxtab_interp(const float *q0, double a, const var__gcol *col)
@@ -322,6 +326,8 @@ typedef struct var__row_ws {
     int32_t *word;            /* [pieces] index into bits of the piece's uniform     */
     const double **tab;       /* [pieces] pair table of the piece's length, or NULL  */
     uint64_t *bits;           /* [2 blocks] the blocks' 53-bit integers              */
+    int32_t *node;            /* [2 blocks] their table nodes (var__axis_batch)      */
+    double *wa;               /* [2 blocks] and weights                               */
     double *d;                /* [pieces] piece maxima                               */
 } var__row_ws;
 

@@ -1,5 +1,6 @@
 /* var_chip_generate draws an SM's registers row by row in passes (chip.c, sm_registers)
- * with a branch-free axis (var__axis_of) and the pair tables (var__maxtab.qd).  Those are
+ * with a branch-free axis (var__axis_of, var__axis_batch) and the pair tables
+ * (var__maxtab.qd).  Those are
  * speed-ups that must not change a bit: this file keeps the straightforward forms they
  * replaced (one register at a time, the branching axis, the float table) as the
  * reference and compares every register of several floorplans bit for bit. */
@@ -76,7 +77,8 @@ static uint64_t xorshift(uint64_t *s)
 }
 
 /* The axis and the node at every kind of 53-bit integer: both ends, both sides of the
- * halves' boundary, around every power of two from either end, and random ones. */
+ * halves' boundary, around every power of two from either end, and random ones; one at
+ * a time against the reference, in batches (var__axis_batch) against one at a time. */
 static void test_axis_matches_reference(void **state)
 {
     (void)state;
@@ -89,7 +91,11 @@ static void test_axis_matches_reference(void **state)
             ks[n++] = lo & top, ks[n++] = hi & top;
         }
     ks[n++] = 0, ks[n++] = top, ks[n++] = 1ULL << 52, ks[n++] = (1ULL << 52) - 1;
-    long bad = 0;
+    enum { BATCH = 77 }; /* odd: the vector loop's remainder is exercised too */
+    uint64_t kb[BATCH];
+    int32_t nb[BATCH];
+    double ab[BATCH];
+    long bad = 0, bad_batch = 0;
     for (long i = 0; i < 2000000; i++) {
         uint64_t k = i < n ? ks[i] : xorshift(&s) >> 11;
         double x = var__axis_of(k), y = ref_axis(k), a, b;
@@ -97,8 +103,18 @@ static void test_axis_matches_reference(void **state)
         f = f > VAR__NP - 2 ? VAR__NP - 2 : f;
         b = y * VAR__NSUB - f;
         bad += memcmp(&x, &y, sizeof x) != 0 || ni != f || memcmp(&a, &b, sizeof a) != 0;
+        kb[i % BATCH] = k;
+        if (i % BATCH == BATCH - 1) {
+            var__axis_batch(BATCH, kb, nb, ab);
+            for (int q = 0; q < BATCH; q++) {
+                double aq;
+                int nq = var__axis_node(kb[q], &aq);
+                bad_batch += nb[q] != nq || memcmp(&ab[q], &aq, sizeof aq) != 0;
+            }
+        }
     }
     assert_int_equal(bad, 0);
+    assert_int_equal(bad_batch, 0);
 }
 
 /* An in-memory table cache, so the floorplans below share their tables. */
