@@ -25,9 +25,8 @@ static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
     w->bits = malloc(sizeof(uint64_t) * 2 * n);
     w->node = malloc(sizeof(int32_t) * 2 * n);
     w->wa = malloc(sizeof(double) * 2 * n);
-    w->d = malloc(sizeof(double) * n);
     if (!w->lane_end || !w->blk_lane || !w->blk_slot || !w->ctr || !w->out || !w->word ||
-        !w->tab || !w->bits || !w->node || !w->wa || !w->d)
+        !w->tab || !w->bits || !w->node || !w->wa)
         return VAR_ENOMEM;
     return VAR_OK;
 }
@@ -167,7 +166,6 @@ void var_chip_free(var_chip *c)
     free(c->row.bits);
     free(c->row.node);
     free(c->row.wa);
-    free(c->row.d);
     free(c);
 }
 
@@ -257,36 +255,42 @@ static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
     var__axis_batch(2 * n, w->bits, w->node, w->wa);
 }
 
-/* The maximum of each piece of a row from its uniform: var__maxtab_q_col's steps, on the
- * nodes of row_bits and the pair table, with the row's invariants in locals (the stores
- * to d cannot alias them).
- * col and g: the row's grid points. */
+/* Each register's delay in a row, the maximum of its pieces' maxima, each from its
+ * uniform: var__maxtab_q_col's steps, on the nodes of row_bits and the pair table, with
+ * the row's invariants in locals (the stores to reg cannot alias them).  col and g: the
+ * row's grid points; reg: the row's registers. */
 static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gcol *col,
-                       const double *g, double *restrict d)
+                       const double *g, int lanes, double *restrict reg)
 {
     const var__piece *pc = w->pieces;
     const uint64_t *bits = w->bits;
-    const int32_t *word = w->word, *node = w->node;
+    const int32_t *word = w->word, *node = w->node, *end = w->lane_end;
     const double *wa = w->wa;
     const double *const *tab = w->tab;
-    for (int i = 0, n = w->n_pieces; i < n; i++) {
-        int gc = pc[i].grid_col;
-        const var__gcol *cl = col + gc;
-        if (cl->i < 0 || !tab[i]) {
-            d[i] = var__maxtab_q_slow(t, pc[i].k, g[gc], bits[word[i]]);
-            continue;
+    for (int l = 0, i = 0; l < lanes; l++) {
+        double dmax = 0.0;
+        for (; i < end[l]; i++) {
+            int gc = pc[i].grid_col, x = word[i];
+            const var__gcol *cl = col + gc;
+            double d;
+            if (cl->i < 0 || !tab[i])
+                d = var__maxtab_q_slow(t, pc[i].k, g[gc], bits[x]);
+            else
+                d = var__maxtab_interp2(tab[i] + 2 * ((size_t)cl->i * VAR__NP + node[x]), wa[x],
+                                        cl);
+            dmax = d > dmax ? d : dmax;
         }
-        int x = word[i];
-        d[i] = var__maxtab_interp2(tab[i] + 2 * ((size_t)cl->i * VAR__NP + node[x]), wa[x], cl);
+        reg[l] = dmax;
     }
 }
 
 /* Register delay = max over its pieces of the piece maximum, each one table lookup.
- * Row by row, in passes over the whole row (Philox blocks, then lookups, then maxima)
- * rather than register by register: each pass is a loop of independent iterations, which
- * the processor overlaps (the register-by-register loop waited on each lookup's chain of
- * latencies).  The values and the operations on each are the same as drawing register by
- * register (tests/variation/test_chip_rows.c keeps that loop as the reference). */
+ * Row by row, in passes over the whole row (Philox blocks, then table nodes, then the
+ * lookups and maxima) rather than register by register: each pass is a loop of
+ * independent iterations, which the processor overlaps and GCC vectorises (the
+ * register-by-register loop waited on each lookup's chain of latencies).  The values and
+ * the operations on each are the same as drawing register by register
+ * (tests/variation/test_chip_rows.c keeps that loop as the reference). */
 static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
 {
     const var_floorplan *f = &c->p.floorplan;
@@ -302,13 +306,7 @@ static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
         size_t base = field * field_points(c) +
                       (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + row] * c->plan.grid_cols;
         row_bits(w, s, (uint32_t)(row * L));
-        row_lookup(w, c->tab, c->gcol + base, c->g + base, w->d);
-        for (int l = 0, i = 0; l < L; l++) {
-            double dmax = 0.0;
-            for (; i < w->lane_end[l]; i++)
-                dmax = w->d[i] > dmax ? w->d[i] : dmax;
-            reg[row * L + l] = dmax;
-        }
+        row_lookup(w, c->tab, c->gcol + base, c->g + base, L, reg + (size_t)row * L);
     }
 }
 

@@ -316,7 +316,7 @@ static inline double var__nbti_aged_dev(const var__nbti *s, double x)
 
 /* ---- the chip ----------------------------------------------------------------------- */
 /* Workspace of one row of registers (chip.c, sm_registers): the row's Philox blocks and
- * piece maxima, sized for the largest row (lanes x max_pieces). */
+ * table nodes, sized for the largest row (lanes x max_pieces). */
 typedef struct var__row_ws {
     const var__piece *pieces; /* the row's pieces, lane by lane                    */
     int n_pieces, n_blocks;
@@ -328,7 +328,6 @@ typedef struct var__row_ws {
     uint64_t *bits;           /* [2 blocks] the blocks' 53-bit integers              */
     int32_t *node;            /* [2 blocks] their table nodes (var__axis_batch)      */
     double *wa;               /* [2 blocks] and weights                               */
-    double *d;                /* [pieces] piece maxima                               */
 } var__row_ws;
 
 struct var_chip {
