@@ -531,6 +531,7 @@ struct sm_sim {
         int n_walk;
         int32_t walk_start[SM_MAX_CODE_WALK / 3], walk_len[SM_MAX_CODE_WALK / 3];
         int64_t walk_end[SM_MAX_CODE_WALK / 3];
+        uint8_t walk_at[SM__MAX_WARPS]; /* each warp slot's triple at its last fetch */
         uint8_t in_l2[SM__IC_L2_LINES / 8]; /* lines the chip has fetched (then L2 hits) */
     } ic;
     /* Schedulers whose inputs may have changed since their last cycle without an
