@@ -333,8 +333,9 @@ typedef struct sm_profile {
                              * atomics (read-modify-write, serialised)         */
     int atomic_ways;        /* lanes per word of an atomic: its serialisation  */
     int smem_bytes;         /* shared memory per block, bytes (0: none)        */
-    int code_walk[SM_MAX_CODE_WALK]; /* the PTX instructions a warp of the kernel *
-                             * runs, in order, as triples start, length, repeat: *
+    int code_walk[SM_MAX_CODE_WALK]; /* the PTX instructions the kernel's mean  *
+                             * thread runs, in order, as triples start, length,  *
+                             * repeat:                                          *
                              * instructions start .. start + length - 1, the    *
                              * whole `repeat` times; a drawn instruction i sits *
                              * at 8 x walk[i mod the walk's length] for the     *

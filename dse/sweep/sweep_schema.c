@@ -343,7 +343,7 @@ const dse__key dse__workload_keys[] = {
           "the kernel's instructions: where a drawn one sits for the instruction cache "
           "(sm.frontend = \"gpgpusim_icache\"; 0: no loop)"),
     K_ILIST(sm_profile, code_walk, n_code_walk, 0, 1000000,
-            "the PTX instructions a warp runs, as start, length, repeat triples: where a "
+            "the PTX instructions a thread runs, as start, length, repeat triples: where a "
             "drawn one sits for the instruction cache (sm.frontend = \"gpgpusim_icache\"; "
             "none: code_insts)"),
     K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
