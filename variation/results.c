@@ -13,15 +13,20 @@ void var__chip_aggregate(var_chip *c, int sm)
     double lo = INFINITY, hi = 0.0;
     for (int i = 0; i < c->n_subs; i++)
         sub[i] = 0.0;
+    /* lanes sub-bank by sub-bank (ascending, as one loop over them would be), so no
+     * division per register finds a lane's sub-bank */
     for (int row = 0; row < c->n_entries; row++) {
         const double *r = reg + (size_t)row * L;
-        double m = 0.0;
-        for (int l = 0; l < L; l++) {
-            double d = r[l];
-            double *sb = &sub[(row / E) * S + l / per_sub];
-            *sb = d > *sb ? d : *sb;
-            m = d > m ? d : m;
-            lo = d < lo ? d : lo;
+        double *sb = sub + (size_t)(row / E) * S, m = 0.0;
+        for (int s = 0; s < S; s++) {
+            double x = sb[s];
+            for (int l = s * per_sub; l < (s + 1) * per_sub; l++) {
+                double d = r[l];
+                x = d > x ? d : x;
+                m = d > m ? d : m;
+                lo = d < lo ? d : lo;
+            }
+            sb[s] = x;
         }
         entry[row] = m;
         hi = m > hi ? m : hi;
