@@ -64,8 +64,10 @@ static uint64_t as_bits(double d)
  * and t, the axis and the node come from the same operations on them; the half is
  * picked by a mask instead of a branch.  tests/variation/test_chip_rows.c compares the
  * two. */
-void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict node,
-                     double *restrict a)
+static inline __attribute__((always_inline)) void axis_batch(int n,
+                                                             const uint64_t *restrict bits,
+                                                             int32_t *restrict node,
+                                                             double *restrict a)
 {
     const uint64_t e52 = 0x4330000000000000ULL, one = 0x3FF0000000000000ULL;
     const uint64_t m52 = 0x000FFFFFFFFFFFFFULL, top = (1ULL << 53) - 1;
@@ -85,6 +87,36 @@ void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict nod
         node[x] = i;
         a[x] = fx - i;
     }
+}
+
+void var__axis_batch_base(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                          double *restrict a)
+{
+    axis_batch(n, bits, node, a);
+}
+
+#if VAR__AXIS_AVX2
+/* The same loop for AVX2's four-double vectors: 10 % of a chip's time (1.6 of 15.4 ms per
+ * chip).  The same IEEE operations on the same values, only more of them per
+ * instruction (AVX2 has no FMA, and -std=c11 keeps -ffp-contract=off). */
+__attribute__((target("avx2"))) void var__axis_batch_avx2(int n, const uint64_t *restrict bits,
+                                                          int32_t *restrict node,
+                                                          double *restrict a)
+{
+    axis_batch(n, bits, node, a);
+}
+#endif
+
+void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                     double *restrict a)
+{
+#if VAR__AXIS_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        var__axis_batch_avx2(n, bits, node, a);
+        return;
+    }
+#endif
+    var__axis_batch_base(n, bits, node, a);
 }
 
 /* logit(u) at axis node i, for building the table. */

@@ -203,9 +203,20 @@ static inline int var__axis_node(uint64_t bits, double *a)
     return i;
 }
 
-/* var__axis_node of bits[x], x < n, into node[x] and a[x]; faster for many (maxtab.c). */
+/* var__axis_node of bits[x], x < n, into node[x] and a[x]; faster for many (maxtab.c).
+ * On x86-64 (GCC, clang) it runs an AVX2 build of the loop where the processor has AVX2,
+ * else the baseline one; both are exported for the test that compares them. */
 void var__axis_batch(int n, const uint64_t *restrict bits, int32_t *restrict node,
                      double *restrict a);
+void var__axis_batch_base(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                          double *restrict a);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define VAR__AXIS_AVX2 1
+void var__axis_batch_avx2(int n, const uint64_t *restrict bits, int32_t *restrict node,
+                          double *restrict a);
+#else
+#define VAR__AXIS_AVX2 0
+#endif
 
 /* Bilinear interpolation at axis weight a between the columns q0 (at node i) and q0 + NP
  * of point col. */

@@ -78,7 +78,8 @@ static uint64_t xorshift(uint64_t *s)
 
 /* The axis and the node at every kind of 53-bit integer: both ends, both sides of the
  * halves' boundary, around every power of two from either end, and random ones; one at
- * a time against the reference, in batches (var__axis_batch) against one at a time. */
+ * a time against the reference, in batches (var__axis_batch, and both of its builds,
+ * the baseline and the AVX2 one where the processor has AVX2) against one at a time. */
 static void test_axis_matches_reference(void **state)
 {
     (void)state;
@@ -96,6 +97,12 @@ static void test_axis_matches_reference(void **state)
     int32_t nb[BATCH];
     double ab[BATCH];
     long bad = 0, bad_batch = 0;
+#if VAR__AXIS_AVX2
+    int avx2 = __builtin_cpu_supports("avx2");
+#else
+    int avx2 = 0;
+#endif
+    print_message("var__axis_batch_avx2 %s\n", avx2 ? "tested" : "not tested (no AVX2)");
     for (long i = 0; i < 2000000; i++) {
         uint64_t k = i < n ? ks[i] : xorshift(&s) >> 11;
         double x = var__axis_of(k), y = ref_axis(k), a, b;
@@ -104,14 +111,24 @@ static void test_axis_matches_reference(void **state)
         b = y * VAR__NSUB - f;
         bad += memcmp(&x, &y, sizeof x) != 0 || ni != f || memcmp(&a, &b, sizeof a) != 0;
         kb[i % BATCH] = k;
-        if (i % BATCH == BATCH - 1) {
-            var__axis_batch(BATCH, kb, nb, ab);
-            for (int q = 0; q < BATCH; q++) {
-                double aq;
-                int nq = var__axis_node(kb[q], &aq);
-                bad_batch += nb[q] != nq || memcmp(&ab[q], &aq, sizeof aq) != 0;
+        if (i % BATCH == BATCH - 1) /* the dispatched loop and each build of it */
+            for (int v = 0; v < 3; v++) {
+                if (v == 0)
+                    var__axis_batch(BATCH, kb, nb, ab);
+                else if (v == 1)
+                    var__axis_batch_base(BATCH, kb, nb, ab);
+                else if (!avx2)
+                    continue;
+#if VAR__AXIS_AVX2
+                else
+                    var__axis_batch_avx2(BATCH, kb, nb, ab);
+#endif
+                for (int q = 0; q < BATCH; q++) {
+                    double aq;
+                    int nq = var__axis_node(kb[q], &aq);
+                    bad_batch += nb[q] != nq || memcmp(&ab[q], &aq, sizeof aq) != 0;
+                }
             }
-        }
     }
     assert_int_equal(bad, 0);
     assert_int_equal(bad_batch, 0);
