@@ -342,11 +342,18 @@ void sm__dispatch(sm_sim *s) { dispatch(s, false); }
 static inline __attribute__((always_inline)) void complete(sm_sim *s, int i, uint16_t done,
                                                            uint16_t rel, bool plain)
 {
-    for (int l = 0; l < 2; l++) {
-        s->wheel_head[l][i] = SM__NIL;
-        s->wheel_link[l][i] = &s->wheel_head[l][i];
+    /* only a list that holds something is emptied (an empty one's head is NIL and its
+     * link the head already): most completing cycles have one list empty, and the
+     * loops below test their list's head anyway */
+    if (rel != SM__NIL) {
+        s->wheel_head[SM__WHEEL_RELEASE][i] = SM__NIL;
+        s->wheel_link[SM__WHEEL_RELEASE][i] = &s->wheel_head[SM__WHEEL_RELEASE][i];
     }
-    s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
+    if (done != SM__NIL) {
+        s->wheel_head[SM__WHEEL_DONE][i] = SM__NIL;
+        s->wheel_link[SM__WHEEL_DONE][i] = &s->wheel_head[SM__WHEEL_DONE][i];
+        s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
+    }
     for (uint16_t h = rel, next; h != SM__NIL; h = next) {
         next = s->slots[h].next;
         if (s->slots[h].done_at != s->now) {
