@@ -273,6 +273,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
     k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
     k->plain = kernel_plain(s, k);
+    sm__early_setup(s); /* needs k.plain, the latencies and the source counts */
     sm__streams_select(s);
     return rc;
 }
