@@ -54,7 +54,8 @@ static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *
     /* an SP instruction whose operands all arrive at the earliest cycle, into a unit
      * with no collector waiting, leaves its collector then for certain: dispatched at
      * once (exec.c sm__dispatch_early says when; plain kernels only) */
-    if (plain && u == SM__UNIT_SP && !s->n_full[SM__UNIT_SP] && ready_at == first + 1 &&
+    _Static_assert(SM__UNIT_SP == 0, "one test: an SP instruction, no SP collector full");
+    if (plain && !(u | s->n_full[SM__UNIT_SP]) && ready_at == first + 1 &&
         (s->k.early_ops >> in->op & 1) && sm__dispatch_early(s, slot, ready_at))
         return slow_reads;
     sm__coll_fill(s, u, slot, ready_at);
