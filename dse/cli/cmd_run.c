@@ -312,6 +312,24 @@ static void choose_mpi_io_components(void)
     setenv("OMPI_MCA_sharedfp", "individual", 0);
 }
 
+/* Open MPI's point-to-point layer when every rank is on this node.  With UCX installed
+ * Open MPI picks pml "ucx", whose start probes every transport: 0.2-0.25 s of each
+ * launch on a two-core host (docs/performance.md, "Process start"), more than a small
+ * sweep's work, for the few messages a sweep sends.  On one node ob1 over shared memory
+ * is Open MPI's own path: chosen when mpirun put every rank here (its
+ * OMPI_COMM_WORLD_LOCAL_SIZE equals OMPI_COMM_WORLD_SIZE) or for a process started
+ * without any launcher (a singleton).  A job across nodes, one started by srun (PMIx),
+ * and a user's own OMPI_MCA_pml keep Open MPI's choice.  Harmless under other MPIs. */
+static void choose_mpi_transport(void)
+{
+    const char *world = getenv("OMPI_COMM_WORLD_SIZE");
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    int one_node = world ? local && strcmp(world, local) == 0
+                         : !getenv("PMIX_RANK") && !getenv("SLURM_PROCID");
+    if (one_node)
+        setenv("OMPI_MCA_pml", "ob1", 0);
+}
+
 /* Under srun without Slurm-aware MPI every task starts as a singleton "rank 0 of 1" and
  * all of them would write the same file.  Tasks other than Slurm's task 0 can tell and
  * step back (task 0 then runs the sweep alone, correctly, on one process). */
@@ -335,6 +353,7 @@ int dse_cmd_run(int argc, char **argv)
     int rank, size, rc;
     stop_with_launcher();
     choose_mpi_io_components();
+    choose_mpi_transport();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
