@@ -187,6 +187,12 @@ static const uint8_t cls_table[32] = {
     CL_F, CL_F, CL_F, CL_F, CL_F, CL_F, CL_F, CL_F, /* the in-flight limit */
     CL_C, CL_C, CL_C, CL_C, CL_C, CL_C, CL_C, CL_C, /* both */
 };
+#undef CL_I
+#undef CL_M
+#undef CL_D
+#undef CL_C
+#undef CL_F
+#undef CL_B
 _Static_assert(1u << SM__STALL_COLLECTOR == 8 && 1u << SM__STALL_INFLIGHT == 16,
                "why's two bits are the key's top two");
 
