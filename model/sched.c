@@ -21,15 +21,17 @@ const sm__sched_policy *sm__sched_policy_of(sm_sched_policy p)
 }
 
 /* Branch-free: whether the written register is the one the warp waits for is
- * unpredictable.  A warp that does not wait has wait_reg SM__NOT_WAITING, equal to no
- * register, so one comparison decides (its wait_kind is then stale: unread). */
+ * unpredictable.  A warp that does not wait has SM__NOT_WAITING's bit set in wait_reg,
+ * so that it equals no register and one comparison decides (its wait_kind is then
+ * stale: unread); a wake sets the bit (one OR, where a select to SM__NOT_WAITING cost
+ * three host instructions). */
 void sm__sched_wake(sm_sim *s, int w, int reg)
 {
     sm__warp *wp = &s->warps[w];
     sm__sched *q = &s->sched[wp->sched];
     int hit = wp->wait_reg == reg;
     q->n_wait[wp->wait_kind] -= hit;
-    wp->wait_reg = (uint16_t)(hit ? SM__NOT_WAITING : wp->wait_reg);
+    wp->wait_reg |= (uint16_t)(hit << 8); /* SM__NOT_WAITING's bit: equal to no register */
     q->ready |= (uint64_t)hit << w;
     s->sched_dirty |= (unsigned)hit << wp->sched;
 }

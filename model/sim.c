@@ -553,7 +553,7 @@ static void describe_stuck(sm_sim *s, const char *why)
             continue;
         n += snprintf(s->diag + n, sizeof s->diag - (size_t)n, " w%d:left=%d,inflight=%d%s", w,
                       wp->n_left, wp->n_inflight,
-                      wp->wait_reg == SM__NOT_WAITING ? ""
+                      wp->wait_reg >= SM__NOT_WAITING ? ""
                       : wp->wait_kind == SM__STALL_MEMORY ? ",wait-mem"
                                                           : ",wait-dep");
     }

@@ -23,7 +23,8 @@
 #define SM__MAX_PREDS 256      /* a trace's predicates 1..255 (0: none; sm_sim.ppend) */
 #define SM__MAX_PSRC 3         /* predicates an instruction reads (SM_TRACE_MAX_PSRC)  */
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
-#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
+#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked:  *
+                                * this bit set (a wake sets it on the register number) */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 /* GPGPU-Sim SM2_GTX480's L1I, -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4
