@@ -848,7 +848,9 @@ static const char usage[] =
     "                 shared_use_distance set to its lu_global and lu_shared first\n"
     "  --with MECH    the speed table with a mechanism on (issue 27): memory (sm.memory =\n"
     "                 partitions), smem (every profile: smem_ways 2, frac_atomic 0.1,\n"
-    "                 atomic_ways 4), const (sm.const_cache: the profiles' constant loads)\n"
+    "                 atomic_ways 4), const (sm.const_cache: the profiles' constant loads),\n"
+    "                 icache (sm.frontend = gpgpusim_icache, the profiles' code_walk),\n"
+    "                 icache-plain (the same at i mod code_insts, no walk)\n"
     "  --stop-table [REL] the stopping rule at relative error REL (0.01) against exact runs\n";
 
 int main(int argc, char **argv)
@@ -890,6 +892,10 @@ int main(int argc, char **argv)
             rc = 0;
             if (!strcmp(argv[2], "memory")) {
                 s->sm.memory = SM_MEMORY_PARTITIONS;
+            } else if (!strcmp(argv[2], "icache") || !strcmp(argv[2], "icache-plain")) {
+                s->sm.frontend = SM_FRONTEND_GPGPUSIM_ICACHE; /* the profiles' code_walk */
+                for (int wi = 0; argv[2][6] && wi < s->n_workloads; wi++)
+                    s->workloads[wi].n_code_walk = 0; /* i mod code_insts, as before */
             } else if (!strcmp(argv[2], "const")) {
                 s->sm.const_cache = true; /* the profiles' frac_const, const_lines */
             } else if (!strcmp(argv[2], "smem")) {

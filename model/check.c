@@ -83,6 +83,25 @@ int sm_profile_check(const sm_profile *p, const sm_config *c, char *key, size_t 
         return reject(key, kl, "smem_bytes", msg, ml,
                       "a block's shared memory (%d bytes) does not fit the SM's %d bytes",
                       p->smem_bytes, c->smem_size);
+    if (p->n_code_walk % 3)
+        return reject(key, kl, "code_walk", msg, ml,
+                      "must be triples (start, length, repeat), got %d entries", p->n_code_walk);
+    long long walk_len = 0;
+    for (int r = 0; r + 2 < p->n_code_walk; r += 3) {
+        const int *t = &p->code_walk[r];
+        if (t[1] < 1 || t[2] < 1)
+            return reject(key, kl, "code_walk", msg, ml,
+                          "triple %d: length and repeat must be at least 1, got %d and %d",
+                          r / 3 + 1, t[1], t[2]);
+        if (p->code_insts > 0 && (long long)t[0] + t[1] > p->code_insts)
+            return reject(key, kl, "code_walk", msg, ml,
+                          "triple %d: instructions %d..%d beyond code_insts (%d)", r / 3 + 1,
+                          t[0], t[0] + t[1] - 1, p->code_insts);
+        walk_len += (long long)t[1] * t[2];
+    }
+    if (walk_len > 1000000000)
+        return reject(key, kl, "code_walk", msg, ml,
+                      "the walk must be at most 1e9 instructions, got %lld", walk_len);
     if (c->memory == SM_MEMORY_PARTITIONS && c->mem_channels * c->mem_subparts > 256)
         return reject(key, kl, "mem_subparts", msg, ml,
                       "mem_channels x mem_subparts must be at most 256, got %d",

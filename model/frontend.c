@@ -91,19 +91,60 @@ void sm__fe_icache_setup(sm_sim *s, const sm_profile *w)
     c->n_access = c->n_fill = c->waiting = 0;
     c->n_mshr = 0;
     c->code_insts = w->code_insts;
+    c->n_walk = w->n_code_walk / 3;
+    int64_t end = 0;
+    for (int r = 0; r < c->n_walk; r++) {
+        const int *t = &w->code_walk[3 * r];
+        c->walk_start[r] = t[0];
+        c->walk_len[r] = t[1];
+        c->walk_end[r] = end += (int64_t)t[1] * t[2];
+    }
+    memset(c->walk_at, 0, sizeof c->walk_at);
     sm__memsys_fetch_lat(s->c, &c->lat_l2, &c->lat_dram);
 }
 
+/* The PTX instruction at position i of the profile's code walk (docs/workloads.md,
+ * "Code size"): the walk repeats; its triple is warp w's last one or one after it
+ * (a warp's positions only grow), else found by bisection over the triples' ends (a
+ * new warp in the slot, the walk begun again): no table as long as the walk. */
+static uint32_t walk_inst(struct sm__icache *c, int w, int64_t i)
+{
+    int64_t total = c->walk_end[c->n_walk - 1];
+    int64_t pos = i < total ? i : i % total;
+    int r = c->walk_at[w];
+    if (r >= c->n_walk || pos < (r ? c->walk_end[r - 1] : 0)) {
+        int lo = 0, hi = c->n_walk - 1;
+        while (lo < hi) { /* the first triple whose end is past pos */
+            int mid = (lo + hi) / 2;
+            if (c->walk_end[mid] > pos)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        r = lo;
+    }
+    while (c->walk_end[r] <= pos)
+        r++;
+    c->walk_at[w] = (uint8_t)r;
+    int64_t off = pos - (r ? c->walk_end[r - 1] : 0);
+    if (off >= c->walk_len[r]) /* a repeated triple */
+        off %= c->walk_len[r];
+    return (uint32_t)(c->walk_start[r] + off);
+}
+
 /* The line of warp w's next instruction (drawn at n_issued - 1; gen.c).  A drawn
- * stream's instruction i sits at 8 x (i mod code_insts): GPGPU-Sim's PTX instructions
- * are 8 bytes apart, and a stream longer than the code loops over it. */
-static uint32_t fetch_line(const sm_sim *s, int w)
+ * stream's instruction i sits at 8 x walk[i mod its length] with a code walk, else at
+ * 8 x (i mod code_insts): GPGPU-Sim's PTX instructions are 8 bytes apart, and a stream
+ * longer than the walk (or the code) goes round it again. */
+static uint32_t fetch_line(sm_sim *s, int w)
 {
     const sm__warp *wp = &s->warps[w];
     int i = wp->n_issued > 0 ? wp->n_issued - 1 : 0;
     uint32_t pc;
     if (s->k.trace)
         pc = sm__trace_pc(&s->k, wp, i);
+    else if (s->ic.n_walk > 0)
+        pc = 8u * walk_inst(&s->ic, w, i);
     else
         pc = 8u * (s->ic.code_insts > 0 ? (uint32_t)(i % s->ic.code_insts) : (uint32_t)i);
     return pc / SM__IC_LINE;

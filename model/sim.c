@@ -117,11 +117,25 @@ static bool weights_ok(const sm_profile *w)
     return true;
 }
 
+/* code_walk: whole triples of positive lengths and repeats, a walk of at most 1e9 */
+static bool walk_ok(const sm_profile *w)
+{
+    if (w->n_code_walk < 0 || w->n_code_walk > SM_MAX_CODE_WALK || w->n_code_walk % 3)
+        return false;
+    long long n = 0;
+    for (int r = 0; r < w->n_code_walk; r += 3) {
+        if (w->code_walk[r] < 0 || w->code_walk[r + 1] < 1 || w->code_walk[r + 2] < 1)
+            return false;
+        n += (long long)w->code_walk[r + 1] * w->code_walk[r + 2];
+    }
+    return n <= 1000000000;
+}
+
 static bool profile_ok(const sm_profile *w)
 {
     return w->regs_per_thread >= 1 && w->regs_per_thread <= SM__MAX_REGS - 1 &&
            w->block_threads >= 1 && w->insts_per_warp >= 1 && w->grid_blocks >= 1 &&
-           launches_ok(w) && weights_ok(w);
+           launches_ok(w) && weights_ok(w) && walk_ok(w);
 }
 
 /* The only way sm_index and n_sms reach the simulation (sm.h): blocks b = sm_index,

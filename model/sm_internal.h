@@ -530,6 +530,12 @@ struct sm_sim {
         uint64_t waiting;    /* warps with a miss pending (GPGPU-Sim's imiss_pending) */
         int lat_l2, lat_dram; /* a miss's round trip: the line in L2 / first on the chip */
         int code_insts;      /* a drawn stream's code size (sm_profile.code_insts) */
+        /* the profile's code_walk: n_walk triples, each's first instruction and
+         * length, and the walk's length up to its end (repeats expanded) */
+        int n_walk;
+        int32_t walk_start[SM_MAX_CODE_WALK / 3], walk_len[SM_MAX_CODE_WALK / 3];
+        int64_t walk_end[SM_MAX_CODE_WALK / 3];
+        uint8_t walk_at[SM__MAX_WARPS]; /* each warp slot's triple at its last fetch */
         uint8_t in_l2[SM__IC_L2_LINES / 8]; /* lines the chip has fetched (then L2 hits) */
     } ic;
     /* Schedulers whose inputs may have changed since their last cycle without an

@@ -159,6 +159,7 @@ typedef enum { SM_MEMORIES(SM__ENUM_VALUE) } sm_memory;
 
 #define SM_MAX_LAUNCHES 256 /* launches of one profile (launch_blocks) */
 #define SM_MAX_WARP_WEIGHTS 32 /* warps of a 1024-thread block (warp_weights) */
+#define SM_MAX_CODE_WALK 765 /* code_walk: 255 triples (start, length, repeat) */
 
 /* Pipeline and memory knobs of one SM. */
 typedef struct sm_config {
@@ -332,6 +333,15 @@ typedef struct sm_profile {
                              * atomics (read-modify-write, serialised)         */
     int atomic_ways;        /* lanes per word of an atomic: its serialisation  */
     int smem_bytes;         /* shared memory per block, bytes (0: none)        */
+    int code_walk[SM_MAX_CODE_WALK]; /* the PTX instructions the kernel's mean  *
+                             * thread runs, in order, as triples start, length,  *
+                             * repeat:                                          *
+                             * instructions start .. start + length - 1, the    *
+                             * whole `repeat` times; a drawn instruction i sits *
+                             * at 8 x walk[i mod the walk's length] for the     *
+                             * instruction cache (sm.frontend =                 *
+                             * "gpgpusim_icache" only; none: code_insts)        */
+    int n_code_walk;        /* entries of code_walk (a multiple of 3)          */
     int launch_blocks[SM_MAX_LAUNCHES]; /* blocks per launch, in order; none:  *
                              * one launch of grid_blocks                       */
     int n_launches;         /* entries of launch_blocks                        */

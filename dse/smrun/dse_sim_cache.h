@@ -77,8 +77,12 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                       dse_sm_result *out);
 
-/* Upper bound of dse__sim_inputs_key's output. */
-#define DSE_SIM_INPUTS_KEY_MAX 4096
+/* Upper bound of dse__sim_inputs_key's output: a field serialises at most its own bytes
+ * (a list its count and the elements in use, a string up to its NUL), so the structs'
+ * sizes bound it; the technique twice, since design knob rows may share a block
+ * (tests/dse/test_sim_key.c fills every list and string and checks the bound). */
+#define DSE_SIM_INPUTS_KEY_MAX \
+    (2 * sizeof(sm_technique) + sizeof(sm_config) + sizeof(sm_profile))
 
 /* The technique's IPC side, the SM configuration and the workload profile serialised
  * from the sweep's key tables into out (at most DSE_SIM_INPUTS_KEY_MAX bytes); returns

@@ -4,6 +4,7 @@
  * moment it becomes a sweep key; nothing is listed twice.  tests/dse/test_sweep.c
  * changes every such key in turn and requires a different key, and checks that the
  * tables cover every byte of the three structs but their padding. */
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -52,5 +53,6 @@ size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_t
                          offsetof(dse_technique, ipc), sizeof *t, t, out);
     n += put_range(sm->keys, sm->n_keys, 0, sizeof *cfg, cfg, out + n);
     n += put_range(dse__workload_keys, dse__n_workload_keys, 0, sizeof *w, w, out + n);
+    assert(n <= DSE_SIM_INPUTS_KEY_MAX);
     return n;
 }

@@ -342,6 +342,10 @@ const dse__key dse__workload_keys[] = {
     K_INT(sm_profile, code_insts, 0, 10000000,
           "the kernel's instructions: where a drawn one sits for the instruction cache "
           "(sm.frontend = \"gpgpusim_icache\"; 0: no loop)"),
+    K_ILIST(sm_profile, code_walk, n_code_walk, 0, 1000000,
+            "the PTX instructions a thread runs, as start, length, repeat triples: where a "
+            "drawn one sits for the instruction cache (sm.frontend = \"gpgpusim_icache\"; "
+            "none: code_insts)"),
     K_ILIST(sm_profile, launch_blocks, n_launches, 1, 10000000,
             "blocks of each launch, in order (none: one launch of grid_blocks)"),
     K_BOOL(sm_profile, launch_dependent, "each launch waits until the previous one has finished"),

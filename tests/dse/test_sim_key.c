@@ -74,6 +74,26 @@ static int check_table(const dse__key *keys, size_t n_keys, size_t lo, size_t si
     return checked;
 }
 
+/* The longest key: every list of the profile at its capacity, every string at its
+ * length, fits DSE_SIM_INPUTS_KEY_MAX (a profile's code_walk, 765 entries, and its
+ * 256 launches overran the 4096 bytes the bound was before). */
+static void test_longest_key_fits(void **state)
+{
+    (void)state;
+    inputs in;
+    defaults(&in);
+    in.prof.n_launches = SM_MAX_LAUNCHES;
+    in.prof.n_warp_weights = SM_MAX_WARP_WEIGHTS;
+    in.prof.n_code_walk = SM_MAX_CODE_WALK;
+    memset(in.prof.name, 'x', sizeof in.prof.name - 1);
+    memset(in.prof.trace, 'x', sizeof in.prof.trace - 1);
+    uint8_t *out = malloc(4 * DSE_SIM_INPUTS_KEY_MAX); /* room to overrun, to measure */
+    size_t n = key_of(&in, out);
+    free(out);
+    assert_true(n > 4096);
+    assert_true(n <= DSE_SIM_INPUTS_KEY_MAX);
+}
+
 static void test_every_input_changes_the_key(void **state)
 {
     (void)state;
@@ -257,6 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_physical_ports_key_the_pairing),
         cmocka_unit_test(test_every_input_changes_the_key),
+        cmocka_unit_test(test_longest_key_fits),
         cmocka_unit_test(test_tables_cover_every_field),
         cmocka_unit_test(test_hit_returns_every_field),
     };

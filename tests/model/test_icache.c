@@ -123,6 +123,73 @@ static void test_trace_pcs(void **state)
     assert_int_equal(f->st.cycles - hit.cycles, (uint64_t)round_trip_dram(&f->c));
 }
 
+/* One warp as run_one_warp, its instructions placed by a code walk (triples start,
+ * length, repeat: docs/workloads.md, "Code size") instead of i mod code. */
+static sm_stats run_walk(fixture *f, sm_frontend fe, int n, int code, const int *walk, int nw)
+{
+    static sm__inst rows[MAX_N];
+    for (int i = 0; i < n; i++)
+        rows[i] = (sm__inst){ .op = SM__OP_INT, .dst = (uint8_t)(1 + i % 8), .n_src = 1,
+                              .src = { 0, SM__NO_REG, SM__NO_REG } };
+    setup_warp(f, fe, n);
+    f->p.code_insts = code;
+    memcpy(f->p.code_walk, walk, (size_t)nw * sizeof *walk);
+    f->p.n_code_walk = nw;
+    char key[64], msg[256];
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
+    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, rows, n, &f->st),
+                     SM_OK);
+    assert_int_equal(f->st.warp_insts, (uint64_t)n);
+    return f->st;
+}
+
+/* A kernel of 272 instructions whose warp loops in one line (instructions 32-47, line
+ * 2): 544 instructions miss once, where the layout i mod 272 misses 17 + 5 times
+ * (test_loop_thrashes_one_set).  Then a walk over the five lines of set 0 (0, 4, 8,
+ * 12, 16), the first run twice, twice over (192 instructions): the first pass misses
+ * each line once (line 0's second run hits), and since five lines take turns in four
+ * ways, LRU has evicted each before the second pass needs it: 5 more misses, in L2. */
+static void test_code_walk(void **state)
+{
+    fixture *f = *state;
+    const int one_line[] = { 32, 16, 1 };
+    sm_stats hit = run_walk(f, SM_FRONTEND_GPGPUSIM, 544, 272, one_line, 3);
+    sm_stats ic = run_walk(f, SM_FRONTEND_GPGPUSIM_ICACHE, 544, 272, one_line, 3);
+    assert_int_equal(ic.icache_misses, 1);
+    assert_int_equal(ic.cycles - hit.cycles, (uint64_t)round_trip_dram(&f->c));
+    sm_stats plain = run_walk(f, SM_FRONTEND_GPGPUSIM_ICACHE, 544, 272, one_line, 0);
+    assert_int_equal(plain.icache_misses, 17 + 5);
+
+    const int set0[] = { 0, 16, 2, 64, 16, 1, 128, 16, 1, 192, 16, 1, 256, 16, 1 };
+    hit = run_walk(f, SM_FRONTEND_GPGPUSIM, 192, 272, set0, 15);
+    ic = run_walk(f, SM_FRONTEND_GPGPUSIM_ICACHE, 192, 272, set0, 15);
+    assert_int_equal(ic.icache_misses, 5 + 5);
+    assert_int_equal(ic.cycles - hit.cycles,
+                     (uint64_t)(5 * round_trip_dram(&f->c) + 5 * round_trip_l2(&f->c)));
+}
+
+/* A walk that is not whole triples, has a zero length or repeat, or leaves the code
+ * is a user error naming code_walk. */
+static void test_code_walk_checked(void **state)
+{
+    fixture *f = *state;
+    char key[64], msg[256];
+    static const struct { int n, w[3], code; } bad[] = {
+        { 2, { 0, 16 }, 0 }, { 3, { 0, 0, 1 }, 0 }, { 3, { 0, 16, 0 }, 0 }, { 3, { 8, 16, 1 }, 20 },
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        setup_warp(f, SM_FRONTEND_GPGPUSIM_ICACHE, 32);
+        f->p.code_insts = bad[b].code;
+        memcpy(f->p.code_walk, bad[b].w, sizeof bad[b].w);
+        f->p.n_code_walk = bad[b].n;
+        key[0] = 0;
+        assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), -1);
+        assert_string_equal(key, "code_walk");
+    }
+    f->p.code_insts = 24; /* instructions 8..23 are within 24 */
+    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
+}
+
 /* Two warps of one scheduler on the same code: the second's miss on a line the first
  * is already fetching merges into its MSHR (counted as a miss, as GPGPU-Sim counts
  * it) instead of sending another request; and a synthetic kernel with many warps
@@ -154,6 +221,8 @@ int main(void)
         cmocka_unit_test(test_cold_lines),
         cmocka_unit_test(test_loop_thrashes_one_set),
         cmocka_unit_test(test_trace_pcs),
+        cmocka_unit_test(test_code_walk),
+        cmocka_unit_test(test_code_walk_checked),
         cmocka_unit_test(test_many_warps),
     };
     return cmocka_run_group_tests(tests, sm_fixture_setup, sm_fixture_teardown);
