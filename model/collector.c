@@ -21,7 +21,7 @@
  * specialised; `co` (the coalesce design: tags and the collector's write port) implies
  * `rules`.  Returns the slow cycles (latency - 1) its reads took, summed. */
 static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in, bool rules,
-                               bool co)
+                               bool co, bool plain)
 {
     int u = in->unit, n_src = in->n_src;
     const sm__warp *wp = &s->warps[w];
@@ -51,6 +51,13 @@ static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *
         ready_at = sm__coalesce_collect(s, op, n_src, ready_at);
     s->st->bank_read_conflicts += waited;
     s->st->slow_reads += slow_reads;
+    /* an SP instruction whose operands all arrive at the earliest cycle, into a unit
+     * with no collector waiting, leaves its collector then for certain: dispatched at
+     * once (exec.c sm__dispatch_early says when; plain kernels only) */
+    _Static_assert(SM__UNIT_SP == 0, "one test: an SP instruction, no SP collector full");
+    if (plain && !(u | s->n_full[SM__UNIT_SP]) && ready_at == first + 1 &&
+        (s->k.early_ops >> in->op & 1) && sm__dispatch_early(s, slot, ready_at))
+        return slow_reads;
     sm__coll_fill(s, u, slot, ready_at);
     return slow_reads;
 }
@@ -60,7 +67,7 @@ static inline uint64_t collect(sm_sim *s, int w, uint16_t slot, const sm__inst *
 static uint64_t __attribute__((cold, noinline))
 collect_coalesce(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
-    return collect(s, w, slot, in, true, true);
+    return collect(s, w, slot, in, true, true, false);
 }
 
 uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
@@ -68,12 +75,12 @@ uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
     if (__builtin_expect(s->k.port_rules, 0)) { /* sm.slow_access, sm.bro_ports: slow_access.c */
         if (s->k.coalesce)
             return collect_coalesce(s, w, slot, in);
-        return collect(s, w, slot, in, true, false);
+        return collect(s, w, slot, in, true, false, false);
     }
-    return collect(s, w, slot, in, false, false);
+    return collect(s, w, slot, in, false, false, false);
 }
 
 uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in)
 {
-    return collect(s, w, slot, in, false, false);
+    return collect(s, w, slot, in, false, false, true);
 }

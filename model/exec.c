@@ -81,6 +81,75 @@ static void wheel_push(sm_sim *s, uint16_t slot, int list)
         s->wheel_busy[i >> 6] |= 1ULL << (i & 63);
 }
 
+/* Dispatch at issue (plain kernels).  An SP instruction issued at cycle f into a unit
+ * with no full collector, whose operands all arrive at f + 2 (the earliest: reads are
+ * granted from f + 1), leaves its collector at f + 2 for the first pipeline free then,
+ * whatever happens in between, so the issue stage books that now and the collector is
+ * never filled:
+ * - no collector can take an SP pipeline before it: none older waits, and a younger
+ *   one's operands arrive at f + 3 at the earliest, or at f + 2 for one issued after it
+ *   in cycle f, which is younger (the oldest ready goes first), provided every SP
+ *   operation reads a register (src_base >= 1; with none, operands arrive at once);
+ *   earlier bookings are for earlier cycles or older instructions, so they are made in
+ *   dispatch order and pipe_free holds them as the dispatches would have;
+ * - the unit's count of full collectors decides units_full, which the issue stage
+ *   filters by: with none waiting at f, at most 4 collectors issued at f - 1 and f are
+ *   full in any issue stage that counted this one, below a pool of 5 or more, so
+ *   units_full is as if it were counted;
+ * - its result joins the wheel at issue instead of at f + 2: ahead of any result
+ *   pushed at f + 1 that leaves its pipeline in the same cycle, whose write would then
+ *   be granted after it instead of before.  Only an SFU or LD/ST result can be pushed
+ *   at f + 1 (no SP collector is ready then), with its latency one more than this one's:
+ *   the operations for which no SFU or LD/ST latency is one more qualify (early_ops).
+ * Its dispatch stall is 0 and it counts nothing else at dispatch; the idle skip sees
+ * the booked pipeline in pipe_min, as any dispatch's. */
+void sm__early_setup(sm_sim *s)
+{
+    sm__kernel *k = &s->k;
+    k->early_ops = 0;
+    _Static_assert(SM__PLAIN_SP == 2, "sm__dispatch_early books one of two SP pipelines");
+    if (!k->plain || s->coll_cap[SM__UNIT_SP] < 5)
+        return;
+    for (int op = 0; op < SM__N_OPS; op++)
+        if (k->ops[op].unit == SM__UNIT_SP && !k->ops[op].is_store && k->src_base[op] < 1)
+            return; /* an SP operation without sources: ready the cycle after issue */
+    /* latencies (leaving the pipeline - dispatch) of SFU and LD/ST results: a drawn
+     * stream's conflict cycles are shared accesses' (any degree when drawn) */
+    int other[] = { k->lat[SM__LAT_SFU], k->lat[SM__LAT_L1_HIT], k->lat[SM__LAT_MISS],
+                    k->lat[SM__LAT_SHARED] };
+    for (int op = 0; op < SM__N_OPS; op++) {
+        const sm__op_info *oi = &k->ops[op];
+        if (oi->unit != SM__UNIT_SP || oi->is_store)
+            continue;
+        int next = k->lat[oi->lat] + 1;
+        bool clash = false;
+        for (int j = 0; j < 4; j++)
+            clash |= next == other[j];
+        clash |= k->smem_on && next >= k->lat[SM__LAT_SHARED]; /* shared + its conflicts */
+        k->early_ops |= (uint32_t)!clash << op;
+    }
+}
+
+/* Books the instruction in `slot`, whose operands arrive at `at` (issue + 2), into the
+ * first SP pipeline free at `at` (above); false when both are busy then (it waits in a
+ * collector as any other). */
+bool sm__dispatch_early(sm_sim *s, uint16_t slot, int64_t at)
+{
+    const int u = SM__UNIT_SP;
+    int p = s->pipe_free[u][0] <= at ? 0 : s->pipe_free[u][1] <= at ? 1 : -1;
+    if (p < 0)
+        return false;
+    sm__slot *sl = &s->slots[slot];
+    const sm__op_info *oi = &s->k.ops[sl->op];
+    s->pipe_free[u][p] = at + oi->interval;
+    s->pipe_min[u] = s->pipe_free[u][0] < s->pipe_free[u][1] ? s->pipe_free[u][0]
+                                                             : s->pipe_free[u][1];
+    sl->lat = oi->lat;
+    sl->done_at = at + s->k.lat[oi->lat];
+    wheel_push(s, slot, SM__WHEEL_DONE);
+    return true;
+}
+
 /* A trace's instruction whose only result is a predicate (writeback.c): no register
  * write; it is released as a fast write without a conflict would be, the cycle after
  * its result leaves the pipeline, without a write port.  Out of line, as the
@@ -342,11 +411,18 @@ void sm__dispatch(sm_sim *s) { dispatch(s, false); }
 static inline __attribute__((always_inline)) void complete(sm_sim *s, int i, uint16_t done,
                                                            uint16_t rel, bool plain)
 {
-    for (int l = 0; l < 2; l++) {
-        s->wheel_head[l][i] = SM__NIL;
-        s->wheel_link[l][i] = &s->wheel_head[l][i];
+    /* only a list that holds something is emptied (an empty one's head is NIL and its
+     * link the head already): most completing cycles have one list empty, and the
+     * loops below test their list's head anyway */
+    if (rel != SM__NIL) {
+        s->wheel_head[SM__WHEEL_RELEASE][i] = SM__NIL;
+        s->wheel_link[SM__WHEEL_RELEASE][i] = &s->wheel_head[SM__WHEEL_RELEASE][i];
     }
-    s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
+    if (done != SM__NIL) {
+        s->wheel_head[SM__WHEEL_DONE][i] = SM__NIL;
+        s->wheel_link[SM__WHEEL_DONE][i] = &s->wheel_head[SM__WHEEL_DONE][i];
+        s->wheel_busy[i >> 6] &= ~(1ULL << (i & 63)); /* wheel_push sets it again */
+    }
     for (uint16_t h = rel, next; h != SM__NIL; h = next) {
         next = s->slots[h].next;
         if (s->slots[h].done_at != s->now) {

@@ -13,11 +13,14 @@ bool sm__mem_accept(const sm_sim *s, const sm__slot *sl)
 /* Completion queue of a memory operation that has been accepted. */
 int sm__mem_lat(sm_sim *s, const sm__slot *sl)
 {
-    /* selects: hit or miss is random by design */
+    /* no branch: hit or miss is random by design.  Arithmetic, not selects: its value
+     * is both stored (a byte) and an index, and GCC evaluated selects once for each */
     int shared = sl->op == SM__OP_LD_SHARED, miss = !shared & (sl->miss != 0);
     s->misses += miss;
     s->st->l1_misses += (uint64_t)miss;
-    return shared ? SM__LAT_SHARED : miss ? SM__LAT_MISS : SM__LAT_L1_HIT;
+    _Static_assert(SM__LAT_SHARED == SM__LAT_L1_HIT + 1 && SM__LAT_MISS == SM__LAT_L1_HIT + 2,
+                   "hit, shared, miss in a row");
+    return SM__LAT_L1_HIT + shared + 2 * miss;
 }
 
 void sm__mem_done(sm_sim *s, int lat)

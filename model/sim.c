@@ -287,6 +287,7 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     /* LRR's inline pick assumes a drawn stream (no trace predicates to test) */
     k->lrr = k->policy == &sm__sched_lrr && !k->own_stream;
     k->plain = kernel_plain(s, k);
+    sm__early_setup(s); /* needs k.plain, the latencies and the source counts */
     sm__streams_select(s);
     return rc;
 }
@@ -566,7 +567,7 @@ static void describe_stuck(sm_sim *s, const char *why)
             continue;
         n += snprintf(s->diag + n, sizeof s->diag - (size_t)n, " w%d:left=%d,inflight=%d%s", w,
                       wp->n_left, wp->n_inflight,
-                      wp->wait_reg == SM__NOT_WAITING ? ""
+                      wp->wait_reg >= SM__NOT_WAITING ? ""
                       : wp->wait_kind == SM__STALL_MEMORY ? ",wait-mem"
                                                           : ",wait-dep");
     }

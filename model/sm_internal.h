@@ -23,7 +23,8 @@
 #define SM__MAX_PREDS 256      /* a trace's predicates 1..255 (0: none; sm_sim.ppend) */
 #define SM__MAX_PSRC 3         /* predicates an instruction reads (SM_TRACE_MAX_PSRC)  */
 #define SM__NIL 0xFFFF         /* end of an intrusive list                             */
-#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked   */
+#define SM__NOT_WAITING 0x100  /* sm__warp.wait_reg of a warp not scoreboard-blocked:  *
+                                * this bit set (a wake sets it on the register number) */
 #define SM__WARP_INFLIGHT 16   /* in-flight instructions per warp (instruction buffer) */
 #define SM__MAX_PIPES 16
 /* GPGPU-Sim SM2_GTX480's L1I, -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4
@@ -335,6 +336,9 @@ typedef struct sm__kernel {
                           * every write, not two loads through the configuration      */
     bool lrr;            /* the policy is LRR and the stream drawn: the issue stage   *
                           * runs its drawn copy inline (sm__lrr_in_as)                */
+    /* SP operations a plain kernel's issue stage may dispatch at once (bit per sm__op;
+     * exec.c sm__dispatch_early): 0 when the kernel does not allow it */
+    uint32_t early_ops;
     unsigned coll_keep[SM__N_UNITS]; /* units_full bits kept when a collector of unit u
                                       * frees: all but u's, none with a unified pool */
     bool unified;        /* one pool of oc_unified collectors */
@@ -714,6 +718,8 @@ uint64_t sm__collect(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* the same for k.plain: no port rules */
 uint64_t sm__collect_plain(sm_sim *s, int w, uint16_t slot, const sm__inst *in);
 /* exec.c: dispatch to SP/SFU/LD-ST pipelines and completion */
+void sm__early_setup(sm_sim *s);
+bool sm__dispatch_early(sm_sim *s, uint16_t slot, int64_t at);
 void sm__dispatch(sm_sim *s);
 void sm__complete(sm_sim *s);
 /* the same for a plain kernel (k.plain: sim.c) */

@@ -4,8 +4,9 @@
  * fast paths") that a new unit or register-file design could break without any other
  * test noticing.  Every preset on every shipped profile, on a 70 % stand-in map as
  * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
- * replay (unified collectors, credit tracker) on rf_bro, and other SM shapes
- * (schedulers, pipelines): the statistics must be bit-identical both ways. */
+ * replay (unified collectors, credit tracker) on rf_bro, other SM shapes
+ * (schedulers, pipelines), and the collector pools and latencies that decide the
+ * dispatch at issue: the statistics must be bit-identical both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,6 +112,26 @@ static void test_every_preset_and_profile(void **state)
         assert_int_equal(other.max_warps % other.n_schedulers, 0);
         for (int w = 0; w < s->n_workloads; w++, runs++)
             cycles += both_ways(sim, s, &other, &ideal, &s->workloads[w], "ideal, SM shape");
+    }
+    /* The plain issue stage's dispatch at issue (exec.c sm__dispatch_early) holds
+     * only with a pool of 5 or more SP collectors and for the SP operations whose
+     * latency plus one is no SFU or LD/ST latency: a smaller pool, and SFU and L1 hit
+     * latencies one more than an SP one's (its result would join the wheel ahead of
+     * theirs), must be left to the collectors */
+    const int lat_shapes[][4] = { /* oc_sp, lat_sfu, lat_l1_hit, lat_shared */
+        { 2, -1, -1, -1 },
+        { 4, -1, -1, -1 },
+        { -1, 5, 6, 9 }, /* lat_int + 1, lat_fp_mad + 1, lat_dp + 1 */
+        { -1, 9, 5, 6 },
+    };
+    for (size_t i = 0; i < sizeof lat_shapes / sizeof lat_shapes[0]; i++) {
+        sm_config other = s->sm;
+        other.oc_sp = lat_shapes[i][0] > 0 ? lat_shapes[i][0] : other.oc_sp;
+        other.lat_sfu = lat_shapes[i][1] > 0 ? lat_shapes[i][1] : other.lat_sfu;
+        other.lat_l1_hit = lat_shapes[i][2] > 0 ? lat_shapes[i][2] : other.lat_l1_hit;
+        other.lat_shared = lat_shapes[i][3] > 0 ? lat_shapes[i][3] : other.lat_shared;
+        for (int w = 0; w < s->n_workloads; w++, runs++)
+            cycles += both_ways(sim, s, &other, &ideal, &s->workloads[w], "ideal, latencies");
     }
     print_message("%d runs, %llu cycles each way\n", runs, (unsigned long long)cycles);
     sm_sim_free(sim);
