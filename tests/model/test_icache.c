@@ -48,8 +48,9 @@ static void setup_warp(fixture *f, sm_frontend fe, int n)
 }
 
 /* One warp running n independent integer instructions, instruction i at 8 x (i mod
- * code) (code 0: 8 x i, no loop). */
-static sm_stats run_one_warp(fixture *f, sm_frontend fe, int n, int code)
+ * code) (code 0: 8 x i, no loop), or, with a code walk of nw > 0 ints (triples start,
+ * length, repeat: docs/workloads.md, "Code size"), where the walk places it. */
+static sm_stats run_walk(fixture *f, sm_frontend fe, int n, int code, const int *walk, int nw)
 {
     static sm__inst rows[MAX_N];
     for (int i = 0; i < n; i++)
@@ -57,10 +58,21 @@ static sm_stats run_one_warp(fixture *f, sm_frontend fe, int n, int code)
                               .src = { 0, SM__NO_REG, SM__NO_REG } };
     setup_warp(f, fe, n);
     f->p.code_insts = code;
+    if (nw > 0) {
+        memcpy(f->p.code_walk, walk, (size_t)nw * sizeof *walk);
+        f->p.n_code_walk = nw;
+        char key[64], msg[256];
+        assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
+    }
     assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, rows, n, &f->st),
                      SM_OK);
     assert_int_equal(f->st.warp_insts, (uint64_t)n);
     return f->st;
+}
+
+static sm_stats run_one_warp(fixture *f, sm_frontend fe, int n, int code)
+{
+    return run_walk(f, fe, n, code, NULL, 0);
 }
 
 /* 48 instructions in three lines, straight through: the warp fetches two at a time
@@ -121,26 +133,6 @@ static void test_trace_pcs(void **state)
     assert_int_equal(f->st.warp_insts, N);
     assert_int_equal(f->st.icache_misses, 1);
     assert_int_equal(f->st.cycles - hit.cycles, (uint64_t)round_trip_dram(&f->c));
-}
-
-/* One warp as run_one_warp, its instructions placed by a code walk (triples start,
- * length, repeat: docs/workloads.md, "Code size") instead of i mod code. */
-static sm_stats run_walk(fixture *f, sm_frontend fe, int n, int code, const int *walk, int nw)
-{
-    static sm__inst rows[MAX_N];
-    for (int i = 0; i < n; i++)
-        rows[i] = (sm__inst){ .op = SM__OP_INT, .dst = (uint8_t)(1 + i % 8), .n_src = 1,
-                              .src = { 0, SM__NO_REG, SM__NO_REG } };
-    setup_warp(f, fe, n);
-    f->p.code_insts = code;
-    memcpy(f->p.code_walk, walk, (size_t)nw * sizeof *walk);
-    f->p.n_code_walk = nw;
-    char key[64], msg[256];
-    assert_int_equal(sm_profile_check(&f->p, &f->c, key, sizeof key, msg, sizeof msg), 0);
-    assert_int_equal(sm__sim_run_micro(f->sim, &f->c, &f->p, &f->t, &f->map, rows, n, &f->st),
-                     SM_OK);
-    assert_int_equal(f->st.warp_insts, (uint64_t)n);
-    return f->st;
 }
 
 /* A kernel of 272 instructions whose warp loops in one line (instructions 32-47, line
