@@ -138,12 +138,25 @@ static void reg_table(uint8_t *tab, int lo, int hi, double skew)
 }
 
 /* Distance to the producer of the first source: geometric with mean dep_distance,
- * truncated to the SM__RING most recent destinations. */
-static void dep_table(uint8_t *tab, double mean)
+ * truncated to the SM__RING most recent destinations.  With dep_at1 > 0 (measured:
+ * real kernels are chains, most sources made by the instruction just before, the rest
+ * far; a geometric of the same mean puts 1/mean at 1) the distance is 1 with that
+ * share and otherwise 2 + a geometric whose mean keeps the overall mean dep_distance
+ * (all at 2 when the mean leaves no room: mean <= 2 - at1). */
+static void dep_table(uint8_t *tab, double mean, double at1)
 {
-    double w[SM__RING], q = 1.0 - 1.0 / mean;
-    for (int d = 0; d < SM__RING; d++)
-        w[d] = pow(q, d);
+    double w[SM__RING];
+    if (at1 <= 0.0) {
+        double q = 1.0 - 1.0 / mean;
+        for (int d = 0; d < SM__RING; d++)
+            w[d] = pow(q, d);
+    } else {
+        double rest = at1 < 1.0 ? (mean - at1) / (1.0 - at1) : 2.0; /* mean of d >= 2 */
+        double q = rest > 2.0 ? 1.0 - 1.0 / (rest - 1.0) : 0.0;
+        w[0] = at1;
+        for (int d = 1; d < SM__RING; d++)
+            w[d] = (1.0 - at1) * (1.0 - q) * pow(q, d - 1);
+    }
     fill_table(tab, 256, w, SM__RING, 1);
 }
 
@@ -265,7 +278,7 @@ void sm__gen_setup(sm__kernel *k, const sm_profile *p)
         reg_table(k->reg_tab[1], k->first_div, k->regs, p->reg_skew);
     else
         memcpy(k->reg_tab[1], k->reg_tab[0], sizeof k->reg_tab[1]);
-    dep_table(k->dep_tab, p->dep_distance);
+    dep_table(k->dep_tab, p->dep_distance, p->dep_at1);
     lu_setup(k, p);
 }
 
@@ -438,6 +451,10 @@ static void synth(const sm__kernel *k, sm__warp *wp, sm__inst *in, int op, int i
     in->src[1] = sel8(k1, s1, sel8(k2, s2, SM__NO_REG));
     in->src[2] = sel8(k1 & k2, s2, SM__NO_REG);
     in->n_src = (uint8_t)((n > 0) + k1 + k2);
+    /* sm.latency_table = "gpgpusim": a DP instruction is GPGPU-Sim's DP_OP, on the SFU
+     * (sim.c, dp_gsim); drawn as SM__OP_DP, so the draws are the same */
+    if (__builtin_expect(k->dp_gsim, 0) && op == SM__OP_DP)
+        in->op = SM__OP_G_DP;
     if (in->dst != SM__NO_REG) {
         wp->ring[div][wp->ring_pos[div] % SM__RING] = in->dst;
         wp->ring_pos[div]++;

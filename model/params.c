@@ -47,7 +47,7 @@ void sm_profile_default(sm_profile *p)
         .frac_fp64 = 0.0, .frac_barrier = 0.0, .latency1_share = 0.0,
         .store_share = 0.25, /* the usual load/store ratio, where none is measured */
         .smem_store_share = 0.25, /* the same for shared memory */
-        .reg_skew = 0.3, .dep_distance = 4.0,
+        .reg_skew = 0.3, .dep_distance = 4.0, .dep_at1 = 0.0,
         .load_use_distance = 0.0, .shared_use_distance = 0.0, /* not placed */
         .l1_hit_rate = 0.7, .l1_pending_rate = 0.0, .miss_latency = 0,
         .frac_const = 0.0, .const_lines = 1.0, /* read only with sm.const_cache */

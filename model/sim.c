@@ -248,6 +248,11 @@ static int kernel_setup(sm_sim *s, const sm_profile *w, const sm_technique *t,
     sm__pend_setup(s, c, w);
     k->lat1_share = c->latency_table == SM_LATENCY_GPGPUSIM ? w->latency1_share : 0.0;
     k->trace_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && w->trace_stream;
+    /* GPGPU-Sim's GTX480 has no DP units: its DP_OP runs on the SFU (shader.cc:1327),
+     * as a trace's f64 add/mul/mad do under the table (SM__OP_G_DP); the drawn stream
+     * is unchanged, only where its DP instructions execute (docs/workloads.md, "Why
+     * histogram64's and lavaMD's profiles ran faster than their traces") */
+    k->dp_gsim = c->latency_table == SM_LATENCY_GPGPUSIM && !w->trace_stream;
     k->icache = c->frontend == SM_FRONTEND_GPGPUSIM_ICACHE;
     k->frontend = c->frontend == SM_FRONTEND_GPGPUSIM || k->icache;
     if (k->icache) /* cold at the run's start (reset_state emptied its MSHRs) */

@@ -243,6 +243,7 @@ typedef struct sm__kernel {
     uint64_t seed;
     uint32_t div_thresh, partial_thresh, alu_src_thresh; /* P * 2^32 */
     double lat1_share;    /* ALU share at latency 1 (sm.latency_table = "gpgpusim")   */
+    int dp_gsim;          /* a drawn DP op runs as GPGPU-Sim's DP_OP, on the SFU (same) */
     bool trace_gsim;      /* a trace under sm.latency_table = "gpgpusim": its          *
                            * instructions' GPGPU-Sim classes (sm_trace_inst.gsim)     */
     /* the kernel's program (gen.c prog_setup): position p < prog_len of the shortest

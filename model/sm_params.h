@@ -273,6 +273,8 @@ typedef struct sm_profile {
     double src_operands;    /* mean source register operands per instruction   */
     double reg_skew;        /* register-ID skew: P(r) ~ exp(-reg_skew * r)     */
     double dep_distance;    /* mean distance (instructions) to the producer    */
+    double dep_at1;         /* share of those distances that are 1 (0: plain   *
+                             * geometric, the share its mean gives; gen.c)     */
     double load_use_distance; /* mean distance from a global load to the first *
                              * instruction reading its result (0: not placed, *
                              * the drawn dependencies decide; gen.c)           */

@@ -77,6 +77,7 @@ static size_t gen_key(const sm__kernel *k, unsigned char *b)
     }
     if (k->cprof_lines) /* constant loads' lines (their share is in op_tab) */
         n = put(b, n, &k->cprof_lines, sizeof k->cprof_lines);
+    n = put(b, n, &k->dp_gsim, sizeof k->dp_gsim); /* its DP ops' class (synth) */
     n = put(b, n, &k->lu_on, sizeof k->lu_on); /* load-use placement (gen.c lu_place) */
     if (k->lu_on) {
         n = put(b, n, k->lu_base, sizeof k->lu_base);

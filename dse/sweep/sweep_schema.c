@@ -294,6 +294,8 @@ const dse__key dse__workload_keys[] = {
     K_DBL(sm_profile, src_operands, 0, 3, "mean source register operands per instruction"),
     K_DBL(sm_profile, reg_skew, 0, 100, "register-ID skew: P(r) ~ exp(-reg_skew r)"),
     K_DBL(sm_profile, dep_distance, 1, 10000, "mean distance to the producing instruction"),
+    K_DBL(sm_profile, dep_at1, 0, 1,
+          "share of producer distances that are 1 (0: geometric with dep_distance's mean)"),
     K_DBL(sm_profile, load_use_distance, 0, 64,
           "mean distance from a global load to its first reader (0: not placed)"),
     K_DBL(sm_profile, shared_use_distance, 0, 64,

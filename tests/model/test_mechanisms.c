@@ -132,6 +132,89 @@ static void test_latency_table(void **state)
     assert_true(f->st.cycles < rfdse.cycles);
 }
 
+/* latency_table = "gpgpusim": a drawn DP instruction runs as GPGPU-Sim's DP_OP, on
+ * the one SFU at interval 8 (GTX480 has no DP units), not on the two SP pipelines as
+ * with rfdse's table.  An all-DP kernel of nearly independent instructions is bound by
+ * that unit: at least 8 cycles per warp instruction on the SFU; two pipelines give at
+ * most half that bound's cycles (bounds from the intervals, not model output). */
+static void test_dp_on_sfu_gpgpusim(void **state)
+{
+    fixture *f = *state;
+    sm_profile_default(&f->p);
+    f->p.frac_mem = f->p.frac_shared = f->p.frac_sfu = f->p.frac_barrier = 0;
+    f->p.frac_fp = f->p.frac_fp64 = 1.0;
+    f->p.frac_mad = f->p.frac_div = 0;
+    f->p.latency1_share = 0.0;
+    f->p.dep_distance = 16.0;
+    f->p.grid_blocks = 15;
+    sm_config_default(&f->c);
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    sm_stats sp = f->st;
+    f->c.latency_table = SM_LATENCY_GPGPUSIM;
+    assert_int_equal(sm_sim_run(f->sim, &f->c, &f->p, &f->t, &f->map, 0, 15, &f->st), SM_OK);
+    printf("# all-DP kernel, %llu warp instructions: %llu cycles on the SP pipes, %llu on "
+           "the SFU\n", (unsigned long long)sp.warp_insts, (unsigned long long)sp.cycles,
+           (unsigned long long)f->st.cycles);
+    assert_int_equal(f->st.warp_insts, sp.warp_insts);
+    assert_true(f->st.cycles >= 8 * f->st.warp_insts);
+    assert_true(sp.cycles < 6 * sp.warp_insts);
+}
+
+/* dep_at1: the share of drawn first sources that read the register the instruction
+ * just before wrote (an all-ALU stream, every instruction with a destination, so ring
+ * distance 1 is the previous instruction).  At least dep_at1 (a binomial, within 4 sd):
+ * a farther producer may have written that same register too, which only adds, so the
+ * excess is bounded by the rest's share, 1 - dep_at1.  Without the key a geometric of
+ * the same mean puts 1/mean at 1 (plus such repeats), far below (the check that the
+ * test can fail). */
+static double at1_share(fixture *f)
+{
+    static sm__kernel k;
+    memset(&k, 0, sizeof k);
+    k.regs = f->p.regs_per_thread;
+    k.insts_per_warp = f->p.insts_per_warp;
+    k.warps_per_block = (f->p.block_threads + 31) / 32;
+    sm__gen_setup(&k, &f->p);
+    int n = 0, at1 = 0;
+    for (int b = 0; b < 4; b++)
+        for (int j = 0; j < k.warps_per_block; j++) {
+            sm__warp w;
+            memset(&w, 0, sizeof w);
+            sm__gen_warp(&k, &w, b, j);
+            uint8_t prev = SM__NO_REG;
+            for (int i = 0; i < k.insts_per_warp; i++, w.n_issued++) {
+                sm__gen_next_drawn(&k, &w);
+                if (i >= 16 && w.next.n_src > 0) { /* the ring full */
+                    n++;
+                    at1 += w.next.src[0] == prev;
+                }
+                prev = w.next.dst;
+            }
+        }
+    return (double)at1 / n + 0.0 * printf("# dep_at1 %.2f: %d of %d first sources at 1\n",
+                                          f->p.dep_at1, at1, n);
+}
+
+static void test_dep_at1(void **state)
+{
+    fixture *f = *state;
+    sm_profile_default(&f->p);
+    f->p.frac_mem = f->p.frac_shared = f->p.frac_sfu = f->p.frac_barrier = 0;
+    f->p.insts_per_warp = 400;
+    f->p.regs_per_thread = 63;
+    f->p.reg_skew = 0.0;
+    f->p.dep_distance = 3.3;
+    f->p.seed = 141421;
+    int n = 4 * ((f->p.block_threads + 31) / 32) * (400 - 16);
+    double plain = at1_share(f);
+    f->p.dep_at1 = 0.8;
+    double keyed = at1_share(f);
+    double sd = sqrt(0.8 * 0.2 / n);
+    assert_true(keyed >= 0.8 - 4 * sd && keyed <= 0.8 + 0.2);
+    assert_true(plain >= 1.0 / 3.3 - 4 * sqrt(0.3 * 0.7 / n) && plain < 0.8 - 4 * sd);
+    f->p.dep_at1 = 0.0;
+}
+
 /* store_share: every global-memory instruction a store (no L1 misses, stores do not
  * look up L1) or a load. */
 static void test_store_share(void **state)
@@ -561,6 +644,8 @@ int main(void)
         cmocka_unit_test(test_barrier_by_hand),
         cmocka_unit_test(test_fp64_latency_and_interval),
         cmocka_unit_test(test_latency_table),
+        cmocka_unit_test(test_dp_on_sfu_gpgpusim),
+        cmocka_unit_test(test_dep_at1),
         cmocka_unit_test(test_store_share),
         cmocka_unit_test(test_synthetic_barriers),
         cmocka_unit_test(test_uneven_warps),
