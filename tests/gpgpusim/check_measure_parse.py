@@ -29,7 +29,7 @@ N_SMS = 15  # GTX480 (SM2_GTX480's -gpgpu_n_clusters 15, one SM per cluster)
 PTX_COLS = ("f_global", "st_share", "f_shared", "f_sfu", "f_branch", "f_barrier", "f_alu",
             "fp", "fp64", "lat1", "mad", "div", "src_ptx", "reg_skew", "top3",
             "dep_distance", "dep_nearest", "line_requests", "store_sectors", "lu_global",
-            "lu_shared", "f_const")
+            "lu_shared", "f_const", "dep_at1")
 
 # log.txt's counters
 WARP = 38878          # gpgpu_n_tot_w_icount
