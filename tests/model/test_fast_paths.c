@@ -6,7 +6,8 @@
  * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
  * replay (unified collectors, credit tracker) on rf_bro, other SM shapes
  * (schedulers, pipelines), and the collector pools and latencies that decide the
- * dispatch at issue: the statistics must be bit-identical both ways. */
+ * dispatch at issue (GPGPU-Sim's latency table, whose DP runs on the SFU, among them):
+ * the statistics must be bit-identical both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
