@@ -80,6 +80,9 @@ EXPECTED = {
     # the constant cache's read requests: traffic_breakdown_coretomem's 15 CONST_ACC_R,
     # one cold line per SM
     "l1c_sent": 15,
+    # L1D_cache_core[0..14]: Access = 480 400 480 480 440 480 480 403 480 440 400 440 440
+    # 400 440: their mean over SM 0's 480
+    "core_work": (6 * 480 + 3 * 400 + 5 * 440 + 403) / (15 * 480),
 }
 for i in range(5):
     EXPECTED[f"w{i}"] = WW[i] / sum(WW)
