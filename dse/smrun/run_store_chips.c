@@ -14,10 +14,10 @@
  * inputs.  A file of the wrong size, a header or payload that fails its check is not
  * used: the chip is generated and the file replaced (one warning line).
  *
- * Written under a hidden name and renamed, so a reader meets a whole file or none; ranks
- * or jobs (NFS too: the writer closes before the rename) that make the same chip at once
- * write the same bytes, and the last rename wins.  Only chips with index < the cap are
- * read or written (docs/driver.md, "Chips in the run store"). */
+ * Written under a hidden name of its own (host and pid) and renamed, so a reader meets a
+ * whole file or none; ranks or jobs (NFS too: the writer closes before the rename) that
+ * make the same chip at once write the same bytes, and the last rename wins.  Only chips
+ * with index < the cap are read or written (docs/driver.md, "Chips in the run store"). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -132,6 +132,23 @@ static bool write_all(int fd, const void *p, size_t n, uint64_t at)
     return true;
 }
 
+/* The hidden temporary of DIR/NAME.chip: .NAME.chip.HOST-PID.tmp, a name no other live
+ * process has, on this node or another sharing DIR (NFS); one left by a killed process
+ * of the same host and pid is its own to replace.  Its descriptor, or -1. */
+static int open_temp(const char *path, const char *base, char *tmp, size_t n)
+{
+    char host[64] = "host";
+    gethostname(host, sizeof host - 1);
+    for (char *c = host; *c; c++)
+        if (!(*c == '-' || *c == '.' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
+            *c = '_';
+    snprintf(tmp, n, "%.*s.%s.%s-%ld.tmp", (int)(base - path), path, base, host, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST && !unlink(tmp))
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    return fd;
+}
+
 static void warn_damaged(dse_run_store *st, const char *path, const char *what)
 {
     FILE *w = dse__run_store_warn(st);
@@ -197,11 +214,8 @@ static void save(void *arg, const uint8_t *id, size_t id_len, int64_t chip,
         return;
     path_of(st, id, id_len, key, path, sizeof path);
     const char *base = strrchr(path, '/') + 1;
-    snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", (int)(base - path), path, base);
-    int fd = mkstemp(tmp); /* a name no other process, here or on another node, has */
-    mode_t mask = umask(0);
-    umask(mask);
-    bool ok = fd >= 0 && !fchmod(fd, 0666 & ~mask); /* as open(0666) would make it */
+    int fd = open_temp(path, base, tmp, sizeof tmp);
+    bool ok = fd >= 0;
     header(h, key, n_parts, check64(part, n, n_parts));
     uint64_t at = HEAD;
     ok = ok && write_all(fd, h, HEAD, 0);
