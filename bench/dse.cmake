@@ -8,3 +8,7 @@ add_dependencies(bench bench_dse)
 # The run store's memory and time against the chip count (docs/performance.md).
 add_executable(run_store_bench run_store_bench.c)
 target_link_libraries(run_store_bench PRIVATE rfdse_dse_smrun)
+
+# Chips kept in the run store against chips generated (docs/performance.md).
+add_executable(chip_store_bench chip_store_bench.c)
+target_link_libraries(chip_store_bench PRIVATE rfdse_dse_smrun)

@@ -166,6 +166,7 @@ void var_chip_free(var_chip *c)
     free(c->row.bits);
     free(c->row.node);
     free(c->row.wa);
+    free(c->keep_id);
     free(c);
 }
 
@@ -323,6 +324,6 @@ int var_chip_generate(var_chip *c, const var_params *p, uint64_t seed, int64_t c
         var__chip_aggregate(c, sm);
         var__chip_split_leff(c, sm);
     }
-    c->seed = seed, c->chip = chip, c->generated = 1;
+    c->seed = seed, c->chip = chip, c->generated = 1, c->loaded = 0;
     return VAR_OK;
 }

@@ -9,11 +9,13 @@
  * covariance; we then enlarge the torus (still exact) up to max_grow times, and report
  * VAR_ENOTPD rather than clip.  Reference: dense Cholesky (GSL) for small grids. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_version.h>
 
 #include "var_internal.h"
 
@@ -165,6 +167,24 @@ void var__field_free(var__field *f)
     free(f->sqrt_lambda);
     free(f->L);
     free(f);
+}
+
+char *var__field_lib(const var__field *f)
+{
+    if (f->method == VAR_FIELD_CHOLESKY) {
+        size_t n = strlen(gsl_version) + 8;
+        char *s = malloc(n);
+        if (s)
+            snprintf(s, n, "gsl %s", gsl_version);
+        return s;
+    }
+    char *plan = fftw_sprint_plan(f->plan);
+    size_t n = strlen(fftw_version) + (plan ? strlen(plan) : 0) + 2;
+    char *s = plan ? malloc(n) : NULL;
+    if (s)
+        snprintf(s, n, "%s\n%s", fftw_version, plan);
+    free(plan);
+    return s;
 }
 
 double var__field_min_eigen(const var__field *f, int *rows, int *cols)

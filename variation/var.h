@@ -79,6 +79,35 @@ void var_chip_free(var_chip *c);
  * `p` must be the parameters c was allocated with.  Returns 0 or a var_error. */
 int var_chip_generate(var_chip *c, const var_params *p, uint64_t seed, int64_t chip);
 
+/* Chips kept by a caller.  A chip costs about 14 ms of CPU to generate at the default
+ * floorplan, and a series of sweeps over the same chips generates each again in every
+ * process: a caller may keep them (the run store does, docs/driver.md).  What is kept is
+ * the part of a generated chip the rest is recomputed from, bit for bit: n_parts arrays
+ * of doubles, part[i] of n[i] values (the systematic fields, then the register delays:
+ * 4.9 MB at the default floorplan).  `load` fills them for the chip named by the bytes
+ * id[0, id_len) and returns 1, or returns 0 (it may have written into them: the chip is
+ * then generated, which overwrites every part, and handed to `save`).  The id holds every
+ * input of the chip: a format tag, the seed and chip, every floorplan, variation and
+ * timing knob, FFTW's version and the plan it chose here (or GSL's version) and the
+ * processor features that select library code (AVX, AVX2, FMA, AVX-512); as with the
+ * tables, the caller's names must also tell builds apart.  `chip` is the chip index
+ * again, for a caller's policy on which chips to keep.  A chip loaded is indistinguishable
+ * from one generated: every accessor, var_chip_cells, var_chip_cache, the aging and the
+ * techniques give the same bits (tests/variation/test_keep.c). */
+typedef struct var_chip_keep {
+    int (*load)(void *arg, const uint8_t *id, size_t id_len, int64_t chip, double *const *part,
+                const size_t *n, int n_parts);
+    void (*save)(void *arg, const uint8_t *id, size_t id_len, int64_t chip,
+                 const double *const *part, const size_t *n, int n_parts);
+    void *arg;
+} var_chip_keep;
+/* var_chip_generate, the chip loaded through k when it has it, else generated and given
+ * to k to save (k NULL: var_chip_generate). */
+int var_chip_generate_kept(var_chip *c, const var_params *p, uint64_t seed, int64_t chip,
+                           const var_chip_keep *k);
+/* 1 if the current chip was loaded through a var_chip_keep, 0 if generated. */
+int var_chip_loaded(const var_chip *c);
+
 /* ---- results of the last var_chip_generate ---------------------------------------- */
 int var_chip_n_sms(const var_chip *c);
 double var_chip_sm_frequency(const var_chip *c, int sm); /* baseline, normalised        */

@@ -257,6 +257,10 @@ void var__field_free(var__field *f);
 /* Samples two independent fields (b may be NULL) from stream s, field id `id`. */
 void var__field_sample(var__field *f, var__stream s, double *a, double *b);
 double var__field_min_eigen(const var__field *f, int *rows, int *cols);
+/* What decides the field's values besides its inputs and this code: FFTW's version and
+ * the plan FFTW_ESTIMATE chose (its codelets depend on the processor: "n1fv_128_avx"),
+ * or GSL's version for the Cholesky reference.  A malloc'd string, NULL if out of memory. */
+char *var__field_lib(const var__field *f);
 double var__spherical(double r, double phi);
 
 /* ---- floorplan ---------------------------------------------------------------------
@@ -352,8 +356,9 @@ struct var_chip {
     int64_t chip;
     int n_sms, n_regs, n_entries, n_subs, n_banks;
     double *g;          /* fields [n_fields][grid points]                         */
-    double *g_spare;    /* second output of the last FFT when n_fields is odd     */
-    var__gcol *gcol;    /* per field point                                        */
+    double *g_spare;    /* second output of the last FFT when n_fields is odd (scratch) */
+    var__gcol *gcol;    /* per field point: generate's workspace (sm_registers), not
+                           read after it and not restored for a chip loaded (keep.c)  */
     double *reg;        /* [n_sms][n_regs]                                        */
     double *entry;      /* [n_sms][n_entries]                                     */
     double *sub;        /* [n_sms][n_subs]                                        */
@@ -366,6 +371,12 @@ struct var_chip {
     double *vth_eff;    /* [n_sms][n_regs] effective Vth of the register (age.c)    */
     double *sub_leff;   /* [n_sms][n_subs] Leff of the sub-bank's registers (age.c) */
     var__row_ws row;
+    /* chips kept by a caller (keep.c): the id's part that is the same for every chip of
+     * this allocation, built at the first var_chip_generate_kept, with room for (seed,
+     * chip) at its end; whether the current chip was loaded rather than generated */
+    uint8_t *keep_id;
+    size_t keep_id_len;
+    int loaded;
 };
 
 /* Saves SM sm's time-zero delays (and effective Vths) if not saved since the last
@@ -383,6 +394,14 @@ void var__chip_aggregate(var_chip *c, int sm);
 /* Field value at the grid point of register r's piece q in SM sm. */
 double var__chip_piece_g(const var_chip *c, int sm, int reg, const var__piece *pc);
 const var__piece *var__chip_pieces(const var_chip *c, int sm, int reg, int *n);
+/* Kept chips (keep.c): the knobs a chip is drawn from (every floorplan, variation and
+ * timing field), serialised field by field into VAR__KEEP_PARAMS bytes; and the whole id
+ * of chip `chip` of `seed` (format, processor features, knobs, field library, seed,
+ * chip) into *id, owned by c and valid until the next call: its length, 0 if out of
+ * memory. */
+#define VAR__KEEP_PARAMS (13 * 4 + 10 * 8)
+size_t var__keep_params(const var_params *p, uint8_t out[VAR__KEEP_PARAMS]);
+size_t var__keep_id(var_chip *c, uint64_t seed, int64_t chip, const uint8_t **id);
 /* k-th smallest (0-based) of x[0..n) without modifying x. */
 double var__kth_smallest(const double *x, int n, int k);
 

@@ -15,13 +15,14 @@
 #include "dse_eval.h"
 #include "dse_quote.h"
 #include "dse_run.h"
+#include "dse_run_store.h"
 #include "dse_sweep.h"
 #include "out.h"
 
 static const char help[] =
     "Usage: rfdse run [SWEEP.cfg] [-o OUT.h5] [--chips N] [--seed S] [--resume] [--force]\n"
     "                 [--force-revision] [--quiet] [--techniques A,B] [--workloads X,Y]\n"
-    "                 [--dry-run] [--run-store DIR]\n"
+    "                 [--dry-run] [--run-store DIR [--store-chips N]]\n"
     "\n"
     "Runs a sweep: every (chip, technique, workload) of the sweep file, distributed over\n"
     "the MPI ranks (`mpirun -n K rfdse run ...`; one process without mpirun works too),\n"
@@ -61,6 +62,10 @@ static const char help[] =
     "                        other jobs; many ranks and jobs may share one DIR (NFS too).\n"
     "                        Results are bit-identical with or without it.  Default: the\n"
     "                        environment variable RFDSE_RUN_STORE, else none\n"
+    "      --store-chips N   keep in the run store, and take from it, the chips whose index\n"
+    "                        is below N (4.7 MiB each at the default floorplan: 1.2 GiB\n"
+    "                        per population of 256 chips); 0: none.  Default: the\n"
+    "                        environment variable RFDSE_STORE_CHIPS, else 256\n"
     "  -h, --help            show this help\n"
     "\n"
     "Stopping: SIGINT (Ctrl-C) or SIGTERM, to mpirun or to the ranks, make every rank\n"
@@ -141,6 +146,8 @@ static int parse_number(FILE *err, const char *opt, const char *s, long long lo,
     return 0;
 }
 
+#define STORE_CHIPS_MAX 4294967296LL /* chip indices are below 2^32 */
+
 static int parse(int argc, char **argv, run_args *a, FILE *err)
 {
     static const struct option longopts[] = {
@@ -150,10 +157,12 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         { "flush-interval", required_argument, NULL, 'i' }, { "no-reuse", no_argument, NULL, 'n' },
         { "force-revision", no_argument, NULL, 'R' }, { "dry-run", no_argument, NULL, 'd' },
         { "techniques", required_argument, NULL, 'T' }, { "workloads", required_argument, NULL, 'W' },
-        { "run-store", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+        { "run-store", required_argument, NULL, 'S' },
+        { "store-chips", required_argument, NULL, 'K' }, { NULL, 0, NULL, 0 },
     };
     long long v;
     int c;
+    bool store_chips = false; /* --store-chips given: the environment does not count */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:q", longopts, NULL)) != -1) {
         switch (c) {
@@ -171,6 +180,8 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         case 'T': a->techniques = optarg; break;
         case 'W': a->workloads = optarg; break;
         case 'S': a->opts.run_store = optarg; break;
+        case 'K': if (parse_number(err, "--store-chips", optarg, 0, STORE_CHIPS_MAX, &v)) return -1;
+                  a->opts.store_chips = (long)v, store_chips = true; break;
         case 'i': if (parse_number(err, "--flush-interval", optarg, 0, 86400, &v)) return -1;
                   a->opts.flush_interval = (double)v; break;
         case ':': return usage(err, "option '%s' needs a value", argv[optind - 1]);
@@ -190,6 +201,12 @@ static int parse(int argc, char **argv, run_args *a, FILE *err)
         a->opts.run_store = env;
     if (a->opts.run_store && !*a->opts.run_store)
         return usage(err, "--run-store expects a directory, got ''");
+    env = getenv("RFDSE_STORE_CHIPS");
+    if (!store_chips && env && *env) {
+        if (parse_number(err, "RFDSE_STORE_CHIPS", env, 0, STORE_CHIPS_MAX, &v))
+            return -1;
+        a->opts.store_chips = (long)v;
+    }
     return 0;
 }
 
@@ -349,7 +366,8 @@ int dse_cmd_run(int argc, char **argv)
         fputs(help, stdout);
         return DSE_EXIT_OK;
     }
-    run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested } };
+    run_args a = { .opts = { .flush_interval = 10.0, .stop = &stop_requested,
+                             .store_chips = DSE_RUN_STORE_CHIPS } };
     int rank, size, rc;
     stop_with_launcher();
     choose_mpi_io_components();

@@ -15,7 +15,8 @@ typedef struct dse_eval dse_eval;
 dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t err_len);
 /* The same with the run store st set (dse_eval_set_store; NULL: none) from the start, so
  * that the variation model's tables come from it too (dse_run_store_tables): the chip's
- * here, a register-file cache's of other cells when first used. */
+ * here, a register-file cache's of other cells when first used; and the chips below the
+ * store's cap (dse_run_store_chips). */
 typedef struct dse_run_store dse_run_store;
 dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
                                size_t err_len);

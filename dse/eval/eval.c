@@ -69,8 +69,11 @@ dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st
     e->n_sms = s->var.floorplan.n_sms;
     e->n_subs = s->var.floorplan.n_banks * s->var.floorplan.sub_banks;
     e->n_w = s->n_workloads;
-    if (st)
+    if (st) {
         dse_run_store_tables(st, &e->tables);
+        dse_run_store_chips(st, &e->keep);
+        e->has_keep = true;
+    }
     e->chip = var_chip_alloc_tables(&s->var, st ? &e->tables : NULL, &verr);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
@@ -326,7 +329,8 @@ static int eval_chip(dse_eval *e, int chip, const uint8_t *want, dse_unit *units
                      dse_chip_info *info, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
-    int rc = var_chip_generate(e->chip, &s->var, s->chips.seed, chip);
+    int rc = var_chip_generate_kept(e->chip, &s->var, s->chips.seed, chip,
+                                    e->has_keep ? &e->keep : NULL);
     if (rc) {
         snprintf(err, n, "chip %d: %s", chip, var_strerror(rc));
         return -1;

@@ -26,6 +26,8 @@ struct dse_eval {
     sm_technique *ipc;     /* [n_sms]: the IPC side of every SM's runs (its clock's) */
     dse_aging *aging;      /* the aging loop's workspace (and the techniques' clocks) */
     var_table_cache tables;/* where the variation tables come from (the run store's) */
+    var_chip_keep keep;    /* where chips are kept (the run store's)                */
+    bool has_keep;         /* a run store: chips through keep                       */
     dse_sm_result *run;    /* one run's result                                     */
     sm_stats *stats;       /* one run's statistics (reuse off)                     */
     dse_poll_fn poll;

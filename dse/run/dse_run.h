@@ -14,6 +14,7 @@ typedef struct dse_run_opts {
     bool force_revision;           /* resume a file computed by another git revision  */
     bool no_reuse;                 /* simulate every SM run (verifies the reuse cache) */
     const char *run_store;         /* directory of SM runs kept for later runs; NULL: none */
+    long store_chips;              /* chips with index below it kept in the run store  */
     double flush_interval;         /* s between collective writes (10)               */
     volatile sig_atomic_t *stop;   /* set by a signal handler: finish, write, stop   */
     const dse_selection *select;   /* --techniques/--workloads; NULL: the whole sweep */

@@ -149,6 +149,8 @@ static int open_store(run_state *st)
     int size, mine, first;
     if (st->o->run_store && !st->o->no_reuse && !dse_run_store_binary_id(id, err, sizeof err))
         st->store = dse_run_store_open(st->o->run_store, id, st->rank, stderr, err, sizeof err);
+    if (st->store)
+        dse_run_store_set_chip_cap(st->store, st->o->store_chips);
     MPI_Comm_size(st->comm, &size);
     mine = *err ? st->rank : size;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, st->comm);
@@ -425,13 +427,18 @@ static int setup(run_state *st, double t0)
  * 1.1 s, the progress line counting the set-up and the closing line not). */
 static void report(run_state *st, long computed, double seconds, double working)
 {
-    long counts[3] = { 0, 0, 0 }, sums[3];
-    char stored[64] = "";
+    long counts[5] = { 0, 0, 0, 0, 0 }, sums[5];
+    char stored[128] = "";
     if (st->eval)
         dse_eval_counts(st->eval, &counts[0], &counts[1], &counts[2]);
-    MPI_Reduce(counts, sums, 3, MPI_LONG, MPI_SUM, 0, st->comm);
+    if (st->store) {
+        const dse__chip_files *cf = dse__run_store_chip_files(st->store);
+        counts[3] = cf->loaded, counts[4] = cf->saved;
+    }
+    MPI_Reduce(counts, sums, 5, MPI_LONG, MPI_SUM, 0, st->comm);
     if (st->store)
-        snprintf(stored, sizeof stored, " (%ld from the run store)", sums[2]);
+        snprintf(stored, sizeof stored, " (%ld from the run store); chips from the run store "
+                 "%ld, kept %ld", sums[2], sums[3], sums[4]);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     long rss = ru.ru_maxrss, max_rss = 0; /* KiB on Linux */

@@ -89,6 +89,27 @@ void dse_run_store_tables(dse_run_store *st, var_table_cache *tc);
 const char *dse__run_store_dir(const dse_run_store *st);
 const uint8_t *dse__run_store_id(const dse_run_store *st);
 
+/* Chips kept beside the runs (run_store_chips.c, docs/driver.md "Chips in the run
+ * store"): callbacks for var_chip_generate_kept that load a chip this binary saved in
+ * the store's directory, or save the one just generated, for chips whose index is below
+ * the store's cap; chips at or above it are neither read nor written.  A chip is the
+ * file DIR/NAME.chip, NAME the first 16 bytes of SHA-256 over the binary's identity and
+ * the chip's id (var.h), 4.7 MiB at the default floorplan.  st stays the caller's and must
+ * outlive every use of k. */
+#define DSE_RUN_STORE_CHIPS 256 /* the cap when not set: about 1.2 GiB per chip population */
+void dse_run_store_chips(dse_run_store *st, var_chip_keep *k);
+/* The cap (0: no chip kept; at most 2^32); DSE_RUN_STORE_CHIPS until set. */
+void dse_run_store_set_chip_cap(dse_run_store *st, long cap);
+/* The chip files' state inside the store, for run_store_chips.c. */
+typedef struct dse__chip_files {
+    long cap;         /* chips with index < cap are kept                        */
+    bool failed;      /* a write failed (said once): no more chips are written   */
+    long loaded, saved; /* chips read from and written to the store so far        */
+} dse__chip_files;
+dse__chip_files *dse__run_store_chip_files(dse_run_store *st);
+/* The store's warning stream (NULL: silent), for run_store_chips.c. */
+FILE *dse__run_store_warn(const dse_run_store *st);
+
 void dse__sha256_init(dse__sha256 *s);
 void dse__sha256_add(dse__sha256 *s, const void *data, size_t n);
 void dse__sha256_end(dse__sha256 *s, uint8_t out[32]);

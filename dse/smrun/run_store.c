@@ -76,6 +76,7 @@ struct dse_run_store {
     int fd;                 /* own file, -1 until the first write */
     uint64_t own_size;
     bool write_failed;
+    dse__chip_files chips;  /* chip files (run_store_chips.c) */
 };
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
@@ -122,6 +123,12 @@ int dse_run_store_binary_id(uint8_t id[DSE_RUN_STORE_ID], char *err, size_t n)
 const char *dse__run_store_dir(const dse_run_store *st) { return st->dir; }
 
 const uint8_t *dse__run_store_id(const dse_run_store *st) { return st->id; }
+
+dse__chip_files *dse__run_store_chip_files(dse_run_store *st) { return &st->chips; }
+
+FILE *dse__run_store_warn(const dse_run_store *st) { return st->warn; }
+
+void dse_run_store_set_chip_cap(dse_run_store *st, long cap) { st->chips.cap = cap; }
 
 void dse_run_store_key(const dse_run_store *st, const uint8_t *key, size_t len,
                        uint8_t h[DSE_RUN_STORE_ID])
@@ -399,6 +406,7 @@ dse_run_store *dse_run_store_open(const char *dir, const uint8_t id[DSE_RUN_STOR
     st->warn = rank == 0 ? warn_to : NULL; /* every rank reads the same files */
     st->fd = -1;
     st->chip_now = -1;
+    st->chips.cap = DSE_RUN_STORE_CHIPS;
     struct dirent *e;
     while ((e = readdir(d)))
         if (is_store_file(e->d_name))

@@ -2,6 +2,7 @@
 # check_run_store.sh RFDSE SWEEP: rfdse run --run-store (dse/smrun/run_store.c) never
 # changes a result: a store cold, then warm on 2 ranks and on 1 (from RFDSE_RUN_STORE),
 # then with a damaged file in it, all give /results bit-identical to a run without;
+# the chips are kept beside the runs and read back, within the cap (--store-chips);
 # the warm runs simulate nothing and say how many runs came from the store; the damaged
 # file is named in one warning; a directory that cannot be made is a bad input (2).
 set -u
@@ -37,6 +38,33 @@ for r in cold warm2 warm1 damaged; do
   h5diff "$tmp/none.h5" "$tmp/$r.h5" /results /results >"$tmp/diff" 2>&1 ||
     { echo "FAIL: /results of $r differ from a run without the store"; head "$tmp/diff"; fail=1; }
 done
+# chips kept beside the runs: the cold run kept all 6 (below the cap, 256), the warm
+# ones read them; --store-chips and RFDSE_STORE_CHIPS cap them, results unchanged
+grep -q 'chips from the run store 0, kept 6;' "$tmp/cold.log" ||
+  { echo "FAIL: the cold run should keep its 6 chips"; fail=1; }
+for r in warm2 warm1; do
+  grep -q 'chips from the run store 6, kept 0;' "$tmp/$r.log" ||
+    { echo "FAIL: $r should read its 6 chips from the store"; fail=1; }
+done
+[ "$(ls "$tmp"/store/*.chip | wc -l)" = 6 ] || { echo "FAIL: 6 chip files expected"; fail=1; }
+"$rfdse" run "$sweep" -o "$tmp/cap2.h5" --quiet --run-store "$tmp/cap" --store-chips 2 \
+  >"$tmp/cap2.log" || { echo "FAIL: --store-chips 2 run"; fail=1; }
+RFDSE_STORE_CHIPS=0 "$rfdse" run "$sweep" -o "$tmp/cap0.h5" --quiet --run-store "$tmp/cap" \
+  >"$tmp/cap0.log" || { echo "FAIL: RFDSE_STORE_CHIPS=0 run"; fail=1; }
+grep -q 'chips from the run store 0, kept 2;' "$tmp/cap2.log" &&
+  grep -q 'chips from the run store 0, kept 0;' "$tmp/cap0.log" &&
+  [ "$(ls "$tmp"/cap/*.chip | wc -l)" = 2 ] ||
+  { echo "FAIL: cap 2 should keep chips 0 and 1 only, cap 0 none"; fail=1; }
+for r in cap2 cap0; do
+  h5diff "$tmp/none.h5" "$tmp/$r.h5" /results /results >"$tmp/diff" 2>&1 ||
+    { echo "FAIL: /results of $r differ from a run without the store"; head "$tmp/diff"; fail=1; }
+done
+RFDSE_STORE_CHIPS=many "$rfdse" run "$sweep" -o "$tmp/badcap.h5" --quiet --run-store "$tmp/cap" \
+  2>"$tmp/badcap.err"
+rc=$?
+cat "$tmp/badcap.err"
+[ "$rc" = 2 ] && [ ! -e "$tmp/badcap.h5" ] ||
+  { echo "FAIL: exit $rc for RFDSE_STORE_CHIPS=many, 2 and no file expected"; fail=1; }
 # --no-reuse: no store either
 "$rfdse" run "$sweep" -o "$tmp/noreuse.h5" --quiet --no-reuse --run-store "$tmp/store" >"$tmp/nr.log" ||
   { echo "FAIL: --no-reuse run"; fail=1; }

@@ -1,7 +1,9 @@
 /* The run store (dse/smrun/run_store.c): runs come back bit for bit in a later process,
  * by chip and through the shared runs; a store of another binary is not used; a torn
  * tail, a damaged segment and a foreign file are ignored with one warning naming the
- * file; and through the run cache a warm store reuses every run, counted as reused. */
+ * file; and through the run cache a warm store reuses every run, counted as reused.  The
+ * chips kept beside the runs come back bit for bit, never from a damaged file, and only
+ * below the cap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -579,6 +582,208 @@ static void test_tables_come_back(void **state)
     scratch_remove(&s);
 }
 
+/* ---- chips kept in the store (run_store_chips.c) --------------------------------------- */
+
+static int chip_files(const scratch *s)
+{
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)))
+        n += strstr(e->d_name, ".chip") != NULL && e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* A small chip (2 SMs) whose tables come from the store. */
+static void small_params(var_params *p)
+{
+    var_params_default(p);
+    p->floorplan.n_sms = 2;
+}
+
+static var_chip *chip_for(dse_run_store *st, const var_params *p)
+{
+    var_table_cache tc;
+    int err = 0;
+    dse_run_store_tables(st, &tc);
+    var_chip *c = var_chip_alloc_tables(p, &tc, &err);
+    assert_non_null(c);
+    return c;
+}
+
+/* Chip `chip` through the store: loaded (1) or generated (0). */
+static int kept(dse_run_store *st, var_chip *c, const var_params *p, int chip)
+{
+    var_chip_keep k;
+    dse_run_store_chips(st, &k);
+    assert_int_equal(var_chip_generate_kept(c, p, seed, chip, &k), VAR_OK);
+    return var_chip_loaded(c);
+}
+
+/* c holds chip `chip` exactly as var_chip_generate draws it (every public value). */
+static void is_generated(var_chip *c, var_chip *ref, const var_params *p, int chip)
+{
+    const var_floorplan *f = &p->floorplan;
+    size_t entries = (size_t)f->n_banks * f->entries_per_bank;
+    size_t regs = entries * (size_t)(f->bits_per_entry / 32), subs = (size_t)f->n_banks * f->sub_banks;
+    assert_int_equal(var_chip_generate(ref, p, seed, chip), VAR_OK);
+    for (int sm = 0; sm < f->n_sms; sm++) {
+        int r1, c1, r2, c2;
+        const double *ga = var_chip_field(c, sm, &r1, &c1), *gb = var_chip_field(ref, sm, &r2, &c2);
+        assert_memory_equal(ga, gb, sizeof(double) * (size_t)r1 * (size_t)c1);
+        assert_memory_equal(var_chip_register_delays(c, sm), var_chip_register_delays(ref, sm),
+                            sizeof(double) * regs);
+        assert_memory_equal(var_chip_entry_delays(c, sm), var_chip_entry_delays(ref, sm),
+                            sizeof(double) * entries);
+        assert_memory_equal(var_chip_sub_bank_delays(c, sm), var_chip_sub_bank_delays(ref, sm),
+                            sizeof(double) * subs);
+        assert_memory_equal(var_chip_sub_bank_leff(c, sm), var_chip_sub_bank_leff(ref, sm),
+                            sizeof(double) * subs);
+        double fa = var_chip_sm_frequency(c, sm), fb = var_chip_sm_frequency(ref, sm);
+        assert_memory_equal(&fa, &fb, sizeof fa);
+    }
+}
+
+/* The first process generates chips and keeps them; a later one of the same binary loads
+ * them, the values a generation gives; another binary's process finds none. */
+static void test_chips_come_back(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    var_params p;
+    small_params(&p);
+    scratch_make(&s);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    var_chip *c = chip_for(st, &p), *ref = chip_for(st, &p);
+    for (int k = 0; k < 3; k++)
+        assert_false(kept(st, c, &p, k));
+    assert_int_equal(dse__run_store_chip_files(st)->saved, 3);
+    assert_int_equal(chip_files(&s), 3);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    st = open_as(&s, id_a, &warn);
+    for (int k = 2; k >= 0; k--) {
+        assert_true(kept(st, c, &p, k));
+        is_generated(c, ref, &p, k);
+    }
+    assert_int_equal(dse__run_store_chip_files(st)->loaded, 3);
+    assert_int_equal(dse__run_store_chip_files(st)->saved, 0);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    st = open_as(&s, id_b, &warn);
+    assert_false(kept(st, c, &p, 1)); /* another binary: generated, kept under its name */
+    assert_int_equal(chip_files(&s), 4);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_string_equal(s.warnings, "");
+    var_chip_free(c), var_chip_free(ref);
+    scratch_remove(&s);
+}
+
+/* The one chip file of the directory into path. */
+static void the_chip(const scratch *s, char *path, size_t n)
+{
+    DIR *d = opendir(s->dir);
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".chip") && e->d_name[0] != '.')
+            snprintf(path, n, "%s/%s", s->dir, e->d_name), found++;
+    closedir(d);
+    assert_int_equal(found, 1);
+}
+
+/* A damaged chip file (a payload byte, a header byte, cut short, grown, empty) is not
+ * read: one warning naming it, the chip generated, the file replaced by a good one. */
+static void test_damaged_chip_is_generated_again(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    var_params p;
+    small_params(&p);
+    scratch_make(&s);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    var_chip *c = chip_for(st, &p), *ref = chip_for(st, &p);
+    assert_false(kept(st, c, &p, 7));
+    char path[512];
+    the_chip(&s, path, sizeof path);
+    struct { long at; int cut; const char *what; } damage[] = {
+        { 64 + 8 * 1000 + 3, 0, "a payload byte" }, { 40, 0, "a header byte (the key)" },
+        { 0, -8, "cut short" }, { 0, 8, "grown" }, { 0, 1, "empty" } };
+    for (size_t i = 0; i < sizeof damage / sizeof *damage; i++) {
+        FILE *f = fopen(path, "r+b");
+        assert_non_null(f);
+        if (!damage[i].cut) {
+            fseek(f, damage[i].at, SEEK_SET);
+            int ch = fgetc(f);
+            fseek(f, damage[i].at, SEEK_SET);
+            fputc(ch ^ 0x04, f);
+        }
+        fclose(f);
+        struct stat sb;
+        assert_int_equal(stat(path, &sb), 0);
+        if (damage[i].cut)
+            assert_int_equal(truncate(path, damage[i].cut == 1 ? 0 : sb.st_size + damage[i].cut), 0);
+        dse_run_store_close(st);
+        read_warnings(&s, warn);
+        st = open_as(&s, id_a, &warn);
+        assert_false(kept(st, c, &p, 7)); /* not read: generated, and kept again */
+        is_generated(c, ref, &p, 7);
+        dse_run_store_close(st);
+        read_warnings(&s, warn);
+        if (lines(s.warnings) != 1 || !strstr(s.warnings, strrchr(path, '/') + 1))
+            fail_msg("%s: one warning naming the file expected, got: %s", damage[i].what,
+                     s.warnings);
+        st = open_as(&s, id_a, &warn);
+        assert_true(kept(st, c, &p, 7)); /* replaced: whole again */
+        is_generated(c, ref, &p, 7);
+        assert_int_equal(chip_files(&s), 1);
+    }
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    var_chip_free(c), var_chip_free(ref);
+    scratch_remove(&s);
+}
+
+/* Only chips with index below the cap are written, and read: cap 2 keeps chips 0 and 1
+ * of 0..3; cap 4 then reads those two and keeps the others; cap 2 again does not read
+ * chip 3's file; cap 0 neither reads nor writes. */
+static void test_chip_cap(void **state)
+{
+    (void)state;
+    scratch s;
+    FILE *warn;
+    var_params p;
+    small_params(&p);
+    scratch_make(&s);
+    dse_run_store *st = open_as(&s, id_a, &warn);
+    assert_int_equal(dse__run_store_chip_files(st)->cap, DSE_RUN_STORE_CHIPS);
+    var_chip *c = chip_for(st, &p);
+    dse_run_store_set_chip_cap(st, 2);
+    for (int k = 0; k < 4; k++)
+        assert_false(kept(st, c, &p, k));
+    assert_int_equal(chip_files(&s), 2);
+    dse_run_store_set_chip_cap(st, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(kept(st, c, &p, k), k < 2);
+    assert_int_equal(chip_files(&s), 4);
+    dse_run_store_set_chip_cap(st, 2);
+    assert_false(kept(st, c, &p, 3));
+    assert_true(kept(st, c, &p, 1));
+    dse_run_store_set_chip_cap(st, 0);
+    assert_false(kept(st, c, &p, 0));
+    assert_false(kept(st, c, &p, 5));
+    assert_int_equal(chip_files(&s), 4);
+    dse_run_store_close(st);
+    read_warnings(&s, warn);
+    assert_string_equal(s.warnings, "");
+    var_chip_free(c);
+    scratch_remove(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +797,9 @@ int main(void)
         cmocka_unit_test(test_warm_store_reuses_runs),
         cmocka_unit_test(test_shared_runs_reach_every_chip),
         cmocka_unit_test(test_tables_come_back),
+        cmocka_unit_test(test_chips_come_back),
+        cmocka_unit_test(test_damaged_chip_is_generated_again),
+        cmocka_unit_test(test_chip_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
