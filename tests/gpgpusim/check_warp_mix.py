@@ -68,6 +68,21 @@ def main():
         if a != b:
             bad.append(f"compare-profiles --warp-mix: nw's {key} {a}, shipped {b}")
 
+    # --dep-at1 / --load-use on a profile that ships the key: replaced, never set twice
+    # (libconfig refuses a duplicate setting)
+    cp.REPLACE.clear()
+    cp.LOAD_USE["nw"] = " dep_at1 = 0.300; load_use_distance = 2.00;"
+    cfg = cp.config("gpgpusim", "fixed", "hold_port")
+    try:
+        text = open(cfg).read()
+    finally:
+        os.unlink(cfg)
+    group = re.search(r'\{\s*name = "nw";.*?\n\s*seed = \d+L;\s*\}', text, re.S).group(0)
+    for key, v in (("dep_at1", "0.300"), ("load_use_distance", "2.00")):
+        found = re.findall(rf"\b{key}\s*=\s*([^;]*);", group)
+        if found != [v]:
+            bad.append(f"compare-profiles --dep-at1/--load-use: nw's {key} {found}, expected [{v}]")
+
     trace = {"f_global_w": (57 + 48) / 1740, "f_shared_w": (420 + 150) / 1740,
              "f_barrier_w": 102 / 1740}  # rfdse trace info sweeps/workloads/traces/nw.h5
     for col, t in trace.items():
