@@ -114,16 +114,23 @@ void sm__early_setup(sm_sim *s)
         if (k->ops[op].unit == SM__UNIT_SP && !k->ops[op].is_store && k->src_base[op] < 1)
             return; /* an SP operation without sources: ready the cycle after issue */
     /* latencies (leaving the pipeline - dispatch) of SFU and LD/ST results: a drawn
+     * stream's operations' and a miss's, and its DP operations' as GPGPU-Sim's DP_OP,
+     * which runs on the SFU under its latency table (sim.c dp_gsim); a drawn
      * stream's conflict cycles are shared accesses' (any degree when drawn) */
-    int other[] = { k->lat[SM__LAT_SFU], k->lat[SM__LAT_L1_HIT], k->lat[SM__LAT_MISS],
-                    k->lat[SM__LAT_SHARED] };
+    int other[SM__N_OPS + 2], n = 0;
+    for (int op = 0; op < SM__N_OPS; op++)
+        if (k->ops[op].unit != SM__UNIT_SP)
+            other[n++] = k->lat[k->ops[op].lat];
+    other[n++] = k->lat[SM__LAT_MISS];
+    if (k->dp_gsim)
+        other[n++] = k->lat[k->ops[SM__OP_G_DP].lat];
     for (int op = 0; op < SM__N_OPS; op++) {
         const sm__op_info *oi = &k->ops[op];
         if (oi->unit != SM__UNIT_SP || oi->is_store)
             continue;
         int next = k->lat[oi->lat] + 1;
         bool clash = false;
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < n; j++)
             clash |= next == other[j];
         clash |= k->smem_on && next >= k->lat[SM__LAT_SHARED]; /* shared + its conflicts */
         k->early_ops |= (uint32_t)!clash << op;

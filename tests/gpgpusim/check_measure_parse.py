@@ -80,7 +80,14 @@ EXPECTED = {
     # the constant cache's read requests: traffic_breakdown_coretomem's 15 CONST_ACC_R,
     # one cold line per SM
     "l1c_sent": 15,
+    # L1D_cache_core[0..14]: Access = 480 400 480 480 440 480 480 403 480 440 400 440 440
+    # 400 440: their mean over SM 0's 480
+    "core_work": (6 * 480 + 3 * 400 + 5 * 440 + 403) / (15 * 480),
 }
+# the mix per warp instruction: rfdse_global_loads + rfdse_global_stores (no atomics) over
+# rfdse_warp_insts (38878, as gpgpu_n_tot_w_icount); nn has no shared access or barrier
+# (rfdse_shared_* = 0, rfdse_barriers = 0)
+EXPECTED.update({"f_global_w": (GLD + GST) / WARP, "f_shared_w": 0.0, "f_barrier_w": 0.0})
 for i in range(5):
     EXPECTED[f"w{i}"] = WW[i] / sum(WW)
     EXPECTED[f"lw{i}"] = LW[i] / sum(LW)

@@ -6,7 +6,8 @@
  * `rfdse sm` builds it, plus GPGPU-Sim's port and result-slot knobs and Turner's
  * replay (unified collectors, credit tracker) on rf_bro, other SM shapes
  * (schedulers, pipelines), and the collector pools and latencies that decide the
- * dispatch at issue: the statistics must be bit-identical both ways. */
+ * dispatch at issue (GPGPU-Sim's latency table, whose DP runs on the SFU, among them):
+ * the statistics must be bit-identical both ways. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,6 +134,14 @@ static void test_every_preset_and_profile(void **state)
         for (int w = 0; w < s->n_workloads; w++, runs++)
             cycles += both_ways(sim, s, &other, &ideal, &s->workloads[w], "ideal, latencies");
     }
+    /* Under GPGPU-Sim's latency table a drawn DP instruction runs on the SFU
+     * (sim.c dp_gsim): its latency is an SFU result's too, which the dispatch at
+     * issue must keep clear of (lat_dp one above lat_int's) */
+    sm_config gsim = s->sm;
+    gsim.latency_table = SM_LATENCY_GPGPUSIM;
+    gsim.lat_dp = gsim.lat_int + 1;
+    for (int w = 0; w < s->n_workloads; w++, runs++)
+        cycles += both_ways(sim, s, &gsim, &ideal, &s->workloads[w], "ideal, DP on the SFU");
     print_message("%d runs, %llu cycles each way\n", runs, (unsigned long long)cycles);
     sm_sim_free(sim);
     dse_sweep_free(s);
