@@ -20,8 +20,8 @@
 
 /* The processor features that select library code: glibc's exp, log, pow and FFTW's
  * codelets have AVX, FMA and AVX-512 builds chosen at run time, and this module's axis
- * loop an AVX2 one (maxtab.c). */
-static uint32_t cpu_features(void)
+ * loop an AVX2 one (maxtab.c).  Kept chips' and tables' names include them. */
+uint32_t var__cpu_features(void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
@@ -65,7 +65,7 @@ static int build_id(var_chip *c)
     char *lib = var__field_lib(c->field);
     if (!lib)
         return VAR_ENOMEM;
-    const uint32_t head[] = { KEEP_VERSION, KEEP_PARTS, cpu_features() };
+    const uint32_t head[] = { KEEP_VERSION, KEEP_PARTS, var__cpu_features() };
     size_t len = sizeof KEEP_TAG + sizeof head + VAR__KEEP_PARAMS + strlen(lib) + 1;
     c->keep_id = malloc(len + sizeof(uint64_t) + sizeof(int64_t));
     if (!c->keep_id) {

@@ -143,13 +143,16 @@ static void put(uint8_t **at, const void *v, size_t n)
 
 #define ID_MAX (64 + 16 * sizeof(double) + 2 * VAR__GH * sizeof(double))
 
-/* The name of table k built for d: a format tag, the table's shape and every input of
- * its values (var_timing field by field: no padding), so different inputs never share a
- * name.  The code that computes them is the caller's to tell apart (var.h). */
+/* The name of table k built for d: a format tag, the table's shape, every input of its
+ * values (var_timing field by field: no padding) and the processor features that pick
+ * glibc's exp, log and pow builds (keep.c), so different inputs, or a store shared by
+ * nodes of different kinds, never share a name.  The code that computes them is the
+ * caller's to tell apart (var.h). */
 static size_t table_id(const var__dist *d, int k, int ng, uint8_t *id)
 {
     uint8_t *at = id;
-    const int32_t shape[] = { 1, k, NP, ng, NSUB, OCTAVES, VAR__GH, (int32_t)d->t.cell };
+    const int32_t shape[] = { 2, k, NP, ng, NSUB, OCTAVES, VAR__GH, (int32_t)d->t.cell,
+                              (int32_t)var__cpu_features() };
     const double knobs[] = { G_LIM, G_STEP, d->t.vdd, d->t.vth0, d->t.alpha,
                              d->vs_sys, d->ls_sys, d->vs_rand, d->ls_rand };
     put(&at, "rfdse maxtab", 12);

@@ -401,6 +401,9 @@ const var__piece *var__chip_pieces(const var_chip *c, int sm, int reg, int *n);
  * memory. */
 #define VAR__KEEP_PARAMS (13 * 4 + 10 * 8)
 size_t var__keep_params(const var_params *p, uint8_t out[VAR__KEEP_PARAMS]);
+/* The processor features (AVX, AVX2, FMA, AVX-512F as bits 0-3) that select the library
+ * builds a chip's or a table's values come from (keep.c). */
+uint32_t var__cpu_features(void);
 size_t var__keep_id(var_chip *c, uint64_t seed, int64_t chip, const uint8_t **id);
 /* k-th smallest (0-based) of x[0..n) without modifying x. */
 double var__kth_smallest(const double *x, int n, int k);
