@@ -88,6 +88,11 @@ void dse_run_store_tables(dse_run_store *st, var_table_cache *tc);
 /* The store's directory and binary identity, for run_store_tables.c. */
 const char *dse__run_store_dir(const dse_run_store *st);
 const uint8_t *dse__run_store_id(const dse_run_store *st);
+/* DIR/NAME.EXT of the object named id (a table's or a chip's) into path, NAME the first
+ * DSE_RUN_STORE_ID bytes of SHA-256 over (the binary's identity, id) in hex; those bytes
+ * into key too unless key is NULL. */
+void dse__run_store_path(const dse_run_store *st, const uint8_t *id, size_t id_len,
+                         const char *ext, uint8_t *key, char *path, size_t n);
 
 /* Chips kept beside the runs (run_store_chips.c, docs/driver.md "Chips in the run
  * store"): callbacks for var_chip_generate_kept that load a chip this binary saved in

@@ -124,6 +124,23 @@ const char *dse__run_store_dir(const dse_run_store *st) { return st->dir; }
 
 const uint8_t *dse__run_store_id(const dse_run_store *st) { return st->id; }
 
+void dse__run_store_path(const dse_run_store *st, const uint8_t *id, size_t id_len,
+                         const char *ext, uint8_t *key, char *path, size_t n)
+{
+    dse__sha256 s;
+    uint8_t h[32];
+    char hex[2 * DSE_RUN_STORE_ID + 1];
+    dse__sha256_init(&s);
+    dse__sha256_add(&s, st->id, DSE_RUN_STORE_ID);
+    dse__sha256_add(&s, id, id_len);
+    dse__sha256_end(&s, h);
+    if (key)
+        memcpy(key, h, DSE_RUN_STORE_ID);
+    for (int i = 0; i < DSE_RUN_STORE_ID; i++)
+        snprintf(hex + 2 * i, 3, "%02x", h[i]);
+    snprintf(path, n, "%s/%s.%s", st->dir, hex, ext);
+}
+
 dse__chip_files *dse__run_store_chip_files(dse_run_store *st) { return &st->chips; }
 
 FILE *dse__run_store_warn(const dse_run_store *st) { return st->warn; }

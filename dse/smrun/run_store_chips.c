@@ -76,22 +76,6 @@ static uint64_t check64(const double *const *part, const size_t *n, int n_parts)
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-/* NAME of the chip id, its 16 bytes into key and DIR/NAME.chip into path. */
-static void path_of(dse_run_store *st, const uint8_t *id, size_t id_len,
-                    uint8_t key[DSE_RUN_STORE_ID], char *path, size_t n)
-{
-    dse__sha256 s;
-    uint8_t h[32];
-    char hex[2 * DSE_RUN_STORE_ID + 1];
-    dse__sha256_init(&s);
-    dse__sha256_add(&s, dse__run_store_id(st), DSE_RUN_STORE_ID);
-    dse__sha256_add(&s, id, id_len);
-    dse__sha256_end(&s, h);
-    memcpy(key, h, DSE_RUN_STORE_ID);
-    for (int i = 0; i < DSE_RUN_STORE_ID; i++)
-        snprintf(hex + 2 * i, 3, "%02x", h[i]);
-    snprintf(path, n, "%s/%s.chip", dse__run_store_dir(st), hex);
-}
 
 /* The header of a chip file: 0 magic, 16 version, 20 byte order, 24 parts, 28 zero,
  * 32 key (NAME's 16 bytes), 48 payload check, 56 header check (of bytes 0-55).  The
@@ -190,7 +174,7 @@ static int load(void *arg, const uint8_t *id, size_t id_len, int64_t chip, doubl
     uint8_t key[DSE_RUN_STORE_ID];
     if (chip >= cf->cap || n_parts > MAX_PARTS)
         return 0;
-    path_of(st, id, id_len, key, path, sizeof path);
+    dse__run_store_path(st, id, id_len, "chip", key, path, sizeof path);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0; /* not kept yet (or removed): generated and saved */
@@ -212,7 +196,7 @@ static void save(void *arg, const uint8_t *id, size_t id_len, int64_t chip,
     uint8_t key[DSE_RUN_STORE_ID], h[HEAD];
     if (chip >= cf->cap || cf->failed || n_parts > MAX_PARTS)
         return;
-    path_of(st, id, id_len, key, path, sizeof path);
+    dse__run_store_path(st, id, id_len, "chip", key, path, sizeof path);
     const char *base = strrchr(path, '/') + 1;
     int fd = open_temp(path, base, tmp, sizeof tmp);
     bool ok = fd >= 0;

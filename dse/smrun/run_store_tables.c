@@ -25,21 +25,6 @@
 #define HEAD 48
 #define MAX_FLOATS ((size_t)1 << 26)
 
-/* DIR/NAME.tab of the table named id, into path. */
-static void path_of(const dse_run_store *st, const uint8_t *id, size_t id_len, char *path,
-                    size_t n)
-{
-    dse__sha256 s;
-    uint8_t h[32];
-    char hex[2 * DSE_RUN_STORE_ID + 1];
-    dse__sha256_init(&s);
-    dse__sha256_add(&s, dse__run_store_id(st), DSE_RUN_STORE_ID);
-    dse__sha256_add(&s, id, id_len);
-    dse__sha256_end(&s, h);
-    for (int i = 0; i < DSE_RUN_STORE_ID; i++)
-        snprintf(hex + 2 * i, 3, "%02x", h[i]);
-    snprintf(path, n, "%s/%s.tab", dse__run_store_dir(st), hex);
-}
 
 static void header(uint8_t *h, const float *q, size_t n)
 {
@@ -60,7 +45,7 @@ static int load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
     uint8_t h[HEAD], want[HEAD];
     if (n > MAX_FLOATS)
         return 0;
-    path_of(st, id, id_len, path, sizeof path);
+    dse__run_store_path(st, id, id_len, "tab", NULL, path, sizeof path);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
@@ -85,7 +70,7 @@ static void save(void *arg, const uint8_t *id, size_t id_len, const float *q, si
     uint8_t h[HEAD];
     if (n > MAX_FLOATS)
         return;
-    path_of(st, id, id_len, path, sizeof path);
+    dse__run_store_path(st, id, id_len, "tab", NULL, path, sizeof path);
     const char *base = strrchr(path, '/') + 1;
     snprintf(tmp, sizeof tmp, "%.*s.%s.%ld.tmp", (int)(base - path), path, base,
              (long)getpid());
