@@ -93,6 +93,9 @@ const uint8_t *dse__run_store_id(const dse_run_store *st);
  * into key too unless key is NULL. */
 void dse__run_store_path(const dse_run_store *st, const uint8_t *id, size_t id_len,
                          const char *ext, uint8_t *key, char *path, size_t n);
+/* Opens the hidden temporary DIR/.NAME.HOST-PID.tmp of path DIR/NAME for writing (its
+ * name into tmp), to be renamed to path when whole; -1 if it cannot be made. */
+int dse__run_store_open_temp(const char *path, char *tmp, size_t n);
 
 /* Chips kept beside the runs (run_store_chips.c, docs/driver.md "Chips in the run
  * store"): callbacks for var_chip_generate_kept that load a chip this binary saved in

@@ -556,14 +556,38 @@ static void segment_out(dse_run_store *st, const buffer *b, uint64_t seed, int64
     st->out.len += HEAD + b->len;
 }
 
-/* Own file: HOST-PID-rRANK-TIME.runs, made under a hidden name with its first bytes. */
-static int create_own(dse_run_store *st, char *name, size_t n)
+/* This host's name for file names: characters other than letters, digits, '-' and '.'
+ * become '_'. */
+static void host_name(char *host, size_t n)
 {
-    char host[64] = "host", tmp[2 * PATH_LEN + 16], path[2 * PATH_LEN];
-    gethostname(host, sizeof host - 1);
+    snprintf(host, n, "host");
+    gethostname(host, n - 1);
+    host[n - 1] = '\0';
     for (char *c = host; *c; c++)
         if (!(*c == '-' || *c == '.' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
             *c = '_';
+}
+
+/* The hidden temporary of DIR/NAME: DIR/.NAME.HOST-PID.tmp, a name no other live process
+ * has, on this node or another sharing DIR (NFS); one left by a killed process of the
+ * same host and pid is its own to replace.  Its descriptor, or -1. */
+int dse__run_store_open_temp(const char *path, char *tmp, size_t n)
+{
+    char host[64];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    host_name(host, sizeof host);
+    snprintf(tmp, n, "%.*s.%s.%s-%ld.tmp", (int)(base - path), path, base, host, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST && !unlink(tmp))
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    return fd;
+}
+
+/* Own file: HOST-PID-rRANK-TIME.runs, made under a hidden name with its first bytes. */
+static int create_own(dse_run_store *st, char *name, size_t n)
+{
+    char host[64], tmp[2 * PATH_LEN + 16], path[2 * PATH_LEN];
+    host_name(host, sizeof host);
     for (int k = 0; k == 0 || !access(path, F_OK); k++) { /* never another's name */
         snprintf(name, n, "%s-%ld-r%d-%lld%s%.0d.runs", host, (long)getpid(), st->rank,
                  (long long)time(NULL), k ? "-" : "", k);

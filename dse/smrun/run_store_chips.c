@@ -116,23 +116,6 @@ static bool write_all(int fd, const void *p, size_t n, uint64_t at)
     return true;
 }
 
-/* The hidden temporary of DIR/NAME.chip: .NAME.chip.HOST-PID.tmp, a name no other live
- * process has, on this node or another sharing DIR (NFS); one left by a killed process
- * of the same host and pid is its own to replace.  Its descriptor, or -1. */
-static int open_temp(const char *path, const char *base, char *tmp, size_t n)
-{
-    char host[64] = "host";
-    gethostname(host, sizeof host - 1);
-    for (char *c = host; *c; c++)
-        if (!(*c == '-' || *c == '.' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
-            *c = '_';
-    snprintf(tmp, n, "%.*s.%s.%s-%ld.tmp", (int)(base - path), path, base, host, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno == EEXIST && !unlink(tmp))
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    return fd;
-}
-
 static void warn_damaged(dse_run_store *st, const char *path, const char *what)
 {
     FILE *w = dse__run_store_warn(st);
@@ -197,8 +180,7 @@ static void save(void *arg, const uint8_t *id, size_t id_len, int64_t chip,
     if (chip >= cf->cap || cf->failed || n_parts > MAX_PARTS)
         return;
     dse__run_store_path(st, id, id_len, "chip", key, path, sizeof path);
-    const char *base = strrchr(path, '/') + 1;
-    int fd = open_temp(path, base, tmp, sizeof tmp);
+    int fd = dse__run_store_open_temp(path, tmp, sizeof tmp);
     bool ok = fd >= 0;
     header(h, key, n_parts, check64(part, n, n_parts));
     uint64_t at = HEAD;

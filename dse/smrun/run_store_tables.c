@@ -71,10 +71,7 @@ static void save(void *arg, const uint8_t *id, size_t id_len, const float *q, si
     if (n > MAX_FLOATS)
         return;
     dse__run_store_path(st, id, id_len, "tab", NULL, path, sizeof path);
-    const char *base = strrchr(path, '/') + 1;
-    snprintf(tmp, sizeof tmp, "%.*s.%s.%ld.tmp", (int)(base - path), path, base,
-             (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    int fd = dse__run_store_open_temp(path, tmp, sizeof tmp);
     if (fd < 0)
         return; /* not kept: the next process builds it again */
     header(h, q, n);
