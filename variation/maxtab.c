@@ -163,10 +163,11 @@ static size_t table_id(const var__dist *d, int k, int ng, uint8_t *id)
     return (size_t)(at - id);
 }
 
-/* Table k's values into q[ng][NP]. */
-static void build(const var__dist *d, int k, int ng, const double *x, double *col, float *q)
+/* Table k's columns [j0, j1) into q[ng][NP]. */
+static void build(const var__dist *d, int k, int j0, int j1, const double *x, double *col,
+                  float *q)
 {
-    for (int j = 0; j < ng; j++) {
+    for (int j = j0; j < j1; j++) {
         double g = -G_LIM + j * G_STEP, ysys = var__log_delay(d, g, 0.0, 0.0);
         var__maxq_column(d, 1 << k, g, x, NP, col);
         for (int i = 0; i < NP; i++)
@@ -191,6 +192,26 @@ static double *pairs(const float *q, int ng)
     return p;
 }
 
+/* Table k into q unless it was loaded (have), alone or with the other parts of
+ * tc->split (var.h); true when this process should save it (with a split, every part:
+ * the same bytes, and none finds another's file missing later). */
+static bool fill(const var_table_cache *tc, int have, const var__dist *d, int k, int ng,
+                 const double *x, double *col, float *q)
+{
+    const var_table_split *sp = tc ? tc->split : NULL;
+    if (!sp || sp->n_parts < 2) {
+        if (!have)
+            build(d, k, 0, ng, x, col, q);
+        return !have;
+    }
+    if (sp->all(sp->arg, have))
+        return false;
+    build(d, k, var_table_split_first(ng, sp->part, sp->n_parts),
+          var_table_split_first(ng, sp->part + 1, sp->n_parts), x, col, q);
+    sp->gather(sp->arg, q, ng, NP);
+    return true;
+}
+
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
                                const var_table_cache *tc)
 {
@@ -211,10 +232,8 @@ var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
             goto fail;
         uint8_t id[ID_MAX];
         size_t id_len = table_id(d, k, t->ng, id);
-        if (tc && tc->load && tc->load(tc->arg, id, id_len, t->q[k], n))
-            continue;
-        build(d, k, t->ng, x, col, t->q[k]);
-        if (tc && tc->save)
+        int have = tc && tc->load && tc->load(tc->arg, id, id_len, t->q[k], n);
+        if (fill(tc, have, d, k, t->ng, x, col, t->q[k]) && tc && tc->save)
             tc->save(tc->arg, id, id_len, t->q[k], n);
     }
     for (int k = 0; k < VAR__MAXK; k++)

@@ -57,11 +57,33 @@ var_chip *var_chip_alloc_err(const var_params *p, int *err);
  * and returns 1, or returns 0 (then it is built and handed to `save`).  A table loaded
  * must be one `save` was given under the same name by the same code: the caller's
  * names must tell builds apart (the run store prefixes its binary's identity). */
+typedef struct var_table_split var_table_split;
 typedef struct var_table_cache {
     int (*load)(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n);
     void (*save)(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n);
     void *arg;
+    const var_table_split *split; /* NULL: this process builds a table alone */
 } var_table_cache;
+
+/* Processes that build the tables together (var_table_cache.split): a table is n_cols
+ * columns of col_floats floats, each column computed alone, so part p of n_parts builds
+ * the columns [var_table_split_first(n_cols, p, n_parts), var_table_split_first(n_cols,
+ * p + 1, n_parts)) and `gather` fills in the others from their parts (an all-gather).
+ * `all` returns nonzero when every part's `have` (it loaded the table) is nonzero: then
+ * none builds.  Both are collective: every part must ask for the same tables in the same
+ * order, so a split belongs only where every process allocates at once (dse/run's
+ * evaluator at start-up), never to a table built lazily.  The values are the ones one
+ * process builds alone, bit for bit: a column is the same computation wherever it runs. */
+struct var_table_split {
+    int part, n_parts;
+    int (*all)(void *arg, int have);
+    void (*gather)(void *arg, float *q, int n_cols, size_t col_floats);
+    void *arg;
+};
+static inline int var_table_split_first(int n_cols, int part, int n_parts)
+{
+    return (int)((long long)n_cols * part / n_parts);
+}
 /* var_chip_alloc_err with tables from tc (NULL: built). */
 var_chip *var_chip_alloc_tables(const var_params *p, const var_table_cache *tc, int *err);
 

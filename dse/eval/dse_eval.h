@@ -20,6 +20,11 @@ dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t err_l
 typedef struct dse_run_store dse_run_store;
 dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
                                size_t err_len);
+/* The same with the chip's tables built by the parts of `split` together (var.h,
+ * var_table_split; NULL: alone): collective, so every part calls it at once. */
+typedef struct var_table_split var_table_split;
+dse_eval *dse_eval_alloc_split(const dse_sweep *s, bool reuse, dse_run_store *st,
+                               const var_table_split *split, char *err, size_t n);
 void dse_eval_free(dse_eval *e);
 
 /* Called between SM runs so rank 0 keeps answering the other ranks.  Nonzero: abandon

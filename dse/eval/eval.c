@@ -57,8 +57,35 @@ dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
     return dse_eval_alloc_store(s, reuse, NULL, err, n);
 }
 
+/* A register-file cache of other cells than the RF's has tables of its own, which the
+ * first rank to use it builds alone, lazily (dse/aging/clock_cache.c).  With a store
+ * and a split, the parts build them here together and save them, and that first use
+ * loads them.  0 or a var_err code. */
+static int prefetch_cell_tables(const dse_sweep *s, const var_table_cache *tc)
+{
+    double done[DSE_MAX_TECHNIQUES];
+    int n_done = 0, rc = 0;
+    for (int t = 0; !rc && t < s->n_techniques; t++) {
+        const dse_technique *tech = &s->techniques[t];
+        bool seen = tech->rfc_cell_area == 1.0 || dse_technique_cache_entries(s, tech) <= 0;
+        for (int i = 0; i < n_done && !seen; i++)
+            seen = done[i] == tech->rfc_cell_area;
+        if (seen)
+            continue;
+        done[n_done++] = tech->rfc_cell_area;
+        var_cache_free(var_cache_alloc_tables(&s->var, tech->rfc_cell_area, tc, &rc));
+    }
+    return rc;
+}
+
 dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
                                size_t n)
+{
+    return dse_eval_alloc_split(s, reuse, st, NULL, err, n);
+}
+
+dse_eval *dse_eval_alloc_split(const dse_sweep *s, bool reuse, dse_run_store *st,
+                               const var_table_split *split, char *err, size_t n)
 {
     dse_eval *e = calloc(1, sizeof *e);
     int verr = 0;
@@ -74,7 +101,12 @@ dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st
         dse_run_store_chips(st, &e->keep);
         e->has_keep = true;
     }
-    e->chip = var_chip_alloc_tables(&s->var, st ? &e->tables : NULL, &verr);
+    /* the split for the tables built now only: one built lazily is built by one rank */
+    var_table_cache chip_tables = e->tables;
+    chip_tables.split = split;
+    e->chip = var_chip_alloc_tables(&s->var, st || split ? &chip_tables : NULL, &verr);
+    if (e->chip && st && split && split->n_parts > 1)
+        verr = prefetch_cell_tables(s, &chip_tables);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
     if (!e->chip || !e->sim || !e->cache || alloc_arrays(e))

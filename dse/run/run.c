@@ -18,6 +18,7 @@
 #include "dse_sched.h"
 #include "out.h"
 #include "search.h"
+#include "table_split.h"
 
 typedef struct run_state {
     const dse_sweep *whole;  /* as given: the file's sweep_config */
@@ -411,8 +412,11 @@ static int setup(run_state *st, double t0)
         dse_progress_init(&st->progress, stdout, total, n_done, st->o->quiet, t0);
     const dse_sweep *ev = st->evaluated ? st->evaluated : st->s;
     st->eval_point = -1;
+    var_table_split split; /* every rank is here at once: the chip's tables together */
+    dse__table_split_init(&split, &st->comm);
     if (st->dims.n_points <= 0 &&
-        !(st->eval = dse_eval_alloc_store(ev, !st->o->no_reuse, st->store, err, sizeof err)))
+        !(st->eval = dse_eval_alloc_split(ev, !st->o->no_reuse, st->store, &split, err,
+                                          sizeof err)))
         fail_rank(st, err);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
