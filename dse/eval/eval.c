@@ -60,12 +60,12 @@ dse_eval *dse_eval_alloc(const dse_sweep *s, bool reuse, char *err, size_t n)
 /* A register-file cache of other cells than the RF's has tables of its own, which the
  * first rank to use it builds alone, lazily (dse/aging/clock_cache.c).  With a store
  * and a split, the parts build them here together and save them, and that first use
- * loads them.  0 or a var_err code. */
-static int prefetch_cell_tables(const dse_sweep *s, const var_table_cache *tc)
+ * loads them (a table not made here is left to that first use). */
+static void prefetch_cell_tables(const dse_sweep *s, const var_table_cache *tc)
 {
     double done[DSE_MAX_TECHNIQUES];
-    int n_done = 0, rc = 0;
-    for (int t = 0; !rc && t < s->n_techniques; t++) {
+    int n_done = 0;
+    for (int t = 0; t < s->n_techniques; t++) {
         const dse_technique *tech = &s->techniques[t];
         bool seen = tech->rfc_cell_area == 1.0 || dse_technique_cache_entries(s, tech) <= 0;
         for (int i = 0; i < n_done && !seen; i++)
@@ -73,9 +73,8 @@ static int prefetch_cell_tables(const dse_sweep *s, const var_table_cache *tc)
         if (seen)
             continue;
         done[n_done++] = tech->rfc_cell_area;
-        var_cache_free(var_cache_alloc_tables(&s->var, tech->rfc_cell_area, tc, &rc));
+        var_cache_free(var_cache_alloc_tables(&s->var, tech->rfc_cell_area, tc, NULL));
     }
-    return rc;
 }
 
 dse_eval *dse_eval_alloc_store(const dse_sweep *s, bool reuse, dse_run_store *st, char *err,
@@ -106,7 +105,7 @@ dse_eval *dse_eval_alloc_split(const dse_sweep *s, bool reuse, dse_run_store *st
     chip_tables.split = split;
     e->chip = var_chip_alloc_tables(&s->var, st || split ? &chip_tables : NULL, &verr);
     if (e->chip && st && split && split->n_parts > 1)
-        verr = prefetch_cell_tables(s, &chip_tables);
+        prefetch_cell_tables(s, &chip_tables);
     e->sim = sm_sim_alloc(&s->sm);
     e->cache = dse_sim_cache_alloc(16);
     if (!e->chip || !e->sim || !e->cache || alloc_arrays(e))
