@@ -57,6 +57,7 @@ typedef struct dse__sha256 {
     uint64_t bytes;
     uint8_t buf[64];
     size_t fill;
+    bool ni; /* the processor's SHA extensions take the blocks (set by init) */
 } dse__sha256;
 
 /* The same key in two steps, for keys that share a long prefix (the run cache's inputs):

@@ -185,7 +185,7 @@ static void test_rows_match_reference(void **state)
 {
     (void)state;
     mem_tables *m = calloc(1, sizeof *m);
-    var_table_cache tc = { mem_load, mem_save, m };
+    var_table_cache tc = { .load = mem_load, .save = mem_save, .arg = m };
     for (int i = 0; i < 4; i++) {
         var_params p;
         case_params(i, &p);

@@ -97,7 +97,7 @@ static void tables_free(mem_tables *t)
 
 static var_chip *alloc_with(const var_params *p, mem_tables *t)
 {
-    var_table_cache tc = { tab_load, tab_save, t };
+    var_table_cache tc = { .load = tab_load, .save = tab_save, .arg = t };
     int err = 0;
     var_chip *c = var_chip_alloc_tables(p, &tc, &err);
     if (!c)
