@@ -104,6 +104,7 @@ dse_eval *dse_eval_alloc_split(const dse_sweep *s, bool reuse, dse_run_store *st
     var_table_cache chip_tables = e->tables;
     chip_tables.split = split;
     e->chip = var_chip_alloc_tables(&s->var, st || split ? &chip_tables : NULL, &verr);
+    /* collective: every rank has a store or none (dse/run/run.c, open_store) */
     if (e->chip && st && split && split->n_parts > 1)
         prefetch_cell_tables(s, &chip_tables);
     e->sim = sm_sim_alloc(&s->sm);
