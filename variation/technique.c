@@ -72,15 +72,32 @@ static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
     return 1.0 / d[ids[nf - 1]];
 }
 
-/* Classes (and with bro the pairing) of the sub-banks into sub_id and sub_slow, which
- * hold the identity order and no slow sub-bank on entry. */
-static double by_sub_bank(const var_chip *c, const double *sub, const var_technique *t, int S,
-                          int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
-                          uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK])
+/* The order sort_units gives, by (delay, id), reached by insertion from ids[0, n), a
+ * permutation of [0, n) taken as a first guess.  That order is total on numbers, so it
+ * is unique and the guess changes only the work, O(n + inversions): the aging loop
+ * re-sorts by delays that moved little since the map's last sort.  From the identity the
+ * id test never fires (every id placed before v is smaller), which is sort_units itself,
+ * so a caller with NaN delays (no total order) starts from the identity. */
+static void sort_units_from(const double *d, int n, int16_t *ids)
 {
-    int n = c->n_subs;
-    int16_t ids[MAX_UNITS];
-    sort_units(sub, n, ids);
+    for (int i = 1; i < n; i++) {
+        int16_t v = ids[i];
+        int j = i;
+        while (j > 0 && (d[ids[j - 1]] > d[v] || (d[ids[j - 1]] == d[v] && ids[j - 1] > v))) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = v;
+    }
+}
+
+/* Classes (and with bro the pairing) of the sub-banks ids[] sorted by delay into sub_id
+ * and sub_slow, which hold the identity order and no slow sub-bank on entry. */
+static double sub_bank_classes(const double *sub, const int16_t *ids, int n,
+                               const var_technique *t, int S,
+                               int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
+                               uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK])
+{
     int nf = n_fast_of(t->fast_percent, n);
     if (!t->bro) {
         for (int i = nf; i < n; i++)
@@ -95,6 +112,35 @@ static double by_sub_bank(const var_chip *c, const double *sub, const var_techni
         sub_slow[i / S][i % S] = i >= nf;
     }
     return 1.0 / sub[ids[nf - 1]];
+}
+
+/* Classes (and with bro the pairing) of the sub-banks into sub_id and sub_slow, which
+ * hold the identity order and no slow sub-bank on entry. */
+static double by_sub_bank(const var_chip *c, const double *sub, const var_technique *t, int S,
+                          int16_t sub_id[][VAR_MAX_SUBS_PER_BANK],
+                          uint8_t sub_slow[][VAR_MAX_SUBS_PER_BANK])
+{
+    int16_t ids[MAX_UNITS];
+    sort_units(sub, c->n_subs, ids);
+    return sub_bank_classes(sub, ids, c->n_subs, t, S, sub_id, sub_slow);
+}
+
+/* The first guess for sort_units_from: the order a map's positions hold (a bro map's
+ * last sort), if they hold a permutation of [0, n) and the delays are numbers; else
+ * the identity. */
+static void guess_order(const double *d, int n, int S,
+                        int16_t sub_id[][VAR_MAX_SUBS_PER_BANK] /* read only */, int16_t *ids)
+{
+    uint8_t seen[MAX_UNITS] = { 0 };
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        int16_t v = sub_id[i / S][i % S];
+        ok = v >= 0 && v < n && !seen[v] && !isnan(d[i]);
+        if (ok)
+            seen[v] = 1, ids[i] = v;
+    }
+    for (int i = 0; !ok && i < n; i++)
+        ids[i] = (int16_t)i;
 }
 
 static int start_map(const var_chip *c, int sm, var_rf_map *map)
@@ -143,10 +189,13 @@ int var_technique_sort_sub_banks(const var_chip *c, const var_technique *t, int 
     if (!sub_bank_technique(t))
         return VAR_ETECHNIQUE;
     int S = c->p.floorplan.sub_banks;
+    int16_t ids[MAX_UNITS];
+    guess_order(sub_delays, c->n_subs, S, sub_id, ids);
+    sort_units_from(sub_delays, c->n_subs, ids);
     for (int b = 0; b < c->n_banks; b++)
         for (int s = 0; s < S; s++) /* as start_map leaves them */
             sub_id[b][s] = (int16_t)(b * S + s), sub_slow[b][s] = 0;
-    *freq = by_sub_bank(c, sub_delays, t, S, sub_id, sub_slow);
+    *freq = sub_bank_classes(sub_delays, ids, c->n_subs, t, S, sub_id, sub_slow);
     return VAR_OK;
 }
 

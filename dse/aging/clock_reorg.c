@@ -18,10 +18,17 @@
 #include "dse_rf_map.h"
 #include "var_nbti.h"
 
+/* The sub-bank part of an SM's map (what the loop re-pairs). */
+typedef struct sub_part {
+    int16_t id[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+    uint8_t slow[SM_MAX_BANKS][SM_MAX_SUBS_PER_BANK];
+} sub_part;
+
 typedef struct reorg {
     double *stress, *rec;  /* [n_sms][n_subs]: seconds, for the loops ("pv" law)   */
     double *shift;         /* [n_sms][n_subs]: continued NBTI shift, V (default law) */
     double *aged;          /* [n_subs]                                             */
+    sub_part *t0;          /* [n_sms]: time zero's maps (year 0 of every loop)     */
     double freq[VAR_MAX_YEARS], freq_min[VAR_MAX_YEARS]; /* a workload's schedule   */
 } reorg;
 
@@ -40,6 +47,7 @@ static void free_state(void *state)
     free(r->rec);
     free(r->shift);
     free(r->aged);
+    free(r->t0);
     free(r);
 }
 
@@ -54,7 +62,8 @@ static void *alloc(const dse_sweep *s)
     r->rec = malloc(sizeof(double) * cells);
     r->shift = malloc(sizeof(double) * cells);
     r->aged = malloc(sizeof(double) * subs);
-    if (!r->stress || !r->rec || !r->shift || !r->aged) {
+    r->t0 = malloc(sizeof *r->t0 * (size_t)s->var.floorplan.n_sms);
+    if (!r->stress || !r->rec || !r->shift || !r->aged || !r->t0) {
         free_state(r);
         return NULL;
     }
@@ -64,8 +73,15 @@ static void *alloc(const dse_sweep *s)
 static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 *out,
                      char *err, size_t n)
 {
-    (void)state;
-    return dse__aging_classify(a, t, out, err, n);
+    reorg *r = state;
+    if (dse__aging_classify(a, t, out, err, n))
+        return -1;
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        const sm_rf_map *m = &out->maps[sm];
+        memcpy(r->t0[sm].id, m->sub_id, sizeof m->sub_id[0] * (size_t)m->n_banks);
+        memcpy(r->t0[sm].slow, m->sub_slow, sizeof m->sub_slow[0] * (size_t)m->n_banks);
+    }
+    return 0;
 }
 
 static bool pv_law(const dse_aging *a) { return a->s->var.aging.initial_shift == VAR_SHIFT_PV; }
@@ -154,6 +170,35 @@ static int measure_duty(dse_aging *a, dse__stress st, char *err, size_t n)
     return 0;
 }
 
+/* Year 0 of a loop is time zero: no stress yet, so every sub-bank's delay is its
+ * time-zero one (aged_sub_bank returns delay0 exactly), re-pairing by those delays is
+ * time zero's by_sub_bank on the same values (the same maps and frequencies, summed in
+ * the same order), and the runs on those maps with the same IPC side are time zero's,
+ * whose duties the caller hands in (a->in->duty).  So the year is taken from time zero
+ * instead of being sorted and run again: its maps restored, its frequency, SM 0's
+ * delays when traced (sm0_delay, else NULL) and, when `measure`, the duties as
+ * measure_duty sums them (the mix by weight; a workload alone, or nothing when its
+ * weight is 0). */
+static void year_zero(dse_aging *a, const reorg *r, dse__stress st, bool measure,
+                      double *freq, double *fmin, double *sm0_delay)
+{
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        sm_rf_map *m = &a->in->maps[sm];
+        memcpy(m->sub_id, r->t0[sm].id, sizeof m->sub_id[0] * (size_t)m->n_banks);
+        memcpy(m->sub_slow, r->t0[sm].slow, sizeof m->sub_slow[0] * (size_t)m->n_banks);
+    }
+    *freq = a->in->frequency0;
+    *fmin = a->in->frequency_min0;
+    if (sm0_delay)
+        memcpy(sm0_delay, a->sub0, sizeof(double) * (size_t)a->n_subs);
+    if (!measure)
+        return; /* the loop ends here: its duty is never used */
+    if (st.mix || a->s->workloads[st.workload].weight > 0)
+        dse__aging_load_duty(a, st);
+    else
+        memset(a->loop_duty, 0, sizeof(double) * dse__aging_per_chip(a));
+}
+
 /* The loop over the schedule under stress st: frequency per year into freq/fmin[years];
  * SM 0 traced into u when u->trace >= 0 (the mix: delays and classes; a workload: its
  * duties). */
@@ -171,12 +216,16 @@ static int reorg_loop(dse_aging *a, reorg *r, const dse_technique *t, dse__stres
         if (y > 0)
             advance(a, r, dse__aging_seconds(a, y) - dse__aging_seconds(a, y - 1));
         size_t row = (size_t)y * (size_t)a->n_subs;
-        if (reorganise(a, r, t, &freq[y], &fmin[y], mix_trace ? u->trace_delay + row : NULL,
-                       err, n))
+        bool measure = y + 1 < years || w_trace;
+        if (y == 0)
+            year_zero(a, r, st, measure, &freq[y], &fmin[y],
+                      mix_trace ? u->trace_delay + row : NULL);
+        else if (reorganise(a, r, t, &freq[y], &fmin[y],
+                            mix_trace ? u->trace_delay + row : NULL, err, n))
             return -1;
         if (mix_trace)
             dse__aging_trace_classes(a, u->trace_slow + row);
-        if ((y + 1 < years || w_trace) && measure_duty(a, st, err, n))
+        if (y > 0 && measure && measure_duty(a, st, err, n))
             return -1;
         if (w_trace) /* SM 0's duty over the interval that starts now */
             memcpy(dse__aging_trace_util_row(a, u, st.workload, y), a->loop_duty,
@@ -204,15 +253,17 @@ static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out 
 }
 
 /* Per SM: the mix one interval at a time, each workload alone (its guardband; with its
- * trace, one more run at the last year). */
+ * trace, one more run at the last year); the first interval's are time zero's runs
+ * (year_zero). */
 static long runs(const dse_sweep *s, bool traced)
 {
     int years = s->var.aging.n_years, weighted = 0;
     for (int w = 0; w < s->n_workloads; w++)
         weighted += s->workloads[w].weight > 0;
-    long r = (long)(years - 1) * weighted;
+    int later = years > 2 ? years - 2 : 0; /* intervals that start after year 0 */
+    long r = (long)later * weighted;
     if (years > 1 || traced)
-        r += (long)(traced ? years : years - 1) * weighted;
+        r += (long)(traced ? years - 1 : later) * weighted;
     return r;
 }
 

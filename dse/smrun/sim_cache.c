@@ -1,6 +1,7 @@
 /* Memo of SM runs keyed by their complete inputs (see dse_sim_cache.h). */
 #include "dse_sim_cache.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -47,9 +48,16 @@ typedef struct slot {
  * aging loop).  A memo keeps it with the FNV-1a state after it and, once asked, the run
  * store's SHA-256 state after it, for the last few distinct inputs, found by comparing the
  * three structs' bytes: the serialisation is a function of those bytes, so equal bytes give
- * an equal prefix (padding that differs only costs a miss of the memo), and both hashes,
- * continued over the rest of the key, are the values hashing the whole key gives. */
-#define MEMOS 8
+ * an equal prefix (padding that differs only costs a miss of the memo).  The store's
+ * SHA-256, continued over the rest of the key, is the value hashing the whole key gives;
+ * the table's own hash continues the FNV-1a state a word at a time (key_hash). */
+#define MEMOS 16 /* the aging loop's mix cycles through every workload (14 shipped) */
+
+/* The SM's share of blocks (sm_sim_share: a function of the inputs' bytes, the SM and
+ * the SM count) is kept with the inputs for the first SHARES SMs: its checks of the
+ * profile cost more than the rest of a hit's key. */
+#define SHARES 64
+#define SHARE_UNKNOWN INT_MIN
 
 typedef struct inputs_memo {
     bool used, sha_ready;
@@ -59,6 +67,8 @@ typedef struct inputs_memo {
     size_t len;               /* of the prefix                                 */
     uint64_t fnv;             /* FNV-1a state after the prefix                 */
     dse__sha256 sha;          /* the store's key state after it (sha_ready)    */
+    int share_n;              /* the SM count of share[] (0: none yet)         */
+    int share[SHARES];        /* sm_sim_share per SM, or SHARE_UNKNOWN         */
     uint8_t key[DSE_SIM_INPUTS_KEY_MAX];
 } inputs_memo;
 
@@ -184,7 +194,7 @@ static bool any_set(const uint8_t *p, int n)
  * which map positions share a physical bank (model/slow_access.c): each position's
  * physical bank enters too, numbered in order of first appearance, so maps that differ
  * only in the physical banks' names still share a run.  The first part (the three structs)
- * is at k[0, n) already (inputs_of). */
+ * is at k[0, n) already (find_inputs, new_inputs). */
 static size_t build_key(uint8_t *k, size_t n, const sm_config *cfg, const sm_profile *w,
                         const sm_technique *t, const sm_rf_map *m, int share)
 {
@@ -233,25 +243,62 @@ static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
     return h;
 }
 
-/* The memo of inputs (cfg, w, t), made if missing; its prefix is then at c->key[0, len). */
-static inputs_memo *inputs_of(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
-                              const sm_technique *t)
+/* The table's hash of a key: the prefix's FNV-1a state h (kept by its memo) continued
+ * over the rest, p[0, n), eight bytes at a time (FNV-1a's byte at a time was a serial
+ * multiply per byte of every lookup), then mixed so that the low bits, the slot, depend
+ * on every byte.  It places runs in this process's table only; keys are compared whole. */
+static uint64_t key_hash(uint64_t h, const uint8_t *p, size_t n)
 {
+    const uint64_t k = 0x9E3779B97F4A7C15ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, sizeof w);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p + i, n - i);
+    h = (h ^ tail ^ (uint64_t)n) * k;
+    return h ^ (h >> 32);
+}
+
+static bool same_inputs(const inputs_memo *m, const sm_config *cfg, const sm_profile *w,
+                        const sm_technique *t)
+{
+    return m->used && !memcmp(&m->t, t, sizeof *t) && !memcmp(&m->cfg, cfg, sizeof *cfg) &&
+           !memcmp(&m->w, w, sizeof *w);
+}
+
+/* The memo of inputs (cfg, w, t), or NULL; its prefix is then at c->key[0, len).  The
+ * last one used first: runs come in stretches of the same inputs (every SM). */
+static inputs_memo *find_inputs(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                                const sm_technique *t)
+{
+    if (c->key_memo >= 0 && same_inputs(&c->memo[c->key_memo], cfg, w, t))
+        return &c->memo[c->key_memo];
     for (int i = 0; i < MEMOS; i++) {
         inputs_memo *m = &c->memo[i];
-        if (m->used && !memcmp(&m->t, t, sizeof *t) && !memcmp(&m->w, w, sizeof *w) &&
-            !memcmp(&m->cfg, cfg, sizeof *cfg)) {
-            if (c->key_memo != i)
-                memcpy(c->key, m->key, m->len);
+        if (i != c->key_memo && same_inputs(m, cfg, w, t)) {
+            memcpy(c->key, m->key, m->len);
             c->key_memo = i;
             return m;
         }
     }
+    return NULL;
+}
+
+/* A new memo of inputs (cfg, w, t), valid ones (sm_sim_share accepted them); its prefix
+ * is then at c->key[0, len). */
+static inputs_memo *new_inputs(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                               const sm_technique *t)
+{
     int i = c->memo_next;
     c->memo_next = (i + 1) % MEMOS;
     inputs_memo *m = &c->memo[i];
     m->used = true;
     m->sha_ready = false;
+    m->share_n = 0;
     /* copies of the bytes, not of the values: padding as in the caller's structs */
     memcpy(&m->cfg, cfg, sizeof *cfg);
     memcpy(&m->w, w, sizeof *w);
@@ -261,6 +308,21 @@ static inputs_memo *inputs_of(dse_sim_cache *c, const sm_config *cfg, const sm_p
     memcpy(c->key, m->key, m->len);
     c->key_memo = i;
     return m;
+}
+
+/* sm_sim_share of SM sm of n_sms under the memo's inputs, computed once per SM. */
+static int share_of(inputs_memo *in, int sm, int n_sms)
+{
+    if (sm < 0 || sm >= SHARES)
+        return sm_sim_share(&in->cfg, &in->w, sm, n_sms);
+    if (in->share_n != n_sms) {
+        in->share_n = n_sms;
+        for (int i = 0; i < SHARES; i++)
+            in->share[i] = SHARE_UNKNOWN;
+    }
+    if (in->share[sm] == SHARE_UNKNOWN)
+        in->share[sm] = sm_sim_share(&in->cfg, &in->w, sm, n_sms);
+    return in->share[sm];
 }
 
 static slot *find(dse_sim_cache *c, uint64_t h, size_t len)
@@ -390,13 +452,15 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                       dse_sm_result *out)
 {
-    int share = sm_sim_share(cfg, w, sm, n_sms);
+    (void)w_index; /* the profile itself is in the key */
+    inputs_memo *in = find_inputs(c, cfg, w, t);
+    int share = in ? share_of(in, sm, n_sms) : sm_sim_share(cfg, w, sm, n_sms);
     if (share < 0)
         return share;
-    (void)w_index; /* the profile itself is in the key */
-    inputs_memo *in = inputs_of(c, cfg, w, t);
+    if (!in)
+        in = new_inputs(c, cfg, w, t);
     size_t len = build_key(c->key, in->len, cfg, w, t, m, share), nv = n_values(m);
-    uint64_t h = fnv1a(in->fnv, c->key + in->len, len - in->len);
+    uint64_t h = key_hash(in->fnv, c->key + in->len, len - in->len);
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;

@@ -544,6 +544,52 @@ static void test_sort_sub_banks_matches(void **state)
                      VAR_ERANGE);
 }
 
+/* The re-sort starts from the order the map's positions hold (its last sort): whatever
+ * permutation that is, the result is the one sorting from scratch gives, ties between
+ * equal delays included (broken by sub-bank id), and NaN delays fall back to the
+ * scratch order. */
+static void test_sort_sub_banks_any_start(void **state)
+{
+    fixture *f = *state;
+    int n = f->c->n_subs, S = f->p.floorplan.sub_banks;
+    var_technique t;
+    var_technique_default(&t);
+    t.granularity = VAR_GRAN_SUB_BANK;
+    t.bro = true;
+    double tied[512];
+    for (int i = 0; i < n; i++)
+        tied[i] = 1.0 + 0.125 * (double)((i * 7) % 5); /* five values, many ties */
+    static var_rf_map want, got;
+    double fw, fg;
+    assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4, tied, &want, &fw), 0);
+    uint64_t x = 88172645463325252ull;
+    for (int round = 0; round < 200; round++) {
+        assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4, tied, &got, &fg), 0);
+        int16_t perm[512];
+        for (int i = 0; i < n; i++)
+            perm[i] = (int16_t)(round == 0 ? n - 1 - i : i);
+        for (int i = n - 1; round > 1 && i > 0; i--) { /* xorshift shuffle */
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int j = (int)(x % (uint64_t)(i + 1));
+            int16_t v = perm[i];
+            perm[i] = perm[j], perm[j] = v;
+        }
+        for (int i = 0; i < n; i++)
+            got.sub_id[i / S][i % S] = perm[i];
+        assert_int_equal(var_technique_sort_sub_banks(f->c, &t, 4, tied, got.sub_id,
+                                                      got.sub_slow, &fg), 0);
+        assert_memory_equal(&want, &got, sizeof want);
+        assert_true(fw == fg);
+    }
+    tied[3] = NAN;
+    assert_int_equal(var_technique_apply_sub_banks(f->c, &f->p, &t, 4, tied, &want, &fw), 0);
+    for (int i = 0; i < n; i++)
+        got.sub_id[i / S][i % S] = (int16_t)(n - 1 - i);
+    assert_int_equal(var_technique_sort_sub_banks(f->c, &t, 4, tied, got.sub_id, got.sub_slow,
+                                                  &fg), 0);
+    assert_memory_equal(&want, &got, sizeof want);
+}
+
 /* Every call starts from time zero: A, B, A gives A bit for bit; reset and all-zero
  * stress restore time zero bit for bit; errors leave the chip alone. */
 static void test_idempotent_and_reset(void **state)
@@ -739,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_apply_sub_banks_matches),
         cmocka_unit_test(test_prepared_aging_matches),
         cmocka_unit_test(test_sort_sub_banks_matches),
+        cmocka_unit_test(test_sort_sub_banks_any_start),
         cmocka_unit_test(test_idempotent_and_reset),
         cmocka_unit_test(test_order_within_sub_bank),
         cmocka_unit_test(test_worst_cell_vs_exact),
