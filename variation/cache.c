@@ -15,6 +15,7 @@
  * changes.  The cache's cells may be larger than the RF's (var_cache_alloc): Pelgrom's
  * law scales their random sigmas by 1 / sqrt(area), with tables of their own. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "var_internal.h"
@@ -26,29 +27,98 @@ struct var_cache {
     var__maxtab *tab;  /* quantiles of the maximum of the cache's cells            */
 };
 
-/* Slowest delay of one cache register (row, lane) and the field value at its slowest
- * piece, from table tab; col[j]: tab's column of the field at grid column j of the row
- * (var__maxtab_gcol, once per row: the chip's own are for its table). */
-static double cache_register(const var_chip *c, const var__maxtab *tab, int sm, var__stream s,
-                             size_t base, const var__gcol *col, int row, int lane,
-                             double *g_slow)
+/* What a bank's draw needs besides the row's blocks: per piece of the row plan the
+ * reach bounds of its lookups (NULL: the exact path, never skipped) and the node below
+ * which its lookups cannot exceed the bank's slowest register so far. */
+typedef struct bank_ws {
+    var__row_ws w;
+    var__gcol *col;       /* [grid_cols] the field's row at the cache, for the table */
+    const double **reach; /* [pieces]                                                */
+    int32_t *thr;         /* [pieces]                                                */
+} bank_ws;
+
+/* Whether piece i's lookup at node n is certainly below dmax (the bank's slowest so
+ * far): a lookup skipped changes nothing, for only a larger one becomes the maximum.
+ * The bound is non-decreasing in the node and dmax only grows in a bank, so a node
+ * found below is a threshold for the rest of the bank. */
+static bool below(bank_ws *ws, const var__gcol *cl, int i, int n, double dmax)
 {
-    int L = c->plan.lanes, bank_cols = c->p.floorplan.bank_cols;
-    const int32_t *start = c->plan.piece_start + (size_t)sm * (size_t)bank_cols * (size_t)L;
-    const var__piece *pc = c->plan.pieces + start[lane];
-    int n = start[lane + 1] - start[lane], r = row * L + lane;
-    double dmax = 0.0, g = -INFINITY;
-    uint64_t u[2];
-    for (int q = 0; q < n; q++) {
-        if (!(q & 1))
-            var__bits2(s, (uint32_t)(q >> 1), (uint32_t)r, u);
-        double gq = c->g[base + (size_t)pc[q].grid_col];
-        double d = var__maxtab_q_col(tab, pc[q].k, col[pc[q].grid_col], gq, u[q & 1]);
-        if (d > dmax)
-            dmax = d, g = gq;
+    if (n < ws->thr[i])
+        return true;
+    if (!ws->reach[i] || !(var__maxtab_reach_at(ws->reach[i], n, cl->scale) < dmax))
+        return false;
+    ws->thr[i] = n + 1;
+    return true;
+}
+
+/* One row of the cache into the bank's slowest register *dmax and the field value *g at
+ * its slowest piece, register by register and piece by piece in order, from table tab on
+ * the row's blocks (var__row_bits): each lookup is var__maxtab_q_col's value (the pair
+ * table holds the same values as tab's floats, var__maxtab_interp2), and the first
+ * largest wins as before.  g: the field's row of grid points. */
+static void bank_row(bank_ws *ws, const var__maxtab *tab, const double *g, int lanes,
+                     double *dmax, double *g_slow)
+{
+    const var__row_ws *w = &ws->w;
+    const var__piece *pc = w->pieces;
+    for (int l = 0, i = 0; l < lanes; l++) {
+        double rmax = 0.0, gs = -INFINITY;
+        for (; i < w->lane_end[l]; i++) {
+            int gc = pc[i].grid_col, x = w->word[i];
+            const var__gcol *cl = ws->col + gc;
+            double d;
+            if (below(ws, cl, i, w->node[x], *dmax))
+                continue;
+            if (cl->i < 0 || !w->tab[i])
+                d = var__maxtab_q_slow(tab, pc[i].k, g[gc], w->bits[x]);
+            else
+                d = var__maxtab_interp2(w->tab[i] + 2 * ((size_t)cl->i * VAR__NP + w->node[x]),
+                                        w->wa[x], cl);
+            if (d > rmax)
+                rmax = d, gs = g[gc];
+        }
+        if (rmax > *dmax)
+            *dmax = rmax, *g_slow = gs;
     }
-    *g_slow = g;
-    return dmax;
+}
+
+/* Each bank's slowest register and, for it, the Leff of the conditional split.  Row by
+ * row in passes (Philox blocks, table nodes, lookups) as the chip's rows are drawn
+ * (chip.c, sm_registers), and only the lookups that may become the bank's maximum: the
+ * same uniforms (stream (seed, chip, cache, sm), register index row x lanes + lane, slot
+ * q / 2 of the lane's piece q) and the same operations on them as drawing every register
+ * piece by piece (tests/variation/test_cache_draw.c keeps that loop as the reference).
+ * The Leff is that of the bank's first slowest register, once per bank rather than at
+ * every new maximum. */
+static void draw_rows(const var_chip *c, const var__maxtab *tab, const var__dist *dist,
+                      bank_ws *ws, int sm, int entries, int banks, double *bank_delay,
+                      double *bank_leff)
+{
+    int L = c->plan.lanes, per_bank = (entries + banks - 1) / banks;
+    size_t field = c->p.variation.domain == VAR_DOMAIN_SM ? (size_t)sm : 0;
+    size_t edge = (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + c->plan.rows - 1];
+    size_t base = (field * c->plan.grid_rows + edge) * (size_t)c->plan.grid_cols;
+    var__stream s = var__stream_make(c->seed, c->chip, VAR__P_CACHE, (uint32_t)sm);
+    for (int j = 0; j < c->plan.grid_cols; j++)
+        ws->col[j] = var__maxtab_gcol(tab, c->g[base + (size_t)j]);
+    var__row_plan(&ws->w, &c->plan, tab, c->p.floorplan.bank_cols, sm, 0); /* column 0's */
+    for (int i = 0; i < ws->w.n_pieces; i++) {
+        const var__piece *pc = ws->w.pieces + i;
+        int ci = ws->col[pc->grid_col].i;
+        ws->reach[i] = ci >= 0 && tab->reach[pc->k] ? tab->reach[pc->k] + (size_t)ci * VAR__NP
+                                                     : NULL;
+    }
+    for (int b = 0; b < banks; b++) {
+        double dmax = 0.0, g = 0.0;
+        for (int i = 0; i < ws->w.n_pieces; i++)
+            ws->thr[i] = 0; /* a new maximum from 0 */
+        for (int row = b * per_bank; row < entries && row < (b + 1) * per_bank; row++) {
+            var__row_bits(&ws->w, s, (uint32_t)(row * L));
+            bank_row(ws, tab, c->g + base, L, &dmax, &g);
+        }
+        bank_delay[b] = dmax;
+        bank_leff[b] = dmax > 0.0 ? var__split_leff_at(dist, g, dmax) : 1.0;
+    }
 }
 
 static int draw(const var_chip *c, const var__maxtab *tab, const var__dist *dist, int sm,
@@ -58,30 +128,19 @@ static int draw(const var_chip *c, const var__maxtab *tab, const var__dist *dist
         return VAR_ENOTGEN;
     if (sm < 0 || sm >= c->n_sms || entries < 1 || banks < 1 || banks > entries)
         return VAR_ERANGE;
-    int L = c->plan.lanes, per_bank = (entries + banks - 1) / banks;
-    size_t field = c->p.variation.domain == VAR_DOMAIN_SM ? (size_t)sm : 0;
-    size_t edge = (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + c->plan.rows - 1];
-    size_t base = (field * c->plan.grid_rows + edge) * (size_t)c->plan.grid_cols;
-    var__stream s = var__stream_make(c->seed, c->chip, VAR__P_CACHE, (uint32_t)sm);
-    var__gcol *col = malloc(sizeof *col * (size_t)c->plan.grid_cols);
-    if (!col)
-        return VAR_ENOMEM;
-    for (int j = 0; j < c->plan.grid_cols; j++)
-        col[j] = var__maxtab_gcol(tab, c->g[base + (size_t)j]);
-    for (int b = 0; b < banks; b++)
-        bank_delay[b] = 0.0, bank_leff[b] = 1.0;
-    for (int row = 0; row < entries; row++) {
-        int b = row / per_bank;
-        for (int l = 0; l < L; l++) {
-            double g, d = cache_register(c, tab, sm, s, base, col, row, l, &g);
-            if (d > bank_delay[b]) {
-                bank_delay[b] = d;
-                bank_leff[b] = var__split_leff_at(dist, g, d);
-            }
-        }
-    }
-    free(col);
-    return VAR_OK;
+    size_t n = (size_t)c->plan.lanes * (size_t)c->plan.max_pieces;
+    bank_ws ws = { .col = malloc(sizeof *ws.col * (size_t)c->plan.grid_cols),
+                   .reach = malloc(sizeof *ws.reach * n), .thr = malloc(sizeof *ws.thr * n) };
+    int rc = !ws.col || !ws.reach || !ws.thr
+                 ? VAR_ENOMEM
+                 : var__row_ws_alloc(&ws.w, c->plan.lanes, (int)n);
+    if (!rc)
+        draw_rows(c, tab, dist, &ws, sm, entries, banks, bank_delay, bank_leff);
+    var__row_ws_free(&ws.w);
+    free(ws.col);
+    free(ws.reach);
+    free(ws.thr);
+    return rc;
 }
 
 int var_chip_cache(const var_chip *c, int sm, int entries, int banks, double *bank_delay,

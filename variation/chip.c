@@ -11,8 +11,7 @@ static int check_params(const var_params *p)
     return var_params_check(p, key, sizeof key, msg, sizeof msg) ? VAR_EINVAL : VAR_OK;
 }
 
-/* The row workspace of sm_registers, for rows of up to max_pieces pieces. */
-static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
+int var__row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
 {
     size_t n = (size_t)max_pieces;
     w->lane_end = malloc(sizeof(int32_t) * (size_t)lanes);
@@ -29,6 +28,20 @@ static int row_ws_alloc(var__row_ws *w, int lanes, int max_pieces)
         !w->tab || !w->bits || !w->node || !w->wa)
         return VAR_ENOMEM;
     return VAR_OK;
+}
+
+void var__row_ws_free(var__row_ws *w)
+{
+    free(w->lane_end);
+    free(w->blk_lane);
+    free(w->blk_slot);
+    free(w->ctr);
+    free(w->out);
+    free(w->word);
+    free(w->tab);
+    free(w->bits);
+    free(w->node);
+    free(w->wa);
 }
 
 static int alloc_arrays(var_chip *c)
@@ -51,7 +64,7 @@ static int alloc_arrays(var_chip *c)
         !c->sm_freq || !c->sm_ratio || !c->age_ready || !c->reg0 || !c->vth_eff ||
         !c->sub_leff)
         return VAR_ENOMEM;
-    return row_ws_alloc(&c->row, c->plan.lanes, c->plan.lanes * c->plan.max_pieces);
+    return var__row_ws_alloc(&c->row, c->plan.lanes, c->plan.lanes * c->plan.max_pieces);
 }
 
 /* The knobs the tables, plans and fields were built from (field by field: padding):
@@ -156,16 +169,7 @@ void var_chip_free(var_chip *c)
     free(c->reg0);
     free(c->vth_eff);
     free(c->sub_leff);
-    free(c->row.lane_end);
-    free(c->row.blk_lane);
-    free(c->row.blk_slot);
-    free(c->row.ctr);
-    free(c->row.out);
-    free(c->row.word);
-    free(c->row.tab);
-    free(c->row.bits);
-    free(c->row.node);
-    free(c->row.wa);
+    var__row_ws_free(&c->row);
     free(c->keep_id);
     free(c);
 }
@@ -213,15 +217,12 @@ double var__chip_piece_g(const var_chip *c, int sm, int reg, const var__piece *p
     return c->g[piece_point(c, sm, reg, pc)];
 }
 
-/* Where the draws of one row of an SM come from, for the row's bank column: the Philox
- * blocks of the row (lane, slot) and, per piece in plan order (lane by lane), its block
- * word.  Every row of the bank column shares it; only the register index changes. */
-static void row_plan(var_chip *c, int sm, int bc)
+void var__row_plan(var__row_ws *w, const var__plan *pl, const var__maxtab *tab, int bank_cols,
+                   int sm, int bc)
 {
-    var__row_ws *w = &c->row;
-    int L = c->plan.lanes;
-    const int32_t *start = c->plan.piece_start + ((size_t)sm * c->p.floorplan.bank_cols + bc) * L;
-    w->pieces = c->plan.pieces + start[0];
+    int L = pl->lanes;
+    const int32_t *start = pl->piece_start + ((size_t)sm * bank_cols + bc) * L;
+    w->pieces = pl->pieces + start[0];
     w->n_pieces = start[L] - start[0];
     w->n_blocks = 0;
     for (int l = 0; l < L; l++) {
@@ -234,14 +235,12 @@ static void row_plan(var_chip *c, int sm, int bc)
             }
             int i = start[l] - start[0] + q;
             w->word[i] = 2 * (w->n_blocks - 1) + (q & 1);
-            w->tab[i] = c->tab->qd[w->pieces[i].k];
+            w->tab[i] = tab->qd[w->pieces[i].k];
         }
     }
 }
 
-/* The row's blocks (var__bits2 of each, by var__philox_batch) into w->bits, and their
- * table nodes and weights; r0: the register index of lane 0. */
-static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
+void var__row_bits(var__row_ws *w, var__stream s, uint32_t r0)
 {
     int n = w->n_blocks;
     uint32_t *o0 = w->out, *o1 = o0 + n, *o2 = o1 + n, *o3 = o2 + n;
@@ -257,7 +256,7 @@ static void row_bits(var__row_ws *w, var__stream s, uint32_t r0)
 }
 
 /* Each register's delay in a row, the maximum of its pieces' maxima, each from its
- * uniform: var__maxtab_q_col's steps, on the nodes of row_bits and the pair table, with
+ * uniform: var__maxtab_q_col's steps, on the nodes of var__row_bits and the pair table, with
  * the row's invariants in locals (the stores to reg cannot alias them).  col and g: the
  * row's grid points; reg: the row's registers. */
 static void row_lookup(const var__row_ws *w, const var__maxtab *t, const var__gcol *col,
@@ -303,10 +302,10 @@ static void sm_registers(var_chip *c, int sm, uint64_t seed, int64_t chip)
     for (int row = 0; row < c->n_entries; row++) {
         int bc = (row / f->entries_per_bank) % f->bank_cols;
         if (bc != bc_now)
-            row_plan(c, sm, bc), bc_now = bc;
+            var__row_plan(w, &c->plan, c->tab, f->bank_cols, sm, bc), bc_now = bc;
         size_t base = field * field_points(c) +
                       (size_t)c->plan.row_grid[(size_t)sm * c->plan.rows + row] * c->plan.grid_cols;
-        row_bits(w, s, (uint32_t)(row * L));
+        var__row_bits(w, s, (uint32_t)(row * L));
         row_lookup(w, c->tab, c->gcol + base, c->g + base, L, reg + (size_t)row * L);
     }
 }

@@ -212,6 +212,31 @@ static bool fill(const var_table_cache *tc, int have, const var__dist *d, int k,
     return true;
 }
 
+/* var__maxtab.reach of the pair table qd.  A lookup at node n, weight a in [0, 1], of
+ * columns i and i + 1 with weights 1 - w and w is at most, rounding aside, the larger of
+ * the four values p and p + dp (a = 0 and 1) of its two pairs (monotone rounding keeps
+ * p + a dp between p and the rounded p + dp); the running maximum over nodes makes the
+ * bound non-decreasing in n (a skipped node says every node below is skipped too;
+ * var__maxtab_reach_at adds the margin for rounding).  fmax skips NaN: a
+ * lookup that reads one is NaN, which never becomes a maximum. */
+static double *reach_bounds(const double *qd, int ng)
+{
+    double *r = malloc(sizeof(double) * NP * (size_t)ng);
+    if (!r)
+        return NULL;
+    for (size_t i = 0; i < (size_t)ng; i++) {
+        double run = 0.0; /* a lookup of non-positive values is at most 0 */
+        for (int n = 0; n < NP; n++) {
+            for (size_t j = i; j < i + 2 && j < (size_t)ng; j++) {
+                const double *p = qd + 2 * (j * NP + (size_t)n);
+                run = fmax(run, fmax(p[0], p[0] + p[1]));
+            }
+            r[i * NP + (size_t)n] = run;
+        }
+    }
+    return r;
+}
+
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
                                const var_table_cache *tc)
 {
@@ -237,7 +262,8 @@ var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
             tc->save(tc->arg, id, id_len, t->q[k], n);
     }
     for (int k = 0; k < VAR__MAXK; k++)
-        if (t->q[k] && !(t->qd[k] = pairs(t->q[k], t->ng)))
+        if (t->q[k] && (!(t->qd[k] = pairs(t->q[k], t->ng)) ||
+                        !(t->reach[k] = reach_bounds(t->qd[k], t->ng))))
             goto fail;
     free(col);
     free(x);
@@ -254,7 +280,7 @@ void var__maxtab_free(var__maxtab *t)
     if (!t)
         return;
     for (int k = 0; k < VAR__MAXK; k++)
-        free(t->q[k]), free(t->qd[k]);
+        free(t->q[k]), free(t->qd[k]), free(t->reach[k]);
     free(t);
 }
 

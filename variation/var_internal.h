@@ -154,6 +154,9 @@ typedef struct var__maxtab {
      * var__maxtab_interp computes from q (the difference in float), ready for the
      * chip's hot loop, which then converts and subtracts nothing (var__maxtab_interp2) */
     double *qd[VAR__MAXK];
+    /* [ng][NP] per column pair (i, i + 1) and node n the largest value a lookup at
+     * scale 1 can take at nodes <= n, rounding aside (var__maxtab_reach_at) */
+    double *reach[VAR__MAXK];
 } var__maxtab;
 /* tc: where tables may be loaded from and saved to (NULL: built). */
 var__maxtab *var__maxtab_alloc(const var__dist *d, unsigned need_mask,
@@ -233,6 +236,15 @@ static inline double var__maxtab_interp2(const double *p0, double a, const var__
 {
     const double *p1 = p0 + 2 * VAR__NP;
     return col->scale * (col->omw * (p0[0] + a * p0[1]) + col->w * (p1[0] + a * p1[1]));
+}
+
+/* An upper bound of every lookup (var__maxtab_interp2) at nodes <= n of column pair
+ * reach = var__maxtab.reach[k] + col.i NP at col.scale = scale: above by a margin far
+ * wider than the lookup's rounding (and this product's), so a lookup is below m where
+ * this is.  Non-decreasing in n. */
+static inline double var__maxtab_reach_at(const double *reach, int n, double scale)
+{
+    return reach[n] * scale * (1.0 + 1e-9);
 }
 
 /* Inline: the Monte Carlo hot loop is this lookup. */
@@ -344,6 +356,19 @@ typedef struct var__row_ws {
     int32_t *node;            /* [2 blocks] their table nodes (var__axis_batch)      */
     double *wa;               /* [2 blocks] and weights                               */
 } var__row_ws;
+/* Its arrays for rows of up to max_pieces pieces (lanes x the plan's max_pieces):
+ * 0 or VAR_ENOMEM (then var__row_ws_free frees what was allocated). */
+int var__row_ws_alloc(var__row_ws *w, int lanes, int max_pieces);
+void var__row_ws_free(var__row_ws *w);
+/* Where the draws of one row of SM sm come from, for the row's bank column bc: the Philox
+ * blocks of the row (lane, slot) and, per piece in plan order (lane by lane), its block
+ * word and pair table (tab's, NULL where tab has none).  Every row of the bank column
+ * shares it; only the register index changes. */
+void var__row_plan(var__row_ws *w, const var__plan *pl, const var__maxtab *tab, int bank_cols,
+                   int sm, int bc);
+/* The row's blocks (var__bits2 of each, by var__philox_batch) into w->bits, and their
+ * table nodes and weights (var__axis_batch); r0: the register index of lane 0. */
+void var__row_bits(var__row_ws *w, var__stream s, uint32_t r0);
 
 struct var_chip {
     var_params p; /* copy, to check callers pass the same parameters */

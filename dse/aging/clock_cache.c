@@ -104,18 +104,25 @@ static double slowest_aged(const var_params *p, int n, const double *d0, const d
     return worst;
 }
 
+/* SM sm's clock alone: dse_rfc_clock's, without the main RF. */
+static double rfc_freq(const var_params *p, int sm, const dse_rfc_in *rfc,
+                       const double *cache_duty, double t)
+{
+    size_t off = (size_t)sm * (size_t)rfc->banks;
+    return 1.0 / slowest_aged(p, rfc->banks, rfc->delay + off, rfc->leff + off,
+                              rfc->age ? rfc->age + off : NULL, cache_duty, rfc->rotation, t);
+}
+
 double dse_rfc_clock(const var_params *p, const var_chip *chip, int sm, const dse_rfc_in *rfc,
                      const double *cache_duty, const double *main_duty, double t, int *latency)
 {
     const var_floorplan *f = &p->floorplan;
-    size_t off = (size_t)sm * (size_t)rfc->banks, subs = (size_t)f->n_banks * (size_t)f->sub_banks;
-    double d_cache = slowest_aged(p, rfc->banks, rfc->delay + off, rfc->leff + off,
-                                  rfc->age ? rfc->age + off : NULL, cache_duty, rfc->rotation, t);
+    size_t subs = (size_t)f->n_banks * (size_t)f->sub_banks;
+    double freq = rfc_freq(p, sm, rfc, cache_duty, t);
     double d_main = slowest_aged(p, (int)subs, var_chip_sub_bank_delays(chip, sm),
                                  var_chip_sub_bank_leff(chip, sm),
                                  rfc->main_age ? rfc->main_age + (size_t)sm * subs : NULL,
                                  main_duty, false, t);
-    double freq = 1.0 / d_cache;
     /* the tolerance keeps the ideal chip's L0 x 1 x 1 at L0 through any rounding */
     double cycles = ceil(rfc->latency0 * d_main * freq - 1e-9);
     *latency = cycles < 1.0 ? 1 : cycles > 255.0 ? 255 : (int)cycles;
@@ -225,6 +232,18 @@ static void clock_at(dse_aging *a, cache *c, const dse_rfc_in *rfc, dse__stress 
     *lat_mean = lsum / a->n_sms;
 }
 
+/* The mean frequency over SMs after t seconds under stress st's duties: clock_at's,
+ * without the main RF's latencies (a workload's guardband reads the clock only). */
+static double freq_at(dse_aging *a, cache *c, const dse_rfc_in *rfc, dse__stress st, double t)
+{
+    dse__aging_mix(a, a->in->cache_duty, (size_t)a->n_sms * (size_t)rfc->banks, st, c->mix);
+    dse__aging_load_duty(a, st); /* a->loop_duty as clock_at leaves it */
+    double sum = 0;
+    for (int sm = 0; sm < a->n_sms; sm++)
+        sum += rfc_freq(&a->s->var, sm, rfc, c->mix + (size_t)sm * (size_t)rfc->banks, t);
+    return sum / a->n_sms;
+}
+
 /* Per year the frequency and main-RF latency under the mix, the latencies at the end of
  * the schedule, and each workload's guardband from its own duties. */
 static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out *u, char *err,
@@ -238,12 +257,10 @@ static int age(dse_aging *a, void *state, const dse_technique *t, dse_aging_out 
         clock_at(a, c, &rfc, (dse__stress){ .mix = true }, dse__aging_seconds(a, y),
                  &u->frequency[y], &u->frequency_min[y], &u->main_latency[y],
                  y == last ? c->latency_end : NULL);
-    for (int w = 0; w < a->n_w; w++) {
-        double f_end, f_min, lat;
-        clock_at(a, c, &rfc, (dse__stress){ .workload = w }, dse__aging_seconds(a, last),
-                 &f_end, &f_min, &lat, NULL);
-        dse__aging_guardband(a, u, w, f_end);
-    }
+    for (int w = 0; w < a->n_w; w++)
+        dse__aging_guardband(a, u, w,
+                             freq_at(a, c, &rfc, (dse__stress){ .workload = w },
+                                     dse__aging_seconds(a, last)));
     if (u->trace >= 0) { /* the main RF's sub-banks of SM 0 */
         dse__aging_load_duty(a, (dse__stress){ .mix = true });
         dse__aging_trace_fixed(a, u);
