@@ -149,7 +149,7 @@ static void test_draw_matches_reference(void **state)
 {
     (void)state;
     mem_tables *mt = calloc(1, sizeof *mt);
-    var_table_cache tc = { mem_load, mem_save, mt };
+    var_table_cache tc = { .load = mem_load, .save = mem_save, .arg = mt };
     for (int i = 0; i < 4; i++) {
         var_params p;
         case_params(i, &p);
