@@ -2,6 +2,7 @@
  * is kept all the chip's life, so duties are constant and the stress at any time is
  * duty x t; the frequency is that of the time-zero fast set under current delays
  * (model.md section 7, docs/nbti.md).  Every technique without nbti_reorg or a cache. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,9 @@ static void free_state(void *state)
 
 /* Per sub-bank, the slowest time-zero register delay among the storage technique t
  * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
- * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
+ * registers (variation/age.c), so aging these maxima ages the technique's fast set.
+ * vl_rf counts the registers within its threshold, vl_rv every register of a fast
+ * vector; sub-bank by sub-bank, so the running maximum stays in a register. */
 static void counted_registers(const dse_aging *a, const dse_technique *t, const dse__t0 *t0,
                               int sm, double *out)
 {
@@ -53,17 +56,20 @@ static void counted_registers(const dse_aging *a, const dse_technique *t, const 
     const double *reg = var_chip_register_delays(a->chip, sm);
     const sm_rf_map *m = &t0->maps[sm];
     int lanes = f->bits_per_entry / 32, per_sub = lanes / f->sub_banks;
-    double thr = 1.0 / t0->sm_freq[sm];
+    bool by_register = t->freq.granularity == VAR_GRAN_REGISTER;
+    double thr = by_register ? 1.0 / t0->sm_freq[sm] : INFINITY;
     for (int b = 0; b < f->n_banks; b++)
-        for (int en = 0; en < f->entries_per_bank; en++) {
-            const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes;
-            bool array_fast = !m->entry_slow[b][en];
-            for (int l = 0; l < lanes; l++) {
-                bool counted = t->freq.granularity == VAR_GRAN_REGISTER ? r[l] <= thr : array_fast;
-                int sub = b * f->sub_banks + l / per_sub;
-                if (counted && r[l] > out[sub])
-                    out[sub] = r[l];
+        for (int p = 0; p < f->sub_banks; p++) {
+            double worst = 0;
+            for (int en = 0; en < f->entries_per_bank; en++) {
+                if (!by_register && m->entry_slow[b][en])
+                    continue;
+                const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes +
+                                  (size_t)p * (size_t)per_sub;
+                for (int l = 0; l < per_sub; l++)
+                    worst = r[l] <= thr && r[l] > worst ? r[l] : worst;
             }
+            out[b * f->sub_banks + p] = worst;
         }
 }
 

@@ -317,22 +317,45 @@ static void test_hybrid_banks(void **state)
     assert_int_equal(var_hybrid_banks(sorted, 31, 22, 2, id, slow), -1);
 }
 
+/* var__kth_smallest_below of x[N] against the sorted copy s: the value and how many of x
+ * are smaller, for every 37th k and the largest. */
+static void check_one_kth(const double *x, const double *s, int n, int k)
+{
+    int below = -1, want = 0;
+    assert_close(var__kth_smallest_below(x, n, k, &below), s[k], 0);
+    assert_close(var__kth_smallest(x, n, k), s[k], 0);
+    while (want < n && s[want] < s[k])
+        want++;
+    assert_int_equal(below, want);
+}
+
+static void check_kth(const double *x, const double *s, int n)
+{
+    for (int k = 0; k < n; k += 37)
+        check_one_kth(x, s, n, k);
+    check_one_kth(x, s, n, n - 1);
+}
+
+/* Ties and clusters crowd a histogram bin (further passes); continuous values leave a few
+ * per bin (sorted in a buffer), with or without ties: both paths find the k-th value and
+ * count those below. */
 static void test_kth_smallest(void **state)
 {
     (void)state;
     enum { N = 5000 };
     double *x = malloc(sizeof(double) * N), *s = malloc(sizeof(double) * N);
     var__stream st = var__stream_make(4, 0, VAR__P_TEST, 0);
-    for (int i = 0; i < N; i++) {
-        double u[2];
-        var__uniform2(st, 0, (uint32_t)i, u);
-        x[i] = i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12); /* ties and clusters */
+    for (int set = 0; set < 3; set++) { /* crowded; continuous; a few equal per bin */
+        for (int i = 0; i < N; i++) {
+            double u[2];
+            var__uniform2(st, (uint32_t)set, (uint32_t)i, u);
+            x[i] = set == 1 ? u[0] : set == 2 ? floor(u[0] * 2000) / 2000
+                 : i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12);
+        }
+        memcpy(s, x, sizeof(double) * N);
+        qsort(s, N, sizeof(double), vt_cmp_double);
+        check_kth(x, s, N);
     }
-    memcpy(s, x, sizeof(double) * N);
-    qsort(s, N, sizeof(double), vt_cmp_double);
-    for (int k = 0; k < N; k += 37)
-        assert_close(var__kth_smallest(x, N, k), s[k], 0);
-    assert_close(var__kth_smallest(x, N, N - 1), s[N - 1], 0);
     free(x);
     free(s);
 }
