@@ -336,20 +336,23 @@ static void check_kth(const double *x, const double *s, int n)
     check_one_kth(x, s, n, n - 1);
 }
 
-/* Ties and clusters crowd a histogram bin (further passes); continuous values leave a few
- * per bin (sorted in a buffer), with or without ties: both paths find the k-th value and
- * count those below. */
+/* The sample's guess, and the histogram passes where it misses: ties and clusters crowd a
+ * bin (further passes), continuous values leave a few per bin (sorted in a buffer), with
+ * or without ties.  Every path finds the k-th value and counts those below. */
 static void test_kth_smallest(void **state)
 {
     (void)state;
     enum { N = 5000 };
     double *x = malloc(sizeof(double) * N), *s = malloc(sizeof(double) * N);
     var__stream st = var__stream_make(4, 0, VAR__P_TEST, 0);
-    for (int set = 0; set < 3; set++) { /* crowded; continuous; a few equal per bin */
+    /* crowded; continuous; a few equal per bin; every 4th value (select.c's sample of
+     * N values) larger, or smaller, than the rest, so the sample's guess misses */
+    for (int set = 0; set < 5; set++) {
         for (int i = 0; i < N; i++) {
             double u[2];
             var__uniform2(st, (uint32_t)set, (uint32_t)i, u);
             x[i] = set == 1 ? u[0] : set == 2 ? floor(u[0] * 2000) / 2000
+                 : set >= 3 ? u[0] + (i % 4 == 0) * (set == 3 ? 1 : -1)
                  : i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12);
         }
         memcpy(s, x, sizeof(double) * N);
