@@ -38,7 +38,8 @@ static void sort_units(const double *d, int n, int16_t *ids)
 }
 
 /* Registers beyond the nf fastest (ties at the threshold go to the lowest indices) make
- * their register vector slow; one pass over the SM's vectors, lane by lane. */
+ * their register vector slow; one pass over the SM's vectors, lane by lane.  A vector
+ * holding a tie hands them out in index order; the others need no order (vectorised). */
 static double by_register(const var_chip *c, int sm, double percent, var_rf_map *m)
 {
     const double *reg = var_chip_register_delays(c, sm);
@@ -47,10 +48,15 @@ static double by_register(const var_chip *c, int sm, double percent, var_rf_map 
     int ties = nf - below; /* fast registers still to hand out at the threshold, by index */
     for (int row = 0; row < c->n_entries; row++) {
         const double *r = reg + (size_t)row * (size_t)L;
-        uint8_t slow = 0;
-        for (int l = 0; l < L; l++)
-            slow |= r[l] > thr || (r[l] == thr && ties-- <= 0);
-        m->entry_slow[row / m->n_entries][row % m->n_entries] = slow;
+        int slow = 0, tie = 0;
+        for (int l = 0; l < L; l++) {
+            slow |= r[l] > thr;
+            tie |= r[l] == thr;
+        }
+        for (int l = 0; tie && l < L; l++)
+            if (r[l] == thr)
+                slow |= ties-- <= 0;
+        m->entry_slow[row / m->n_entries][row % m->n_entries] = (uint8_t)slow;
     }
     return 1.0 / thr;
 }

@@ -293,6 +293,40 @@ static void test_register_and_array_classes(void **state)
     assert_int_equal(slow, 10 * 32);
 }
 
+/* The fast registers tied at vl_rf's threshold go to the lowest indices: with SM 0's
+ * delays quantised (hundreds per value) the map and frequency are the reference's. */
+static void test_register_ties(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(var_chip_generate(f->c, &f->p, 9, 3), 0);
+    int n = f->c->n_regs;
+    double *reg = f->c->reg, *s = malloc(sizeof(double) * (size_t)n); /* SM 0's */
+    for (int r = 0; r < n; r++)
+        s[r] = reg[r] = floor(reg[r] * 64) / 64;
+    qsort(s, (size_t)n, sizeof(double), vt_cmp_double);
+    const double pct[] = { 70, 90, 97.5 };
+    for (int i = 0; i < 3; i++) {
+        var_technique t = tech(VAR_GRAN_REGISTER, pct[i], false);
+        var_rf_map m;
+        double fr;
+        assert_int_equal(var_technique_apply(f->c, &f->p, &t, 0, &m, &fr), 0);
+        int nf = (int)floor(pct[i] / 100.0 * n + 1e-9), ties = nf;
+        double thr = s[nf - 1];
+        assert_close(fr, 1.0 / thr, 0);
+        for (int r = 0; r < n; r++)
+            ties -= reg[r] < thr;
+        uint8_t want[16][64] = { { 0 } };
+        for (int r = 0; r < n; r++)
+            if (reg[r] > thr || (reg[r] == thr && ties-- <= 0))
+                want[r / 32 / 64][(r / 32) % 64] = 1;
+        for (int b = 0; b < 16; b++)
+            for (int e = 0; e < 64; e++)
+                assert_int_equal(m.entry_slow[b][e], want[b][e]);
+    }
+    free(s);
+    assert_int_equal(var_chip_generate(f->c, &f->p, 9, 3), 0); /* the delays back */
+}
+
 static void test_hybrid_banks(void **state)
 {
     (void)state;
@@ -533,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_techniques_vs_baseline),
         cmocka_unit_test(test_bro_table),
         cmocka_unit_test(test_register_and_array_classes),
+        cmocka_unit_test(test_register_ties),
         cmocka_unit_test(test_bad_calls),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
