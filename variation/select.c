@@ -15,8 +15,8 @@
 #define NBINS 4096
 #define NCAND 256 /* a bin with at most this many values is finished by sorting them */
 #define SAMPLES 1024 /* the guess's regular sample, of arrays of 4 * SAMPLES values or more */
-#define MARGIN 32    /* sample ranks either side of the k-th's: ~3 standard deviations */
-#define NGATHER 4096 /* values in the guessed range: twice the expected 2 * MARGIN * n / SAMPLES */
+#define MARGIN 40    /* sample ranks either side of the k-th's (reference chips: within 41) */
+#define NGATHER 4096 /* values in the guessed range: 1.6 x the expected 2 * MARGIN * n / SAMPLES */
 
 static int bin_of(double v, double lo, double scale)
 {
@@ -104,11 +104,13 @@ static double select_in_place(double *v, int n, int k)
 }
 
 /* The guessed range [lo, hi] around the k-th value from a regular sample (open at the
- * ends of the sample); false if the sample has a NaN. */
+ * ends of the sample); false if the sample has a NaN.  The stride is odd so that the
+ * sample takes every lane of register vectors a power of two wide (one lane alone is
+ * not representative: its position in the bank shifts its delays). */
 static bool sample_range(const double *x, int n, int k, double *lo, double *hi)
 {
     double s[SAMPLES];
-    int stride = n / SAMPLES;
+    int stride = (n / SAMPLES - 1) | 1;
     for (int i = 0; i < SAMPLES; i++)
         if (isnan(s[i] = x[(size_t)i * (size_t)stride]))
             return false;

@@ -379,14 +379,16 @@ static void test_kth_smallest(void **state)
     enum { N = 5000 };
     double *x = malloc(sizeof(double) * N), *s = malloc(sizeof(double) * N);
     var__stream st = var__stream_make(4, 0, VAR__P_TEST, 0);
-    /* crowded; continuous; a few equal per bin; every 4th value (select.c's sample of
-     * N values) larger, or smaller, than the rest, so the sample's guess misses */
-    for (int set = 0; set < 5; set++) {
+    /* crowded; continuous; a few equal per bin; then every p-th value larger, or smaller,
+     * than the rest for p = 2..7, so that a regular sample of any of those strides misleads
+     * the guess */
+    for (int set = 0; set < 15; set++) {
+        int p = 2 + (set - 3) / 2, sign = set % 2 ? 1 : -1;
         for (int i = 0; i < N; i++) {
             double u[2];
             var__uniform2(st, (uint32_t)set, (uint32_t)i, u);
             x[i] = set == 1 ? u[0] : set == 2 ? floor(u[0] * 2000) / 2000
-                 : set >= 3 ? u[0] + (i % 4 == 0) * (set == 3 ? 1 : -1)
+                 : set >= 3 ? u[0] + (i % p == 0) * sign
                  : i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12);
         }
         memcpy(s, x, sizeof(double) * N);
