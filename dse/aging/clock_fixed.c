@@ -55,8 +55,12 @@ static double lanes_max(const double *reg, size_t row_len, const int *rows, int 
     double acc[CHUNK] = { 0 };
     for (int i = 0; i < n_rows; i++) {
         const double *r = reg + (size_t)rows[i] * row_len;
-        for (int l = 0; l < w; l++)
-            acc[l] = r[l] <= thr && r[l] > acc[l] ? r[l] : acc[l];
+        if (w == CHUNK) /* a constant width keeps acc in registers */
+            for (int l = 0; l < CHUNK; l++)
+                acc[l] = r[l] <= thr && r[l] > acc[l] ? r[l] : acc[l];
+        else
+            for (int l = 0; l < w; l++)
+                acc[l] = r[l] <= thr && r[l] > acc[l] ? r[l] : acc[l];
     }
     double worst = 0;
     for (int l = 0; l < w; l++)
