@@ -37,18 +37,26 @@ static void sort_units(const double *d, int n, int16_t *ids)
     }
 }
 
+/* Registers beyond the nf fastest (ties at the threshold go to the lowest indices) make
+ * their register vector slow; one pass over the SM's vectors, lane by lane.  A vector
+ * holding a tie hands them out in index order; the others need no order (vectorised). */
 static double by_register(const var_chip *c, int sm, double percent, var_rf_map *m)
 {
     const double *reg = var_chip_register_delays(c, sm);
-    int L = c->plan.lanes, nf = n_fast_of(percent, c->n_regs);
-    double thr = var__kth_smallest(reg, c->n_regs, nf - 1);
-    int ties = nf; /* fast registers still to hand out at the threshold, by index */
-    for (int r = 0; r < c->n_regs; r++)
-        ties -= reg[r] < thr;
-    for (int r = 0; r < c->n_regs; r++) {
-        int slow = reg[r] > thr || (reg[r] == thr && ties-- <= 0);
-        if (slow)
-            m->entry_slow[r / L / m->n_entries][(r / L) % m->n_entries] = 1;
+    int L = c->plan.lanes, nf = n_fast_of(percent, c->n_regs), below;
+    double thr = var__kth_smallest_below(reg, c->n_regs, nf - 1, &below);
+    int ties = nf - below; /* fast registers still to hand out at the threshold, by index */
+    for (int row = 0; row < c->n_entries; row++) {
+        const double *r = reg + (size_t)row * (size_t)L;
+        int slow = 0, tie = 0;
+        for (int l = 0; l < L; l++) {
+            slow |= r[l] > thr;
+            tie |= r[l] == thr;
+        }
+        for (int l = 0; tie && l < L; l++)
+            if (r[l] == thr)
+                slow |= ties-- <= 0;
+        m->entry_slow[row / m->n_entries][row % m->n_entries] = (uint8_t)slow;
     }
     return 1.0 / thr;
 }
@@ -62,7 +70,7 @@ static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
     for (int a = 0; a < n; a++) {
         d[a] = 0.0;
         for (int e = 32 * a; e < 32 * a + 32 && e < c->n_entries; e++)
-            d[a] = fmax(d[a], entry[e]);
+            d[a] = entry[e] > d[a] ? entry[e] : d[a]; /* fmax without its call */
     }
     sort_units(d, n, ids);
     int nf = n_fast_of(percent, n);

@@ -432,5 +432,7 @@ uint32_t var__cpu_features(void);
 size_t var__keep_id(var_chip *c, uint64_t seed, int64_t chip, const uint8_t **id);
 /* k-th smallest (0-based) of x[0..n) without modifying x. */
 double var__kth_smallest(const double *x, int n, int k);
+/* The same, and into *below how many of x are smaller than it (NaNs aside). */
+double var__kth_smallest_below(const double *x, int n, int k, int *below);
 
 #endif

@@ -2,6 +2,7 @@
  * is kept all the chip's life, so duties are constant and the stress at any time is
  * duty x t; the frequency is that of the time-zero fast set under current delays
  * (model.md section 7, docs/nbti.md).  Every technique without nbti_reorg or a cache. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,35 @@ static void free_state(void *state)
     free(f);
 }
 
+#define CHUNK 16 /* a sub-bank's lanes whose running maxima are kept side by side */
+
+/* The largest of lanes [0, w) (w <= CHUNK) of rows rows[0..n_rows) of a register array
+ * row_len wide that is at most thr (0 if none): lane by lane, so the compiler can
+ * vectorise; a maximum does not depend on the order. */
+static double lanes_max(const double *reg, size_t row_len, const int *rows, int n_rows, int w,
+                        double thr)
+{
+    double acc[CHUNK] = { 0 };
+    for (int i = 0; i < n_rows; i++) {
+        const double *r = reg + (size_t)rows[i] * row_len;
+        if (w == CHUNK) /* a constant width keeps acc in registers */
+            for (int l = 0; l < CHUNK; l++)
+                acc[l] = r[l] <= thr && r[l] > acc[l] ? r[l] : acc[l];
+        else
+            for (int l = 0; l < w; l++)
+                acc[l] = r[l] <= thr && r[l] > acc[l] ? r[l] : acc[l];
+    }
+    double worst = 0;
+    for (int l = 0; l < w; l++)
+        worst = acc[l] > worst ? acc[l] : worst;
+    return worst;
+}
+
 /* Per sub-bank, the slowest time-zero register delay among the storage technique t
  * counts for frequency (0 where it counts none).  Aging keeps the order of a sub-bank's
- * registers (variation/age.c), so aging these maxima ages the technique's fast set. */
+ * registers (variation/age.c), so aging these maxima ages the technique's fast set.
+ * vl_rf counts the registers within its threshold, vl_rv every register of a fast
+ * vector. */
 static void counted_registers(const dse_aging *a, const dse_technique *t, const dse__t0 *t0,
                               int sm, double *out)
 {
@@ -53,18 +80,24 @@ static void counted_registers(const dse_aging *a, const dse_technique *t, const 
     const double *reg = var_chip_register_delays(a->chip, sm);
     const sm_rf_map *m = &t0->maps[sm];
     int lanes = f->bits_per_entry / 32, per_sub = lanes / f->sub_banks;
-    double thr = 1.0 / t0->sm_freq[sm];
-    for (int b = 0; b < f->n_banks; b++)
-        for (int en = 0; en < f->entries_per_bank; en++) {
-            const double *r = reg + ((size_t)b * (size_t)f->entries_per_bank + (size_t)en) * (size_t)lanes;
-            bool array_fast = !m->entry_slow[b][en];
-            for (int l = 0; l < lanes; l++) {
-                bool counted = t->freq.granularity == VAR_GRAN_REGISTER ? r[l] <= thr : array_fast;
-                int sub = b * f->sub_banks + l / per_sub;
-                if (counted && r[l] > out[sub])
-                    out[sub] = r[l];
+    bool by_register = t->freq.granularity == VAR_GRAN_REGISTER;
+    double thr = by_register ? 1.0 / t0->sm_freq[sm] : INFINITY;
+    int rows[SM_MAX_ENTRIES];
+    for (int b = 0; b < f->n_banks; b++) {
+        int n_rows = 0; /* the bank's vectors that count */
+        for (int en = 0; en < f->entries_per_bank; en++)
+            if (by_register || !m->entry_slow[b][en])
+                rows[n_rows++] = b * f->entries_per_bank + en;
+        for (int p = 0; p < f->sub_banks; p++) {
+            double worst = 0;
+            for (int l0 = 0; l0 < per_sub; l0 += CHUNK) {
+                int w = per_sub - l0 < CHUNK ? per_sub - l0 : CHUNK;
+                double v = lanes_max(reg + p * per_sub + l0, (size_t)lanes, rows, n_rows, w, thr);
+                worst = v > worst ? v : worst;
             }
+            out[b * f->sub_banks + p] = worst;
         }
+    }
 }
 
 static void counted_maxima(const dse_aging *a, const dse_technique *t, const dse__t0 *t0,
@@ -89,6 +122,23 @@ static void counted_maxima(const dse_aging *a, const dse_technique *t, const dse
     }
 }
 
+/* The counted maxima prepared for aging (dse__aging_prep): a sub-bank counting its own
+ * slowest register (the baseline's, vl_sb's fast ones) takes the chip's prepared value,
+ * since var_reg_age_prep depends only on the delay and the sub-bank's Leff. */
+static void prep_counted(const dse_aging *a, const double *d0, var_reg_age *counted)
+{
+    for (int sm = 0; sm < a->n_sms; sm++) {
+        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
+        for (int i = 0; i < a->n_subs; i++) {
+            size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
+            if (d0[k] > 0 && d0[k] == a->sub0[k])
+                counted[k] = a->sub0_age[k];
+            else
+                var_reg_age_prep(&a->s->var, d0[k], leff[i], &counted[k]);
+        }
+    }
+}
+
 static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 *out,
                      char *err, size_t n)
 {
@@ -97,7 +147,7 @@ static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 
         return -1;
     for (int sm = 0; sm < a->n_sms; sm++)
         counted_maxima(a, t, out, sm, f->counted0 + (size_t)sm * (size_t)a->n_subs);
-    dse__aging_prep(a, f->counted0, f->counted);
+    prep_counted(a, f->counted0, f->counted);
     return 0;
 }
 

@@ -293,6 +293,40 @@ static void test_register_and_array_classes(void **state)
     assert_int_equal(slow, 10 * 32);
 }
 
+/* The fast registers tied at vl_rf's threshold go to the lowest indices: with SM 0's
+ * delays quantised (hundreds per value) the map and frequency are the reference's. */
+static void test_register_ties(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(var_chip_generate(f->c, &f->p, 9, 3), 0);
+    int n = f->c->n_regs;
+    double *reg = f->c->reg, *s = malloc(sizeof(double) * (size_t)n); /* SM 0's */
+    for (int r = 0; r < n; r++)
+        s[r] = reg[r] = floor(reg[r] * 64) / 64;
+    qsort(s, (size_t)n, sizeof(double), vt_cmp_double);
+    const double pct[] = { 70, 90, 97.5 };
+    for (int i = 0; i < 3; i++) {
+        var_technique t = tech(VAR_GRAN_REGISTER, pct[i], false);
+        var_rf_map m;
+        double fr;
+        assert_int_equal(var_technique_apply(f->c, &f->p, &t, 0, &m, &fr), 0);
+        int nf = (int)floor(pct[i] / 100.0 * n + 1e-9), ties = nf;
+        double thr = s[nf - 1];
+        assert_close(fr, 1.0 / thr, 0);
+        for (int r = 0; r < n; r++)
+            ties -= reg[r] < thr;
+        uint8_t want[16][64] = { { 0 } };
+        for (int r = 0; r < n; r++)
+            if (reg[r] > thr || (reg[r] == thr && ties-- <= 0))
+                want[r / 32 / 64][(r / 32) % 64] = 1;
+        for (int b = 0; b < 16; b++)
+            for (int e = 0; e < 64; e++)
+                assert_int_equal(m.entry_slow[b][e], want[b][e]);
+    }
+    free(s);
+    assert_int_equal(var_chip_generate(f->c, &f->p, 9, 3), 0); /* the delays back */
+}
+
 static void test_hybrid_banks(void **state)
 {
     (void)state;
@@ -317,22 +351,50 @@ static void test_hybrid_banks(void **state)
     assert_int_equal(var_hybrid_banks(sorted, 31, 22, 2, id, slow), -1);
 }
 
+/* var__kth_smallest_below of x[N] against the sorted copy s: the value and how many of x
+ * are smaller, for every 37th k and the largest. */
+static void check_one_kth(const double *x, const double *s, int n, int k)
+{
+    int below = -1, want = 0;
+    assert_close(var__kth_smallest_below(x, n, k, &below), s[k], 0);
+    assert_close(var__kth_smallest(x, n, k), s[k], 0);
+    while (want < n && s[want] < s[k])
+        want++;
+    assert_int_equal(below, want);
+}
+
+static void check_kth(const double *x, const double *s, int n)
+{
+    for (int k = 0; k < n; k += 37)
+        check_one_kth(x, s, n, k);
+    check_one_kth(x, s, n, n - 1);
+}
+
+/* The sample's guess, and the histogram passes where it misses: ties and clusters crowd a
+ * bin (further passes), continuous values leave a few per bin (sorted in a buffer), with
+ * or without ties.  Every path finds the k-th value and counts those below. */
 static void test_kth_smallest(void **state)
 {
     (void)state;
     enum { N = 5000 };
     double *x = malloc(sizeof(double) * N), *s = malloc(sizeof(double) * N);
     var__stream st = var__stream_make(4, 0, VAR__P_TEST, 0);
-    for (int i = 0; i < N; i++) {
-        double u[2];
-        var__uniform2(st, 0, (uint32_t)i, u);
-        x[i] = i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12); /* ties and clusters */
+    /* crowded; continuous; a few equal per bin; then every p-th value larger, or smaller,
+     * than the rest for p = 2..7, so that a regular sample of any of those strides misleads
+     * the guess */
+    for (int set = 0; set < 15; set++) {
+        int p = 2 + (set - 3) / 2, sign = set % 2 ? 1 : -1;
+        for (int i = 0; i < N; i++) {
+            double u[2];
+            var__uniform2(st, (uint32_t)set, (uint32_t)i, u);
+            x[i] = set == 1 ? u[0] : set == 2 ? floor(u[0] * 2000) / 2000
+                 : set >= 3 ? u[0] + (i % p == 0) * sign
+                 : i % 7 == 0 ? 0.5 : u[0] * (i % 3 ? 1.0 : 1e-12);
+        }
+        memcpy(s, x, sizeof(double) * N);
+        qsort(s, N, sizeof(double), vt_cmp_double);
+        check_kth(x, s, N);
     }
-    memcpy(s, x, sizeof(double) * N);
-    qsort(s, N, sizeof(double), vt_cmp_double);
-    for (int k = 0; k < N; k += 37)
-        assert_close(var__kth_smallest(x, N, k), s[k], 0);
-    assert_close(var__kth_smallest(x, N, N - 1), s[N - 1], 0);
     free(x);
     free(s);
 }
@@ -507,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_techniques_vs_baseline),
         cmocka_unit_test(test_bro_table),
         cmocka_unit_test(test_register_and_array_classes),
+        cmocka_unit_test(test_register_ties),
         cmocka_unit_test(test_bad_calls),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
