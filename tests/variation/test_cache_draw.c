@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "var_internal.h"
+#include "vt_tables.h"
 #include "vtest.h"
 
 /* ---- the reference: the draw the fast path replaced, verbatim ------------------------ */
@@ -60,52 +61,6 @@ static void ref_draw(const var_chip *c, const var__maxtab *tab, const var__dist 
 
 /* ---- tests -------------------------------------------------------------------------- */
 
-/* An in-memory table cache: the reference's tables of larger cells are var_cache's. */
-typedef struct mem_tables {
-    uint8_t id[16][1024];
-    size_t id_len[16], n[16];
-    float *q[16];
-    int count;
-} mem_tables;
-
-static int mem_load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
-{
-    mem_tables *m = arg;
-    for (int i = 0; i < m->count; i++)
-        if (m->id_len[i] == id_len && m->n[i] == n && !memcmp(m->id[i], id, id_len)) {
-            memcpy(q, m->q[i], n * sizeof *q);
-            return 1;
-        }
-    return 0;
-}
-
-static void mem_save(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n)
-{
-    mem_tables *m = arg;
-    if (m->count == 16 || id_len > sizeof m->id[0])
-        return;
-    m->q[m->count] = malloc(n * sizeof *q);
-    memcpy(m->q[m->count], q, n * sizeof *q);
-    memcpy(m->id[m->count], id, id_len);
-    m->id_len[m->count] = id_len, m->n[m->count++] = n;
-}
-
-/* The floorplans of test_chip_rows.c: the default (four pieces of eight cells per
- * register), interleaved lanes (32 pieces of one cell), two bank columns (the cache
- * takes column 0's pieces), the chip domain with a small random part. */
-static void case_params(int i, var_params *p)
-{
-    var_params_default(p);
-    p->floorplan.n_sms = 3;
-    if (i == 1)
-        p->floorplan.lane_interleave = 4, p->variation.sigma_ratio = 4.0;
-    if (i == 2)
-        p->floorplan.bank_cols = 2;
-    if (i == 3)
-        p->variation.domain = VAR_DOMAIN_CHIP, p->variation.grid_cols = 256,
-        p->variation.sigma_ratio = 0.25;
-}
-
 /* Cache shapes: LTRF's, banks of unequal rows, an empty last bank (5 rows in 4 banks of
  * 2), one bank, one row per bank. */
 static const int shapes[][2] = { { 128, 16 }, { 100, 3 }, { 5, 4 }, { 16, 1 }, { 64, 64 } };
@@ -148,11 +103,12 @@ static long compare(var_chip *c, const var_params *p, double area, const var_tab
 static void test_draw_matches_reference(void **state)
 {
     (void)state;
-    mem_tables *mt = calloc(1, sizeof *mt);
-    var_table_cache tc = { .load = mem_load, .save = mem_save, .arg = mt };
-    for (int i = 0; i < 4; i++) {
+    vt_tables *mt = calloc(1, sizeof *mt); /* the reference's larger cells: var_cache's */
+    assert_non_null(mt);
+    var_table_cache tc = vt_tables_cache(mt);
+    for (int i = 0; i < VT_CASES; i++) { /* the floorplans of test_chip_rows.c */
         var_params p;
-        case_params(i, &p);
+        vt_case_params(i, &p);
         int err;
         var_chip *c = var_chip_alloc_tables(&p, &tc, &err);
         assert_non_null(c);
@@ -165,9 +121,7 @@ static void test_draw_matches_reference(void **state)
         }
         var_chip_free(c);
     }
-    for (int i = 0; i < mt->count; i++)
-        free(mt->q[i]);
-    free(mt);
+    vt_tables_free(mt);
 }
 
 int main(void)

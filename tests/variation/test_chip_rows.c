@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "var_internal.h"
+#include "vt_tables.h"
 #include "vtest.h"
 
 /* ---- the reference: the forms the fast path replaced, verbatim ---------------------- */
@@ -134,61 +135,15 @@ static void test_axis_matches_reference(void **state)
     assert_int_equal(bad_batch, 0);
 }
 
-/* An in-memory table cache, so the floorplans below share their tables. */
-typedef struct mem_tables {
-    uint8_t id[8][1024];
-    size_t id_len[8], n[8];
-    float *q[8];
-    int count;
-} mem_tables;
-
-static int mem_load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
-{
-    mem_tables *m = arg;
-    for (int i = 0; i < m->count; i++)
-        if (m->id_len[i] == id_len && m->n[i] == n && !memcmp(m->id[i], id, id_len)) {
-            memcpy(q, m->q[i], n * sizeof *q);
-            return 1;
-        }
-    return 0;
-}
-
-static void mem_save(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n)
-{
-    mem_tables *m = arg;
-    if (m->count == 8 || id_len > sizeof m->id[0])
-        return;
-    m->q[m->count] = malloc(n * sizeof *q);
-    memcpy(m->q[m->count], q, n * sizeof *q);
-    memcpy(m->id[m->count], id, id_len);
-    m->id_len[m->count] = id_len, m->n[m->count++] = n;
-}
-
-/* Floorplans whose rows differ: the default (four pieces of eight cells per register),
- * interleaved lanes (one cell per grid column: 32 pieces of one cell), two bank columns
- * (two row plans per SM, rows of 2 x 32 registers), the chip domain (one field, runs
- * that straddle grid columns unevenly).  Fewer SMs: every SM is drawn the same way. */
-static void case_params(int i, var_params *p)
-{
-    var_params_default(p);
-    p->floorplan.n_sms = 3;
-    if (i == 1)
-        p->floorplan.lane_interleave = 4, p->variation.sigma_ratio = 4.0;
-    if (i == 2)
-        p->floorplan.bank_cols = 2;
-    if (i == 3)
-        p->variation.domain = VAR_DOMAIN_CHIP, p->variation.grid_cols = 256,
-        p->variation.sigma_ratio = 0.25;
-}
-
 static void test_rows_match_reference(void **state)
 {
     (void)state;
-    mem_tables *m = calloc(1, sizeof *m);
-    var_table_cache tc = { .load = mem_load, .save = mem_save, .arg = m };
-    for (int i = 0; i < 4; i++) {
+    vt_tables *m = calloc(1, sizeof *m); /* the floorplans share their tables */
+    assert_non_null(m);
+    var_table_cache tc = vt_tables_cache(m);
+    for (int i = 0; i < VT_CASES; i++) {
         var_params p;
-        case_params(i, &p);
+        vt_case_params(i, &p);
         int err;
         var_chip *c = var_chip_alloc_tables(&p, &tc, &err);
         assert_non_null(c);
@@ -209,9 +164,7 @@ static void test_rows_match_reference(void **state)
         free(ref);
         var_chip_free(c);
     }
-    for (int i = 0; i < m->count; i++)
-        free(m->q[i]);
-    free(m);
+    vt_tables_free(m);
 }
 
 int main(void)

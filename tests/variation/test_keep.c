@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "var_internal.h"
+#include "vt_tables.h"
 #include "vtest.h"
 
 /* ---- a keeper in memory: one chip, found by its id bytes ---------------------------- */
@@ -58,46 +59,9 @@ static void mem_save(void *arg, const uint8_t *id, size_t id_len, int64_t chip,
 }
 
 /* The tables of the maximum in memory, so the second chip object builds none (0.5 s). */
-typedef struct mem_tables {
-    uint8_t id[8][4096];
-    size_t id_len[8], n[8];
-    float *q[8];
-    int count;
-} mem_tables;
-
-static int tab_load(void *arg, const uint8_t *id, size_t id_len, float *q, size_t n)
+static var_chip *alloc_with(const var_params *p, vt_tables *t)
 {
-    mem_tables *t = arg;
-    for (int i = 0; i < t->count; i++)
-        if (t->id_len[i] == id_len && t->n[i] == n && !memcmp(t->id[i], id, id_len)) {
-            memcpy(q, t->q[i], sizeof(float) * n);
-            return 1;
-        }
-    return 0;
-}
-
-static void tab_save(void *arg, const uint8_t *id, size_t id_len, const float *q, size_t n)
-{
-    mem_tables *t = arg;
-    if (t->count == 8 || id_len > sizeof t->id[0])
-        return;
-    int i = t->count++;
-    memcpy(t->id[i], id, id_len);
-    t->id_len[i] = id_len, t->n[i] = n;
-    t->q[i] = malloc(sizeof(float) * n);
-    assert_non_null(t->q[i]);
-    memcpy(t->q[i], q, sizeof(float) * n);
-}
-
-static void tables_free(mem_tables *t)
-{
-    for (int i = 0; i < t->count; i++)
-        free(t->q[i]);
-}
-
-static var_chip *alloc_with(const var_params *p, mem_tables *t)
-{
-    var_table_cache tc = { .load = tab_load, .save = tab_save, .arg = t };
+    var_table_cache tc = vt_tables_cache(t);
     int err = 0;
     var_chip *c = var_chip_alloc_tables(p, &tc, &err);
     if (!c)
@@ -171,10 +135,11 @@ static const uint64_t seed = 2026;
  * same bits everywhere.  cells: also compare SM 0's per-cell maps (slow: small RFs). */
 static void loaded_is_generated(const var_params *p, bool cells)
 {
-    mem_tables tabs = { 0 };
+    vt_tables *tabs = calloc(1, sizeof *tabs);
+    assert_non_null(tabs);
     mem_keep m = { 0 };
     var_chip_keep k = { mem_load, mem_save, &m };
-    var_chip *gen = alloc_with(p, &tabs), *ld = alloc_with(p, &tabs);
+    var_chip *gen = alloc_with(p, tabs), *ld = alloc_with(p, tabs);
     double ts[512], tr[512];
     for (int i = 0; i < 512; i++)
         ts[i] = 4 * VAR_YEAR_S, tr[i] = 0;
@@ -208,7 +173,7 @@ static void loaded_is_generated(const var_params *p, bool cells)
     free(m.buf);
     var_chip_free(gen);
     var_chip_free(ld);
-    tables_free(&tabs);
+    vt_tables_free(tabs);
 }
 
 static void test_default_floorplan(void **state)
@@ -250,10 +215,11 @@ static void test_failed_load_generates(void **state)
     var_params p;
     var_params_default(&p);
     p.floorplan.n_sms = 2;
-    mem_tables tabs = { 0 };
+    vt_tables *tabs = calloc(1, sizeof *tabs);
+    assert_non_null(tabs);
     mem_keep m = { .scribble = 1 };
     var_chip_keep k = { mem_load, NULL, &m };
-    var_chip *a = alloc_with(&p, &tabs), *b = alloc_with(&p, &tabs);
+    var_chip *a = alloc_with(&p, tabs), *b = alloc_with(&p, tabs);
     assert_int_equal(var_chip_generate(a, &p, seed, 3), VAR_OK);
     assert_int_equal(var_chip_generate_kept(b, &p, seed, 3, &k), VAR_OK);
     assert_int_equal(m.misses, 1);
@@ -261,7 +227,7 @@ static void test_failed_load_generates(void **state)
     same_values(a, b);
     var_chip_free(a);
     var_chip_free(b);
-    tables_free(&tabs);
+    vt_tables_free(tabs);
 }
 
 /* Every byte of the floorplan, variation and timing knobs that var__chip_same_params
@@ -300,8 +266,9 @@ static void test_id_holds_seed_and_chip(void **state)
     var_params p;
     var_params_default(&p);
     p.floorplan.n_sms = 2;
-    mem_tables tabs = { 0 };
-    var_chip *c = alloc_with(&p, &tabs);
+    vt_tables *tabs = calloc(1, sizeof *tabs);
+    assert_non_null(tabs);
+    var_chip *c = alloc_with(&p, tabs);
     const uint8_t *id;
     uint8_t first[4096];
     size_t n = var__keep_id(c, seed, 4, &id);
@@ -314,7 +281,7 @@ static void test_id_holds_seed_and_chip(void **state)
     assert_int_equal(var__keep_id(c, seed ^ (1ULL << 40), 4, &id), n);
     assert_memory_not_equal(first, id, n);
     var_chip_free(c);
-    tables_free(&tabs);
+    vt_tables_free(tabs);
 }
 
 int main(void)
