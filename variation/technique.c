@@ -22,19 +22,32 @@ static void identity_banks(var_rf_map *m)
             m->sub_id[b][s] = (int16_t)(b * m->subs_per_bank + s);
 }
 
-/* Insertion sort of unit ids by (delay, id): at most 512 units, and a stable total order
- * makes ties deterministic. */
-static void sort_units(const double *d, int n, int16_t *ids)
+/* Unit ids in the order (delay, id), by insertion from ids[0, n), a permutation of
+ * [0, n) taken as a first guess.  That order is total on numbers, so it
+ * is unique and the guess changes only the work, O(n + inversions): the aging loop
+ * re-sorts by delays that moved little since the map's last sort.  From the identity the
+ * id test never fires (every id placed before v is smaller), which is sort_units below,
+ * so a caller with NaN delays (no total order) starts from the identity. */
+static void sort_units_from(const double *d, int n, int16_t *ids)
 {
-    for (int i = 0; i < n; i++) {
-        int16_t v = (int16_t)i;
+    for (int i = 1; i < n; i++) {
+        int16_t v = ids[i];
         int j = i;
-        while (j > 0 && d[ids[j - 1]] > d[v]) {
+        while (j > 0 && (d[ids[j - 1]] > d[v] || (d[ids[j - 1]] == d[v] && ids[j - 1] > v))) {
             ids[j] = ids[j - 1];
             j--;
         }
         ids[j] = v;
     }
+}
+
+/* Unit ids sorted by (delay, id): at most 512 units, and a stable total order makes
+ * ties deterministic. */
+static void sort_units(const double *d, int n, int16_t *ids)
+{
+    for (int i = 0; i < n; i++)
+        ids[i] = (int16_t)i;
+    sort_units_from(d, n, ids);
 }
 
 /* Registers beyond the nf fastest (ties at the threshold go to the lowest indices) make
@@ -78,25 +91,6 @@ static double by_array(const var_chip *c, int sm, double percent, var_rf_map *m)
         for (int e = 32 * ids[i]; e < 32 * ids[i] + 32 && e < c->n_entries; e++)
             m->entry_slow[e / m->n_entries][e % m->n_entries] = 1;
     return 1.0 / d[ids[nf - 1]];
-}
-
-/* The order sort_units gives, by (delay, id), reached by insertion from ids[0, n), a
- * permutation of [0, n) taken as a first guess.  That order is total on numbers, so it
- * is unique and the guess changes only the work, O(n + inversions): the aging loop
- * re-sorts by delays that moved little since the map's last sort.  From the identity the
- * id test never fires (every id placed before v is smaller), which is sort_units itself,
- * so a caller with NaN delays (no total order) starts from the identity. */
-static void sort_units_from(const double *d, int n, int16_t *ids)
-{
-    for (int i = 1; i < n; i++) {
-        int16_t v = ids[i];
-        int j = i;
-        while (j > 0 && (d[ids[j - 1]] > d[v] || (d[ids[j - 1]] == d[v] && ids[j - 1] > v))) {
-            ids[j] = ids[j - 1];
-            j--;
-        }
-        ids[j] = v;
-    }
 }
 
 /* Classes (and with bro the pairing) of the sub-banks ids[] sorted by delay into sub_id

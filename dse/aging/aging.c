@@ -105,13 +105,20 @@ void dse_aging_set_chip(dse_aging *a, const var_chip *chip)
     dse__aging_prep(a, a->sub0, a->sub0_age);
 }
 
+/* A delay equal to its sub-bank's own slowest (the baseline's, vl_sb's fast sub-banks)
+ * takes the chip's prepared state, since var_reg_age_prep depends only on the delay and
+ * the sub-bank's Leff; the chip's own (counted == a->sub0_age) are computed. */
 void dse__aging_prep(const dse_aging *a, const double *d0, var_reg_age *counted)
 {
+    bool reuse = counted != a->sub0_age;
     for (int sm = 0; sm < a->n_sms; sm++) {
         const double *leff = var_chip_sub_bank_leff(a->chip, sm);
         for (int i = 0; i < a->n_subs; i++) {
             size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
-            var_reg_age_prep(&a->s->var, d0[k], leff[i], &counted[k]);
+            if (reuse && d0[k] > 0 && d0[k] == a->sub0[k])
+                counted[k] = a->sub0_age[k];
+            else
+                var_reg_age_prep(&a->s->var, d0[k], leff[i], &counted[k]);
         }
     }
 }

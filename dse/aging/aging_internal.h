@@ -99,7 +99,8 @@ void dse__aging_load_duty(dse_aging *a, dse__stress st);
  * under constant duties[sm][sub]. */
 void dse__aging_fixed_freq(const dse_aging *a, const var_reg_age *counted, const double *duty,
                            double t, double *mean, double *min);
-/* counted[sm][sub] prepared for aging from delays d0[sm][sub] and the chip's Leff. */
+/* counted[sm][sub] prepared for aging from delays d0[sm][sub] and the chip's Leff
+ * (after dse_aging_set_chip: a sub-bank's own delay takes the chip's prepared state). */
 void dse__aging_prep(const dse_aging *a, const double *d0, var_reg_age *counted);
 
 /* Every SM's map by var_technique_apply (time zero of the storage techniques), with the

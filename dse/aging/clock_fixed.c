@@ -122,23 +122,6 @@ static void counted_maxima(const dse_aging *a, const dse_technique *t, const dse
     }
 }
 
-/* The counted maxima prepared for aging (dse__aging_prep): a sub-bank counting its own
- * slowest register (the baseline's, vl_sb's fast ones) takes the chip's prepared value,
- * since var_reg_age_prep depends only on the delay and the sub-bank's Leff. */
-static void prep_counted(const dse_aging *a, const double *d0, var_reg_age *counted)
-{
-    for (int sm = 0; sm < a->n_sms; sm++) {
-        const double *leff = var_chip_sub_bank_leff(a->chip, sm);
-        for (int i = 0; i < a->n_subs; i++) {
-            size_t k = (size_t)sm * (size_t)a->n_subs + (size_t)i;
-            if (d0[k] > 0 && d0[k] == a->sub0[k])
-                counted[k] = a->sub0_age[k];
-            else
-                var_reg_age_prep(&a->s->var, d0[k], leff[i], &counted[k]);
-        }
-    }
-}
-
 static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 *out,
                      char *err, size_t n)
 {
@@ -147,7 +130,7 @@ static int time_zero(dse_aging *a, void *state, const dse_technique *t, dse__t0 
         return -1;
     for (int sm = 0; sm < a->n_sms; sm++)
         counted_maxima(a, t, out, sm, f->counted0 + (size_t)sm * (size_t)a->n_subs);
-    prep_counted(a, f->counted0, f->counted);
+    dse__aging_prep(a, f->counted0, f->counted);
     return 0;
 }
 
