@@ -54,6 +54,20 @@ long dse_eval_planned_runs(const dse_sweep *s, int ranks);
  * reused across points (an aging-only axis re-simulates nothing at time zero). */
 void dse_eval_take_cache(dse_eval *to, dse_eval *from);
 
+/* The runs every rank would simulate on its first chip, divided among the ranks: called
+ * by all n_parts parts (ranks) at once, before any chip, with the same chip and want[]
+ * (the techniques wanted of it).  Part `part` simulates its share of the distinct SM
+ * runs of the ideal chip and of every wanted technique at time zero on `chip`, keeping
+ * a copy of each (dse_sim_cache_record); take_prefetched hands that copy out (the
+ * caller frees it) and add_prefetched stores another part's in this evaluator's cache.
+ * Results cannot change: a cached run is the value simulating it gives.  Without reuse
+ * or with one part, nothing.  0, or -1 with err set (add_prefetched: a malformed
+ * buffer). */
+int dse_eval_prefetch(dse_eval *e, int chip, const uint8_t *want, int part, int n_parts,
+                      char *err, size_t n);
+uint8_t *dse_eval_take_prefetched(dse_eval *e, size_t *len);
+int dse_eval_add_prefetched(dse_eval *e, const uint8_t *buf, size_t len);
+
 /* Reused and simulated SM runs so far; of the reused, those from the run store. */
 void dse_eval_counts(const dse_eval *e, long *reused, long *simulated, long *from_store);
 

@@ -40,7 +40,8 @@ typedef struct dse_estimate {
     double setup, first, next; /* s: set-up, the first chip, a later chip */
     int chips_timed;           /* 1 or 2                                   */
     int chips_per_rank;        /* of the busiest rank                      */
-    double total;              /* s: setup + first + (chips_per_rank - 1) x next */
+    double total;              /* s: setup + (first - next) / busy ranks
+                                  + chips_per_rank x next */
 } dse_estimate;
 /* 0, or -1 with one line in err (a model error, no memory, or `stop` set). */
 int dse_run_estimate(const dse_sweep *s, int ranks, volatile sig_atomic_t *stop,

@@ -34,9 +34,10 @@ static double time_chip(dse_eval *e, dse_batch *b, int chip, int n_tech,
     return k < 0 ? -1 : dse_now() - t;
 }
 
-/* Each rank that gets a chip sets up once, evaluates its first chip with an empty
- * SM-run cache (the slowest: later chips reuse its runs) and the rest of its share
- * about as fast as a second chip.  Chips go to whichever rank asks first, so the
+/* Each rank that gets a chip sets up once; the first chip with an empty SM-run cache is
+ * the slowest (later chips reuse its runs), and the ranks simulate what it has more
+ * than a second chip together, before any chip (share_runs.c); then each rank's share
+ * goes about as fast as a second chip.  Chips go to whichever rank asks first, so the
  * busiest rank gets ceil(chips / ranks). */
 int dse_run_estimate(const dse_sweep *s, int ranks, volatile sig_atomic_t *stop,
                      dse_estimate *est, char *err, size_t n)
@@ -64,6 +65,6 @@ int dse_run_estimate(const dse_sweep *s, int ranks, volatile sig_atomic_t *stop,
     dse_eval_free(e);
     if (est->first < 0 || est->next < 0)
         return -1;
-    est->total = est->setup + est->first + (est->chips_per_rank - 1) * est->next;
+    est->total = est->setup + (est->first - est->next) / busy + est->chips_per_rank * est->next;
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "dse_sched.h"
 #include "out.h"
 #include "search.h"
+#include "share_runs.h"
 #include "table_split.h"
 
 typedef struct run_state {
@@ -396,6 +397,23 @@ static void run_search(run_state *st)
     free(next);
 }
 
+/* The runs every chip needs, simulated once for all ranks before the first chip
+ * (share_runs.c): on row `first`'s chip and techniques (-1: nothing to do).  Every rank
+ * is here at once (setup); a sweep of design points has an evaluator per point, and no
+ * shared start. */
+static void share_first_runs(run_state *st, int first)
+{
+    char err[512];
+    if (first < 0 || st->dims.n_points > 0 || st->o->no_reuse)
+        return;
+    uint8_t want[DSE_MAX_TECHNIQUES];
+    for (int t = 0; t < st->dims.n_techniques; t++)
+        want[t] = !st->done[(size_t)first * (size_t)st->dims.n_techniques + (size_t)t];
+    if (dse__share_first_runs(st->eval, first % st->dims.n_chips, want, st->comm, err,
+                              sizeof err))
+        fail_rank(st, err);
+}
+
 static int setup(run_state *st, double t0)
 {
     int n_todo;
@@ -403,6 +421,7 @@ static int setup(run_state *st, double t0)
     int *todo = todo_chips(st, 0, dse_dims_points(&st->dims) * st->dims.n_chips, &n_todo,
                            &n_done);
     char err[512];
+    int first = todo && n_todo > 0 ? todo[0] : -1;
     free(todo);
     if (!todo || point_values(st))
         return -1;
@@ -418,6 +437,7 @@ static int setup(run_state *st, double t0)
         !(st->eval = dse_eval_alloc_split(ev, !st->o->no_reuse, st->store, &split, err,
                                           sizeof err)))
         fail_rank(st, err);
+    share_first_runs(st, first);
     dse_batch_init(&st->batch, &st->dims);
     dse_dims ev_dims;
     dse_dims_of(ev, &ev_dims);

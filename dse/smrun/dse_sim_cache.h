@@ -90,6 +90,25 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
 size_t dse__sim_inputs_key(const sm_config *cfg, const sm_profile *w, const sm_technique *t,
                            uint8_t *out);
 
+/* Runs handed from one process's cache to another's (the ranks of one sweep: dse/run/
+ * prefetch.c).  While recording is on, the cache keeps a copy of every run it stores;
+ * take_record hands them out as one buffer of *len bytes (the caller frees it; NULL when
+ * none) and starts a new one.  add_record stores the runs of such a buffer, from a cache
+ * of the same binary, that this one has not: they are then hits, never simulated here.
+ * A run's result is a function of its key (the contract above), so results are the same
+ * whoever simulated it.  Returns 0, or -1 for a malformed buffer (the runs before the
+ * fault are kept). */
+void dse_sim_cache_record(dse_sim_cache *c, bool on);
+uint8_t *dse_sim_cache_take_record(dse_sim_cache *c, size_t *len);
+int dse_sim_cache_add_record(dse_sim_cache *c, const uint8_t *buf, size_t len);
+
+/* The table's hash of the run dse_sim_cache_run would look up for these arguments, in
+ * *hash: equal runs have equal hashes in every process of the binary, so ranks can
+ * divide runs among them by it.  Returns SM_OK or the model's error code. */
+int dse_sim_cache_key_hash(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                           const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
+                           uint64_t *hash);
+
 /* Lookups and simulations so far, for the benchmark report. */
 void dse_sim_cache_counts(const dse_sim_cache *c, long *hits, long *misses);
 

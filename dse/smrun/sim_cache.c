@@ -77,6 +77,9 @@ struct dse_sim_cache {
     size_t mask, used;
     size_t bytes;         /* of the keys' blocks: bounded by DSE_SIM_CACHE_BYTES */
     long hits, misses, stored;
+    bool recording;       /* stored runs are copied into rec (dse_sim_cache_record) */
+    uint8_t *rec;         /* the recorded runs: records of record_header's layout   */
+    size_t rec_len, rec_cap;
     dse_run_store *store; /* NULL: none (not owned)          */
     int chip;             /* the chip being evaluated, or -1 */
     uint8_t key[KEY_MAX]; /* scratch for the key being looked up */
@@ -160,6 +163,7 @@ void dse_sim_cache_free(dse_sim_cache *c)
         return;
     clear(c);
     free(c->slots);
+    free(c->rec);
     free(c);
 }
 
@@ -448,6 +452,98 @@ static bool from_store(dse_sim_cache *c, inputs_memo *in, size_t len, size_t nv,
     return where != DSE_RUN_STORE_NONE;
 }
 
+/* A recorded run: this header, the key's len bytes, zeros to a multiple of 8, then its
+ * nv values.  prefix is the key's first part (the inputs' serialisation), which the table's
+ * hash starts from (key_hash). */
+typedef struct record_header {
+    uint32_t prefix, len, nv, pad;
+} record_header;
+
+static size_t record_size(size_t len, size_t nv)
+{
+    return sizeof(record_header) + (len + 7) / 8 * 8 + sizeof(double) * nv;
+}
+
+/* Appends the run at c->key [0, len) with values c->values [0, nv) to c->rec; a run
+ * that finds no memory is left out (the other ranks then simulate it themselves). */
+static void record(dse_sim_cache *c, size_t prefix, size_t len, size_t nv)
+{
+    size_t size = record_size(len, nv);
+    if (c->rec_len + size > c->rec_cap) {
+        size_t cap = c->rec_cap ? 2 * c->rec_cap : (size_t)1 << 16;
+        while (cap < c->rec_len + size)
+            cap *= 2;
+        uint8_t *grown = realloc(c->rec, cap);
+        if (!grown)
+            return;
+        c->rec = grown;
+        c->rec_cap = cap;
+    }
+    uint8_t *p = c->rec + c->rec_len;
+    record_header hd = { (uint32_t)prefix, (uint32_t)len, (uint32_t)nv, 0 };
+    memset(p, 0, size);
+    memcpy(p, &hd, sizeof hd);
+    memcpy(p + sizeof hd, c->key, len);
+    memcpy(p + size - sizeof(double) * nv, c->values, sizeof(double) * nv);
+    c->rec_len += size;
+}
+
+void dse_sim_cache_record(dse_sim_cache *c, bool on) { c->recording = on; }
+
+uint8_t *dse_sim_cache_take_record(dse_sim_cache *c, size_t *len)
+{
+    uint8_t *r = c->rec;
+    *len = c->rec_len;
+    c->rec = NULL;
+    c->rec_len = c->rec_cap = 0;
+    return r;
+}
+
+int dse_sim_cache_add_record(dse_sim_cache *c, const uint8_t *buf, size_t n)
+{
+    c->key_memo = -1; /* c->key is overwritten: no memo's prefix is there any more */
+    for (size_t at = 0; at < n;) {
+        record_header hd;
+        if (n - at < sizeof hd)
+            return -1;
+        memcpy(&hd, buf + at, sizeof hd);
+        if (hd.len > KEY_MAX || hd.prefix > hd.len || hd.nv > VALUES_MAX ||
+            n - at < record_size(hd.len, hd.nv))
+            return -1;
+        const uint8_t *p = buf + at + sizeof hd;
+        size_t size = record_size(hd.len, hd.nv);
+        memcpy(c->key, p, hd.len);
+        uint64_t h = key_hash(fnv1a(FNV_START, c->key, hd.prefix), c->key + hd.prefix,
+                              hd.len - hd.prefix);
+        slot *s = find(c, h, hd.len);
+        if (!s->key) {
+            if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
+                evict(c);
+                s = find(c, h, hd.len);
+            }
+            memcpy(c->values, buf + at + size - sizeof(double) * hd.nv, sizeof(double) * hd.nv);
+            store(c, s, h, hd.len, hd.nv);
+        }
+        at += size;
+    }
+    return 0;
+}
+
+int dse_sim_cache_key_hash(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                           const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
+                           uint64_t *hash)
+{
+    inputs_memo *in = find_inputs(c, cfg, w, t);
+    int share = in ? share_of(in, sm, n_sms) : sm_sim_share(cfg, w, sm, n_sms);
+    if (share < 0)
+        return share;
+    if (!in)
+        in = new_inputs(c, cfg, w, t);
+    size_t len = build_key(c->key, in->len, cfg, w, t, m, share);
+    *hash = key_hash(in->fnv, c->key + in->len, len - in->len);
+    return SM_OK;
+}
+
 int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
                       int w_index, const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                       dse_sm_result *out)
@@ -493,6 +589,8 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
     store(c, s, h, len, nv);
     if (s->key)
         s->shared |= shared;
+    if (c->recording)
+        record(c, in->len, len, nv);
     return SM_OK;
 }
 

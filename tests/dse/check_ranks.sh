@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # check_ranks.sh RFDSE SWEEP: the results and chip datasets are bit-identical for one
 # process without mpirun, mpirun -n 2, mpirun -n 3 --oversubscribe, and with reuse of
-# identical SM runs switched off.
+# identical SM runs switched off; the ranks simulate no run twice.
 set -u
 rfdse=$1 sweep=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-"$rfdse" run "$sweep" -o "$tmp/n1.h5" --quiet || { echo "FAIL: run without mpirun"; exit 1; }
-mpiexec -n 2 "$rfdse" run "$sweep" -o "$tmp/n2.h5" --quiet --flush-interval 0 || { echo "FAIL: -n 2"; exit 1; }
+"$rfdse" run "$sweep" -o "$tmp/n1.h5" --quiet >"$tmp/log1" || { echo "FAIL: run without mpirun"; exit 1; }
+mpiexec -n 2 "$rfdse" run "$sweep" -o "$tmp/n2.h5" --quiet --flush-interval 0 >"$tmp/log2" \
+  || { echo "FAIL: -n 2"; exit 1; }
 mpiexec -n 3 --oversubscribe "$rfdse" run "$sweep" -o "$tmp/n3.h5" --quiet --flush-interval 1 \
-  || { echo "FAIL: -n 3"; exit 1; }
+  >"$tmp/log3" || { echo "FAIL: -n 3"; exit 1; }
+# The ranks simulate the runs every chip needs once between them (dse/run/share_runs.c):
+# in this sweep those are all among the first chip's time-zero runs, so 2 and 3 ranks
+# simulate what one process does (each rank on its own: 134, 159 and 184 runs).
+runs() { grep -o 'SM runs simulated [0-9]*' "$tmp/log$1" | grep -o '[0-9]*$'; }
+echo "SM runs simulated with 1, 2, 3 ranks: $(runs 1) $(runs 2) $(runs 3)"
+for n in 2 3; do
+  [ -n "$(runs 1)" ] && [ "$(runs $n)" = "$(runs 1)" ] ||
+    { echo "FAIL: -n $n simulates $(runs $n) SM runs, one process $(runs 1)"; fail=1; }
+done
 for n in 2 3; do
   for g in /results /chips /progress /axes; do
     if ! h5diff -r "$tmp/n1.h5" "$tmp/n$n.h5" "$g" "$g" >"$tmp/diff" 2>&1; then

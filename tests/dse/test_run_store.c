@@ -486,6 +486,49 @@ static void test_warm_store_reuses_runs(void **state)
     scratch_remove(&s);
 }
 
+/* Runs recorded by one cache come back from another (the ranks' shared first runs,
+ * dse/run/share_runs.c): hits there, every field bit-identical; a run stored after the
+ * recording stopped is not handed over; a cut buffer is refused.  Cache b holds a run of
+ * other inputs before it takes the record, so its lookups after must not build keys on
+ * the record's bytes (the inputs memo's prefix). */
+static void test_recorded_runs_move_between_caches(void **state)
+{
+    (void)state;
+    model x;
+    static dse_sm_result ra, rb, own;
+    long hits, misses;
+    model_init(&x);
+    sm_profile other = x.w;
+    other.insts_per_warp = 40;
+    dse_sim_cache *a = dse_sim_cache_alloc(6), *b = dse_sim_cache_alloc(6);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(dse_sim_cache_run(b, x.sim, &x.cfg, &other, 0, &x.t, &x.m, 0, 15, &own), SM_OK);
+    dse_sim_cache_record(a, true);
+    assert_int_equal(dse_sim_cache_run(a, x.sim, &x.cfg, &x.w, 0, &x.t, &x.m, 0, 15, &ra), SM_OK);
+    dse_sim_cache_record(a, false);
+    assert_int_equal(dse_sim_cache_run(a, x.sim, &x.cfg, &x.w, 0, &x.t, &x.m, 1, 2, &rb), SM_OK);
+    size_t len;
+    uint8_t *buf = dse_sim_cache_take_record(a, &len);
+    assert_non_null(buf);
+    assert_int_equal(dse_sim_cache_add_record(b, buf, len - 1), -1);
+    assert_int_equal(dse_sim_cache_add_record(b, buf, len), 0);
+    memset(&rb, 0xAB, sizeof rb);
+    assert_int_equal(dse_sim_cache_run(b, x.sim, &x.cfg, &x.w, 0, &x.t, &x.m, 0, 15, &rb), SM_OK);
+    assert_int_equal(dse_sim_cache_run(b, x.sim, &x.cfg, &other, 0, &x.t, &x.m, 0, 15, &own), SM_OK);
+    dse_sim_cache_counts(b, &hits, &misses);
+    assert_int_equal(misses, 1); /* other's first run only */
+    assert_int_equal(hits, 2);
+    same_result(&ra, &rb, &x.m);
+    assert_int_equal(dse_sim_cache_run(b, x.sim, &x.cfg, &x.w, 0, &x.t, &x.m, 1, 2, &rb), SM_OK);
+    dse_sim_cache_counts(b, &hits, &misses);
+    assert_int_equal(misses, 2); /* run after the recording: not handed over */
+    free(buf);
+    dse_sim_cache_free(a);
+    dse_sim_cache_free(b);
+    sm_sim_free(x.sim);
+}
+
 /* A run one process used on two chips (0, then 1) is a shared run: a later process
  * finds it on a chip it never met (7). */
 static void test_shared_runs_reach_every_chip(void **state)
@@ -825,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_foreign_file_is_ignored),
         cmocka_unit_test(test_warm_store_reuses_runs),
         cmocka_unit_test(test_shared_runs_reach_every_chip),
+        cmocka_unit_test(test_recorded_runs_move_between_caches),
         cmocka_unit_test(test_tables_come_back),
         cmocka_unit_test(test_chips_come_back),
         cmocka_unit_test(test_damaged_chip_is_generated_again),
