@@ -452,6 +452,34 @@ static bool from_store(dse_sim_cache *c, inputs_memo *in, size_t len, size_t nv,
     return where != DSE_RUN_STORE_NONE;
 }
 
+/* The run's key into c->key [0, *len), its memo of inputs *in and the table's hash *h.
+ * SM_OK, or sm_sim_share's error for inputs the model refuses. */
+static int key_of(dse_sim_cache *c, const sm_config *cfg, const sm_profile *w,
+                  const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
+                  inputs_memo **in, size_t *len, uint64_t *h)
+{
+    *in = find_inputs(c, cfg, w, t);
+    int share = *in ? share_of(*in, sm, n_sms) : sm_sim_share(cfg, w, sm, n_sms);
+    if (share < 0)
+        return share;
+    if (!*in)
+        *in = new_inputs(c, cfg, w, t);
+    *len = build_key(c->key, (*in)->len, cfg, w, t, m, share);
+    *h = key_hash((*in)->fnv, c->key + (*in)->len, *len - (*in)->len);
+    return SM_OK;
+}
+
+/* The empty slot s for a new run of hash h, or after an eviction the one that replaces
+ * it: short probes (a quarter of the slots free), bounded memory. */
+static slot *make_room(dse_sim_cache *c, slot *s, uint64_t h, size_t len)
+{
+    if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
+        evict(c);
+        s = find(c, h, len);
+    }
+    return s;
+}
+
 /* A recorded run: this header, the key's len bytes, zeros to a multiple of 8, then its
  * nv values.  prefix is the key's first part (the inputs' serialisation), which the table's
  * hash starts from (key_hash). */
@@ -517,10 +545,7 @@ int dse_sim_cache_add_record(dse_sim_cache *c, const uint8_t *buf, size_t n)
                               hd.len - hd.prefix);
         slot *s = find(c, h, hd.len);
         if (!s->key) {
-            if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
-                evict(c);
-                s = find(c, h, hd.len);
-            }
+            s = make_room(c, s, h, hd.len);
             memcpy(c->values, buf + at + size - sizeof(double) * hd.nv, sizeof(double) * hd.nv);
             store(c, s, h, hd.len, hd.nv);
         }
@@ -533,15 +558,9 @@ int dse_sim_cache_key_hash(dse_sim_cache *c, const sm_config *cfg, const sm_prof
                            const sm_technique *t, const sm_rf_map *m, int sm, int n_sms,
                            uint64_t *hash)
 {
-    inputs_memo *in = find_inputs(c, cfg, w, t);
-    int share = in ? share_of(in, sm, n_sms) : sm_sim_share(cfg, w, sm, n_sms);
-    if (share < 0)
-        return share;
-    if (!in)
-        in = new_inputs(c, cfg, w, t);
-    size_t len = build_key(c->key, in->len, cfg, w, t, m, share);
-    *hash = key_hash(in->fnv, c->key + in->len, len - in->len);
-    return SM_OK;
+    inputs_memo *in;
+    size_t len;
+    return key_of(c, cfg, w, t, m, sm, n_sms, &in, &len, hash);
 }
 
 int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const sm_profile *w,
@@ -549,14 +568,12 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
                       dse_sm_result *out)
 {
     (void)w_index; /* the profile itself is in the key */
-    inputs_memo *in = find_inputs(c, cfg, w, t);
-    int share = in ? share_of(in, sm, n_sms) : sm_sim_share(cfg, w, sm, n_sms);
-    if (share < 0)
-        return share;
-    if (!in)
-        in = new_inputs(c, cfg, w, t);
-    size_t len = build_key(c->key, in->len, cfg, w, t, m, share), nv = n_values(m);
-    uint64_t h = key_hash(in->fnv, c->key + in->len, len - in->len);
+    inputs_memo *in;
+    size_t len, nv = n_values(m);
+    uint64_t h;
+    int rc = key_of(c, cfg, w, t, m, sm, n_sms, &in, &len, &h);
+    if (rc != SM_OK)
+        return rc;
     slot *s = find(c, h, len);
     if (s->key) {
         c->hits++;
@@ -581,11 +598,7 @@ int dse_sim_cache_run(dse_sim_cache *c, sm_sim *sim, const sm_config *cfg, const
         if (c->store)
             dse_run_store_put(c->store, sh, c->values, nv, false);
     }
-    /* short probes, bounded memory */
-    if (4 * (c->used + 1) > 3 * (c->mask + 1) || c->bytes + KEY_MAX > DSE_SIM_CACHE_BYTES) {
-        evict(c);
-        s = find(c, h, len);
-    }
+    s = make_room(c, s, h, len);
     store(c, s, h, len, nv);
     if (s->key)
         s->shared |= shared;
