@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Every rank's buffer to every rank (all, of *all_len bytes; the caller frees it); the
- * rank's own stays in place in it.  lens and displs: [size]. */
+/* Every rank's buffer to every rank, rank p's at all + displs[p], lens[p] bytes (the
+ * caller frees all); NULL on every rank when one has no memory for it. */
 static uint8_t *gather(const uint8_t *mine, int my_len, int *lens, int *displs, int size,
-                       MPI_Comm comm, size_t *all_len)
+                       MPI_Comm comm)
 {
     MPI_Allgather(&my_len, 1, MPI_INT, lens, 1, MPI_INT, comm);
     long long total = 0;
@@ -33,7 +33,6 @@ static uint8_t *gather(const uint8_t *mine, int my_len, int *lens, int *displs, 
         return NULL;
     }
     MPI_Allgatherv(mine, my_len, MPI_BYTE, all, lens, displs, MPI_BYTE, comm);
-    *all_len = (size_t)total;
     return all;
 }
 
@@ -53,8 +52,7 @@ int dse__share_first_runs(dse_eval *e, int chip, const uint8_t *want, MPI_Comm c
     int *lens = malloc(sizeof(int) * 2 * (size_t)size);
     if (!lens) /* the others wait in the collective: nothing to agree on */
         MPI_Abort(comm, 1);
-    size_t all_len = 0;
-    uint8_t *all = gather(mine, my_len, lens, lens + size, size, comm, &all_len);
+    uint8_t *all = gather(mine, my_len, lens, lens + size, size, comm);
     for (int p = 0; all && e && p < size; p++)
         if (p != rank && dse_eval_add_prefetched(e, all + lens[size + p], (size_t)lens[p]) &&
             !rc) {
