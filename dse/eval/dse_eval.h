@@ -60,11 +60,13 @@ void dse_eval_take_cache(dse_eval *to, dse_eval *from);
  * runs of the ideal chip and of every wanted technique at time zero on `chip`, keeping
  * a copy of each (dse_sim_cache_record); take_prefetched hands that copy out (the
  * caller frees it) and add_prefetched stores another part's in this evaluator's cache.
- * Results cannot change: a cached run is the value simulating it gives.  Without reuse
+ * Results cannot change: a cached run is the value simulating it gives.  poll (NULL:
+ * none) is asked before each run simulated; nonzero ends the walk there (a stop request:
+ * the runs not simulated are simulated later, by the ranks that need them).  Without reuse
  * or with one part, nothing.  0, or -1 with err set (add_prefetched: a malformed
  * buffer). */
 int dse_eval_prefetch(dse_eval *e, int chip, const uint8_t *want, int part, int n_parts,
-                      char *err, size_t n);
+                      dse_poll_fn poll, void *poll_arg, char *err, size_t n);
 uint8_t *dse_eval_take_prefetched(dse_eval *e, size_t *len);
 int dse_eval_add_prefetched(dse_eval *e, const uint8_t *buf, size_t len);
 

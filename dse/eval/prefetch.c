@@ -33,8 +33,11 @@ static bool seen_add(seen_set *s, uint64_t h)
     return true;
 }
 
+/* What prefetch_runs returns when poll asked to stop: not an error, the walk ends. */
+enum { STOPPED = 1 };
+
 /* The runs of workload w on every SM's map in e->maps: the k-th distinct one is this
- * part's when k mod n_parts is part.  SM_OK or the model's error code. */
+ * part's when k mod n_parts is part.  SM_OK, STOPPED or the model's error code. */
 static int prefetch_runs(dse_eval *e, int w, seen_set *seen, int part, int n_parts)
 {
     const dse_sweep *s = e->s;
@@ -46,6 +49,8 @@ static int prefetch_runs(dse_eval *e, int w, seen_set *seen, int part, int n_par
             return rc;
         if (!seen_add(seen, h) || seen->n++ % n_parts != part)
             continue;
+        if (e->poll && e->poll(e->poll_arg))
+            return STOPPED;
         rc = dse_sim_cache_run(e->cache, e->sim, &s->sm, &s->workloads[w], w, &e->ipc[sm],
                                &e->maps[sm], sm, e->n_sms, e->run);
         if (rc != SM_OK)
@@ -76,6 +81,8 @@ static int walk(dse_eval *e, const uint8_t *want, seen_set *seen, int part, int 
             return -1;
         for (int w = 0; w < e->n_w; w++) {
             int rc = prefetch_runs(e, w, seen, part, n_parts);
+            if (rc == STOPPED)
+                return 0;
             if (rc != SM_OK) {
                 snprintf(err, n, "SM model failed on workload %s: %s", s->workloads[w].name,
                          sm_strerror(rc));
@@ -87,7 +94,7 @@ static int walk(dse_eval *e, const uint8_t *want, seen_set *seen, int part, int 
 }
 
 int dse_eval_prefetch(dse_eval *e, int chip, const uint8_t *want, int part, int n_parts,
-                      char *err, size_t n)
+                      dse_poll_fn poll, void *poll_arg, char *err, size_t n)
 {
     const dse_sweep *s = e->s;
     if (!e->reuse || n_parts < 2)
@@ -109,9 +116,12 @@ int dse_eval_prefetch(dse_eval *e, int chip, const uint8_t *want, int part, int 
         snprintf(err, n, "out of memory");
         return -1;
     }
+    e->poll = poll;
+    e->poll_arg = poll_arg;
     dse_sim_cache_record(e->cache, true);
     rc = walk(e, want, &seen, part, n_parts, err, n);
     dse_sim_cache_record(e->cache, false);
+    e->poll = NULL;
     free(seen.h);
     return rc;
 }

@@ -397,6 +397,10 @@ static void run_search(run_state *st)
     free(next);
 }
 
+/* Before any chip: any stop request ends the start-up walk (no chip is in flight, and
+ * after a stop none is handed out). */
+static int stop_poll(void *arg) { return stop_seen(arg); }
+
 /* The runs every chip needs, simulated once for all ranks before the first chip
  * (share_runs.c): on row `first`'s chip and techniques (-1: nothing to do).  Every rank
  * is here at once (setup); a sweep of design points has an evaluator per point, and no
@@ -409,8 +413,8 @@ static void share_first_runs(run_state *st, int first)
     uint8_t want[DSE_MAX_TECHNIQUES];
     for (int t = 0; t < st->dims.n_techniques; t++)
         want[t] = !st->done[(size_t)first * (size_t)st->dims.n_techniques + (size_t)t];
-    if (dse__share_first_runs(st->eval, first % st->dims.n_chips, want, st->comm, err,
-                              sizeof err))
+    if (dse__share_first_runs(st->eval, first % st->dims.n_chips, want, st->comm,
+                              stop_poll, st, err, sizeof err))
         fail_rank(st, err);
 }
 

@@ -37,7 +37,7 @@ static uint8_t *gather(const uint8_t *mine, int my_len, int *lens, int *displs, 
 }
 
 int dse__share_first_runs(dse_eval *e, int chip, const uint8_t *want, MPI_Comm comm,
-                          char *err, size_t n)
+                          dse_poll_fn stop, void *stop_arg, char *err, size_t n)
 {
     int rank = 0, size = 1, rc = 0;
     MPI_Comm_rank(comm, &rank);
@@ -45,7 +45,7 @@ int dse__share_first_runs(dse_eval *e, int chip, const uint8_t *want, MPI_Comm c
     if (size < 2)
         return 0;
     if (e)
-        rc = dse_eval_prefetch(e, chip, want, rank, size, err, n);
+        rc = dse_eval_prefetch(e, chip, want, rank, size, stop, stop_arg, err, n);
     size_t len = 0;
     uint8_t *mine = e ? dse_eval_take_prefetched(e, &len) : NULL;
     int my_len = len <= (size_t)(INT_MAX / size) ? (int)len : 0; /* else its runs stay its own */
