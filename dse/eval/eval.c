@@ -201,20 +201,25 @@ static double *duty_of_workload(double *duty, const dse_eval *e, int w)
     return duty + (size_t)w * (size_t)e->n_sms * (size_t)e->n_subs;
 }
 
-/* IPC and duties of the ideal chip (no variation, every access one cycle, base
- * scheduler) for every workload: the IPC normaliser, and the baseline's duties (the
- * baseline runs the same all-fast map).  The same for all chips: once per rank. */
-static int ensure_ideal(dse_eval *e, char *err, size_t n)
+void dse__eval_ideal_maps(dse_eval *e)
 {
     const var_floorplan *f = &e->s->var.floorplan;
-    if (!isnan(e->ideal_ipc[0]))
-        return 0;
     sm_technique t;
     sm_technique_default(&t);
     for (int sm = 0; sm < e->n_sms; sm++) {
         sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
         e->ipc[sm] = t;
     }
+}
+
+/* IPC and duties of the ideal chip (no variation, every access one cycle, base
+ * scheduler) for every workload: the IPC normaliser, and the baseline's duties (the
+ * baseline runs the same all-fast map).  The same for all chips: once per rank. */
+static int ensure_ideal(dse_eval *e, char *err, size_t n)
+{
+    if (!isnan(e->ideal_ipc[0]))
+        return 0;
+    dse__eval_ideal_maps(e);
     memset(e->ideal_duty, 0, sizeof(double) * (size_t)e->n_w * (size_t)e->n_sms * (size_t)e->n_subs);
     for (int w = 0; w < e->n_w; w++) {
         dse__runs runs;

@@ -37,6 +37,10 @@ struct dse_eval {
     long direct_runs;      /* runs simulated with reuse off                        */
 };
 
+/* The ideal chip's maps and IPC side into e->maps and e->ipc: every SM all fast, the
+ * default technique (ensure_ideal; the start-up walk, prefetch.c). */
+void dse__eval_ideal_maps(dse_eval *e);
+
 /* What dse__eval_runs returns: the chip's IPC (mean over SMs) and the register files'
  * energy over the whole kernel (sum over SMs, docs/model.md "Energy"). */
 typedef struct dse__runs {

@@ -65,13 +65,7 @@ static int walk(dse_eval *e, const uint8_t *want, seen_set *seen, int part, int 
                 char *err, size_t n)
 {
     const dse_sweep *s = e->s;
-    const var_floorplan *f = &s->var.floorplan;
-    sm_technique ideal;
-    sm_technique_default(&ideal);
-    for (int sm = 0; sm < e->n_sms; sm++) {
-        sm_rf_map_all_fast(&e->maps[sm], f->n_banks, f->entries_per_bank, f->sub_banks);
-        e->ipc[sm] = ideal;
-    }
+    dse__eval_ideal_maps(e);
     for (int t = -1; t < s->n_techniques; t++) {
         double freq, freq_min;
         if (t >= 0 && !want[t])
